@@ -1,0 +1,88 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// The targets read as the architecture (see README "Architecture"):
+//
+//   NotifyCLI ─┬─ Notify (embedding API) ─┬─ NotifyFiring ─┬─ NotifyStore ── NotifyCore
+//   ChatClient ┘                          │                ├─ NotifyDesktop ─ CSystemd
+//                                         │                └─ NotifySound ── NotifyCore
+//
+// NotifyCore is pure: values, rules and `now` in, decisions out. Everything that touches
+// SQLite, D-Bus, sd-event, files or stdout is an adapter around it.
+let package = Package(
+  name: "notify",
+  platforms: [.macOS(.v15)],
+  products: [
+    .library(name: "Notify", targets: ["Notify"]),
+    .executable(name: "notify", targets: ["NotifyCLI"]),
+    .executable(name: "chat-client", targets: ["ChatClient"]),
+    .executable(name: "hello-notify", targets: ["HelloNotify"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
+    .package(url: "https://github.com/apple/swift-system", exact: "1.8.1"),
+  ],
+  targets: [
+    .systemLibrary(
+      name: "CSystemd",
+      pkgConfig: "libsystemd",
+      providers: [.apt(["libsystemd-dev"])]
+    ),
+    .target(name: "NotifyCore"),
+    .target(
+      name: "NotifySound",
+      dependencies: ["NotifyCore", .product(name: "SystemPackage", package: "swift-system")]
+    ),
+    .target(
+      name: "NotifyStore",
+      dependencies: ["NotifyCore", .product(name: "GRDB", package: "GRDB.swift")]
+    ),
+    .target(
+      name: "NotifyDesktop",
+      dependencies: ["NotifyCore", "CSystemd", .product(name: "Logging", package: "swift-log")]
+    ),
+    .target(
+      name: "NotifyFiring",
+      dependencies: [
+        "NotifyCore", "NotifyStore", "NotifySound", "NotifyDesktop", "CSystemd",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .target(
+      name: "Notify",
+      dependencies: [
+        "NotifyCore", "NotifyStore", "NotifySound", "NotifyDesktop", "NotifyFiring",
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
+    .executableTarget(
+      name: "NotifyCLI",
+      dependencies: [
+        "Notify",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]
+    ),
+    .executableTarget(
+      name: "ChatClient",
+      dependencies: [
+        "Notify",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      path: "examples/ChatClient"
+    ),
+    .executableTarget(name: "HelloNotify", dependencies: ["Notify"], path: "examples/HelloNotify"),
+    .testTarget(name: "NotifyCoreTests", dependencies: ["NotifyCore"]),
+    .testTarget(name: "NotifySoundTests", dependencies: ["NotifySound"]),
+    .testTarget(name: "NotifyStoreTests", dependencies: ["NotifyStore"]),
+    .testTarget(name: "NotifyDesktopTests", dependencies: ["NotifyDesktop"]),
+    .testTarget(name: "NotifyFiringTests", dependencies: ["NotifyFiring"]),
+    .testTarget(name: "NotifyTests", dependencies: ["Notify"]),
+    .testTarget(name: "NotifyCLITests", dependencies: ["NotifyCLI", "Notify"]),
+    .testTarget(name: "ChatClientTests", dependencies: ["Notify"]),
+  ]
+)

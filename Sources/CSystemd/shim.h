@@ -1,0 +1,26 @@
+// The part of libsystemd that notify uses, plus inline shims for what Swift cannot
+// call directly (C variadics and macros). Keep this file tiny.
+#ifndef NOTIFY_CSYSTEMD_SHIM_H
+#define NOTIFY_CSYSTEMD_SHIM_H
+
+#include <systemd/sd-bus.h>
+#include <systemd/sd-daemon.h>
+#include <systemd/sd-event.h>
+#include <systemd/sd-journal.h>
+#include <sys/uio.h>
+#include <sys/inotify.h>
+#include <sys/timerfd.h>
+#include <errno.h>
+
+/// `SD_BUS_ERROR_NULL` as a value Swift can use.
+static inline sd_bus_error notify_bus_error_null(void) {
+  sd_bus_error e = SD_BUS_ERROR_NULL;
+  return e;
+}
+
+/// `sd_journal_sendv` takes an iovec array, which Swift can build; re-exported for clarity.
+static inline int notify_journal_sendv(const struct iovec *iov, int n) {
+  return sd_journal_sendv(iov, n);
+}
+
+#endif

@@ -1,0 +1,68 @@
+import Foundation
+
+/// A local notification, modeled on iOS's `UILocalNotification`.
+///
+/// The value is what the user scheduled; firing state (the next occurrence, claims)
+/// lives in the store. See SPEC.md §1.
+public struct LocalNotification: Hashable, Sendable {
+  /// Caller-chosen or generated identifier, unique among an app's pending notifications.
+  public var id: String
+  /// The app this notification belongs to; limits, badges and sounds are per app.
+  public var app: String
+  /// When the notification fires and how it repeats.
+  public var schedule: Schedule
+  /// `alertTitle`: the summary line.
+  public var title: String?
+  /// `alertBody`: the message text.
+  public var body: String?
+  /// `alertAction`: the label of the default action; "View" when absent.
+  public var action: String?
+  /// `alertLaunchImage`: passed through to the app on activation.
+  public var launchImage: String?
+  /// `soundName`.
+  public var sound: SoundName
+  /// `applicationIconBadgeNumber`: `nil` leaves the badge unchanged, 0 clears it.
+  public var badge: Int?
+  /// `userInfo`: a JSON object handed back on delivery and activation.
+  public var userInfo: [String: JSONValue]
+  /// The freedesktop urgency hint.
+  public var urgency: Urgency
+  /// How many occurrences have been delivered so far.
+  public var deliveredCount: Int
+  /// When the notification was first stored.
+  public var createdAt: Date
+
+  /// Creates a notification; only `id`, `app` and `schedule` are required.
+  public init(
+    id: String,
+    app: String,
+    schedule: Schedule,
+    title: String? = nil,
+    body: String? = nil,
+    action: String? = nil,
+    launchImage: String? = nil,
+    sound: SoundName = .none,
+    badge: Int? = nil,
+    userInfo: [String: JSONValue] = [:],
+    urgency: Urgency = .normal,
+    deliveredCount: Int = 0,
+    createdAt: Date
+  ) {
+    self.id = id
+    self.app = app
+    self.schedule = schedule
+    self.title = title
+    self.body = body
+    self.action = action
+    self.launchImage = launchImage
+    self.sound = sound
+    self.badge = badge
+    self.userInfo = userInfo
+    self.urgency = urgency
+    self.deliveredCount = deliveredCount
+    self.createdAt = createdAt
+  }
+
+  /// The label of the default action, "View" when none was given (iOS behaviour).
+  public var actionLabel: String { action ?? "View" }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// One occurrence of a notification being handed to the user.
+public struct Delivery: Hashable, Sendable {
+  /// The notification as stored.
+  public var notification: LocalNotification
+  /// 1-based occurrence number.
+  public var occurrence: Int
+  /// The instant this occurrence was due.
+  public var fireDate: Date
+  /// When it was handed to the sink.
+  public var deliveredAt: Date
+  /// True when it was delivered more than `Delivery.lateTolerance` after it was due.
+  public var late: Bool
+  /// The sound that will actually be used (after substitution).
+  public var sound: SoundName
+  /// The sound the notification asked for, when it was substituted.
+  public var soundRequested: String?
+  /// Why the requested sound was substituted.
+  public var soundNote: String?
+  /// A resolved sound file path for the sink to play, when `sound` is a file.
+  public var soundFile: String?
+
+  /// How far past its due instant an occurrence may be handed over and still not be late.
+  public static let lateTolerance: TimeInterval = 1
+
+  public init(
+    notification: LocalNotification, occurrence: Int, fireDate: Date, deliveredAt: Date,
+    late: Bool, sound: SoundName? = nil, soundRequested: String? = nil, soundNote: String? = nil,
+    soundFile: String? = nil
+  ) {
+    self.notification = notification
+    self.occurrence = occurrence
+    self.fireDate = fireDate
+    self.deliveredAt = deliveredAt
+    self.late = late
+    self.sound = sound ?? notification.sound
+    self.soundRequested = soundRequested
+    self.soundNote = soundNote
+    self.soundFile = soundFile
+  }
+}
+
+/// Where deliveries go: the desktop, stdout, an app's own UI. Like a log handler: small,
+/// interchangeable, synchronous. Implementations must not block for long; the desktop
+/// sink bounds its D-Bus calls with a timeout.
+public protocol DeliverySink: AnyObject {
+  /// A short name for logs and `--sink` (`desktop`, `stdout`, ...).
+  var name: String { get }
+  /// Hands one occurrence to the user. Throwing means it was not shown and may be retried.
+  func deliver(_ delivery: Delivery) throws
+}

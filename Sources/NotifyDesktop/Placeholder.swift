@@ -1,0 +1,2 @@
+import CSystemd
+// Placeholder until this target's issue lands.

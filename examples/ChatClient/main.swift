@@ -1,0 +1,1 @@
+print("chat-client: not built yet")

@@ -1,0 +1,1 @@
+print("hello-notify: not built yet")
