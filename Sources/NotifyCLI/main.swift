@@ -1,1 +1,2 @@
-print("notify")
+// Entry point; the command tree is in NotifyCommand.swift.
+NotifyCommand.main()
