@@ -1,1 +1,2 @@
-print("chat-client: not built yet")
+// The chat client example: see ChatClientCommand and README.md in this folder.
+await ChatClientCommand.main()
