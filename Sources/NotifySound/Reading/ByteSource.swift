@@ -25,7 +25,7 @@ public final class FileByteSource: ByteSource {
         FilePath(path), .readOnly, options: [.nonBlocking, .closeOnExec])
     } catch {
       let problem =
-        error == .noSuchFileOrDirectory
+        (error as? Errno) == .noSuchFileOrDirectory
         ? "no such file '\(Escaper.visible(path))'"
         : "cannot open '\(Escaper.visible(path))' (\(error))"
       throw NotifyError(.noInput, problem, fix: "check the path and that you may read the file")
