@@ -28,7 +28,8 @@ struct AIFFReader {
     var sound: Chunk?
     var soundOffset: Int64 = 0
     var cutShort: Chunk?
-    try ChunkWalker(source: source, layout: .iff, container: container).walk(from: 12) {
+    let walker = ChunkWalker(source: source, layout: .iff, container: container)
+    let finished = try walker.walk(from: 12) {
       (chunk) throws(SoundFileProblem) -> Bool in
       switch chunk.id {
       case "COMM" where common == nil:
@@ -40,8 +41,9 @@ struct AIFFReader {
         break
       }
       if chunk.overruns { cutShort = chunk }
-      return true
+      return common == nil || sound == nil
     }
+    if !finished && (common == nil || sound == nil) { throw walker.tooManyChunks }
     guard let common else {
       if let cutShort {
         throw .truncated(container: container, claimedBytes: cutShort.size, presentBytes: cutShort.present)

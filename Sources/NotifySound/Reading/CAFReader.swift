@@ -23,7 +23,8 @@ struct CAFReader {
     var description: Description?
     var data: Chunk?
     var cutShort: Chunk?
-    try ChunkWalker(source: source, layout: .caf, container: .caf).walk(from: 8) {
+    let walker = ChunkWalker(source: source, layout: .caf, container: .caf)
+    let finished = try walker.walk(from: 8) {
       (chunk) throws(SoundFileProblem) -> Bool in
       switch chunk.id {
       case "desc" where description == nil:
@@ -34,8 +35,9 @@ struct CAFReader {
         break
       }
       if chunk.overruns { cutShort = chunk }
-      return true
+      return description == nil || data == nil
     }
+    if !finished && (description == nil || data == nil) { throw walker.tooManyChunks }
     guard let description else {
       if let cutShort {
         throw .truncated(container: .caf, claimedBytes: cutShort.size, presentBytes: cutShort.present)

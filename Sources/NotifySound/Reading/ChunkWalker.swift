@@ -33,19 +33,21 @@ struct ChunkWalker {
   let container: SoundContainer
 
   /// Calls `visit` for each chunk from `start` until the end of the file, a chunk that
-  /// runs past the end (visited, then the walk stops), or `visit` returning false.
-  func walk(from start: Int64, _ visit: (Chunk) throws(SoundFileProblem) -> Bool) throws(SoundFileProblem) {
+  /// runs past the end (visited, then the walk stops), an id that is not printable
+  /// ASCII (trailing padding or garbage ends the walk), or `visit` returning false.
+  /// Returns false when it gave up after `SoundFileReader.maxChunks` chunks.
+  @discardableResult
+  func walk(from start: Int64, _ visit: (Chunk) throws(SoundFileProblem) -> Bool) throws(SoundFileProblem) -> Bool {
     let fileSize = source.size
     var offset = start
     var count = 0
     while offset <= fileSize - Int64(layout.headerSize) {
       count += 1
-      guard count <= SoundFileReader.maxChunks else {
-        throw .damaged(
-          container: container, detail: "it has more than \(SoundFileReader.maxChunks) chunks")
-      }
+      guard count <= SoundFileReader.maxChunks else { return false }
       let header = try source.read(at: offset, count: layout.headerSize)
-      guard let id = header.fourCC(0) else { return }
+      guard let idBytes = header.slice(0, 4), idBytes.allSatisfy({ (0x20...0x7E).contains($0) }),
+        let id = header.fourCC(0)
+      else { return true }
       let body = offset + Int64(layout.headerSize)
       let available = fileSize - body
       let size: Int64
@@ -63,10 +65,16 @@ struct ChunkWalker {
         }
       }
       let chunk = Chunk(id: id, body: body, size: size, present: min(size, available))
-      guard try visit(chunk), !chunk.overruns else { return }
+      guard try visit(chunk), !chunk.overruns else { return true }
       // Sizes are at most the bytes available here, so this cannot overflow.
       let padded = layout == .caf ? size : size + (size & 1)
       offset = body + padded
     }
+    return true
+  }
+
+  /// The problem to report when a walk gave up before finding what it needed.
+  var tooManyChunks: SoundFileProblem {
+    .damaged(container: container, detail: "it has more than \(SoundFileReader.maxChunks) chunks")
   }
 }

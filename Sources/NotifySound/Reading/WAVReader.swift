@@ -27,7 +27,8 @@ struct WAVReader {
     var factFrames: Int64?
     var data: Chunk?
     var cutShort: Chunk?
-    try ChunkWalker(source: source, layout: .riff, container: .wav).walk(from: 12) {
+    let walker = ChunkWalker(source: source, layout: .riff, container: .wav)
+    let finished = try walker.walk(from: 12) {
       (chunk) throws(SoundFileProblem) -> Bool in
       switch chunk.id {
       case "fmt " where format == nil:
@@ -40,9 +41,11 @@ struct WAVReader {
         break
       }
       if chunk.overruns { cutShort = chunk }
-      return true
+      // Stop once everything is known; `fact` matters only to IMA ADPCM.
+      return format == nil || data == nil || (factFrames == nil && format?.tag == 0x11)
     }
     guard let format, let data else {
+      if !finished { throw walker.tooManyChunks }
       if let cutShort {
         throw .truncated(container: .wav, claimedBytes: cutShort.size, presentBytes: cutShort.present)
       }
