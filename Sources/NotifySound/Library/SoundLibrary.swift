@@ -22,11 +22,16 @@ public struct SoundLibrary: Sendable {
   public let folders: [String]
 
   /// The folders of `app` for the given environment; throws `.invalidData` for an app
-  /// id that is not `[A-Za-z0-9._-]{1,128}`.
+  /// id that is not `[A-Za-z0-9._-]{1,128}`, or is `.` or `..` (which would name a
+  /// folder other than the app's own).
   public init(
     app: String, environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws(NotifyError) {
     try Validator.app(app)
+    guard app != ".", app != ".." else {
+      throw NotifyError(
+        .invalidData, "app '\(app)' cannot have a sound folder", fix: "use an app id with a letter or digit")
+    }
     self.app = app
     self.folders = Self.dataDirectories(environment).map { "\($0)/notify/sounds/\(app)" }
   }
