@@ -19,10 +19,12 @@ struct SoundCommand: ParsableCommand {
   struct Check: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Show what a sound file holds and whether it may be used.",
-      discussion: "Exits 0 when the file is a valid notification sound, 1 when it is not, 66 when it is missing.")
+      discussion:
+        "Exits 0 when the file is a valid notification sound, 1 when it is not, 66 when it is missing.")
 
     @Argument(help: "The sound file.") var file: String
-    @Option(help: ArgumentHelp("The store (not used by sound commands).", visibility: .hidden)) var db: String?
+    @Option(help: ArgumentHelp("The store (not used by sound commands).", visibility: .hidden)) var db:
+      String?
 
     func run() throws {
       SoundCommand.exitOnError { () throws(NotifyError) in
@@ -41,7 +43,8 @@ struct SoundCommand: ParsableCommand {
 
     @Argument(help: "The sound file; it is installed under its own file name.") var file: String
     @Option(help: "The app the sound is for (env NOTIFY_APP, default notify).") var app: String?
-    @Option(help: ArgumentHelp("The store (not used by sound commands).", visibility: .hidden)) var db: String?
+    @Option(help: ArgumentHelp("The store (not used by sound commands).", visibility: .hidden)) var db:
+      String?
 
     func run() throws {
       SoundCommand.exitOnError { () throws(NotifyError) in
@@ -58,7 +61,8 @@ struct SoundCommand: ParsableCommand {
       discussion: "A name in an earlier folder hides the same name in later folders.")
 
     @Option(help: "The app whose sounds to list (env NOTIFY_APP, default notify).") var app: String?
-    @Option(help: ArgumentHelp("The store (not used by sound commands).", visibility: .hidden)) var db: String?
+    @Option(help: ArgumentHelp("The store (not used by sound commands).", visibility: .hidden)) var db:
+      String?
 
     func run() throws {
       SoundCommand.exitOnError { () throws(NotifyError) in
@@ -112,10 +116,16 @@ struct SoundCommand: ParsableCommand {
       ("encoding", info?.encodingDescription ?? "unknown"),
       ("channels", info.map { String($0.channels) } ?? "unknown"),
       ("rate", info.map { hertz($0.sampleRate) } ?? "unknown"),
-      ("duration", info.flatMap { info in info.duration.map { "\(seconds($0)) (\(info.frames ?? 0) frames)" } } ?? "unknown"),
+      (
+        "duration",
+        info.flatMap { info in info.duration.map { "\(seconds($0)) (\(info.frames ?? 0) frames)" } }
+          ?? "unknown"
+      ),
       ("verdict", check.verdict.isValid ? "valid" : "invalid: \(check.verdict.reason ?? "")"),
     ]
-    var out = rows.map { "\($0.0):".padding(toLength: 11, withPad: " ", startingAt: 0) + Escaper.visible($0.1) + "\n" }.joined()
+    var out = rows.map {
+      "\($0.0):".padding(toLength: 11, withPad: " ", startingAt: 0) + Escaper.visible($0.1) + "\n"
+    }.joined()
     if case .invalid(_, let fix) = check.verdict { out += "fix:       \(Escaper.visible(fix))\n" }
     return out
   }

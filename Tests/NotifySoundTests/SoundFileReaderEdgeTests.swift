@@ -23,11 +23,14 @@ struct SoundFileReaderEdgeTests {
     var testDescription: String { name }
   }
 
-  static let fmt16 = B.riffChunk("fmt ", B.wavFormat(tag: 1, channels: 1, rate: 8000, bits: 16, blockAlign: 2))
+  static let fmt16 = B.riffChunk(
+    "fmt ", B.wavFormat(tag: 1, channels: 1, rate: 8000, bits: 16, blockAlign: 2))
   static func data(_ frames: Int) -> [UInt8] { B.riffChunk("data", [UInt8](repeating: 0, count: frames * 2)) }
 
   static let cases: [Case] = [
-    Case(name: "plain 16-bit WAV", bytes: B.pcmWAV(frames: 800), expected: .sound(frames: 800, .linearPCM(.signedInteger))),
+    Case(
+      name: "plain 16-bit WAV", bytes: B.pcmWAV(frames: 800),
+      expected: .sound(frames: 800, .linearPCM(.signedInteger))),
     Case(
       name: "odd-sized unknown chunk before fmt is skipped with its pad byte",
       bytes: B.wav([B.riffChunk("junk", [1, 2, 3]), fmt16, data(100)]),
@@ -47,39 +50,55 @@ struct SoundFileReaderEdgeTests {
     Case(
       name: "extensible float",
       bytes: B.wav([
-        B.riffChunk("fmt ", B.wavFormat(tag: 0xFFFE, channels: 2, rate: 48000, bits: 32, blockAlign: 8,
-                                        extra: B.extensible(validBits: 32, subformat: 3))),
+        B.riffChunk(
+          "fmt ",
+          B.wavFormat(
+            tag: 0xFFFE, channels: 2, rate: 48000, bits: 32, blockAlign: 8,
+            extra: B.extensible(validBits: 32, subformat: 3))),
         B.riffChunk("data", [UInt8](repeating: 0, count: 8 * 480)),
       ]),
       expected: .sound(frames: 480, .linearPCM(.float))),
     Case(
       name: "extensible µLaw",
       bytes: B.wav([
-        B.riffChunk("fmt ", B.wavFormat(tag: 0xFFFE, channels: 1, rate: 8000, bits: 8, blockAlign: 1,
-                                        extra: B.extensible(validBits: 8, subformat: 7))),
+        B.riffChunk(
+          "fmt ",
+          B.wavFormat(
+            tag: 0xFFFE, channels: 1, rate: 8000, bits: 8, blockAlign: 1,
+            extra: B.extensible(validBits: 8, subformat: 7))),
         B.riffChunk("data", [UInt8](repeating: 0xFF, count: 400)),
       ]),
       expected: .sound(frames: 400, .muLaw)),
     Case(
       name: "extensible with an unknown subformat GUID",
       bytes: B.wav([
-        B.riffChunk("fmt ", B.wavFormat(tag: 0xFFFE, channels: 1, rate: 8000, bits: 16, blockAlign: 2,
-                                        extra: B.le16(16) + B.le32(0) + [UInt8](repeating: 0x42, count: 16))),
+        B.riffChunk(
+          "fmt ",
+          B.wavFormat(
+            tag: 0xFFFE, channels: 1, rate: 8000, bits: 16, blockAlign: 2,
+            extra: B.le16(16) + B.le32(0) + [UInt8](repeating: 0x42, count: 16))),
         data(10),
       ]),
       expected: .refused("holding an unknown extensible subformat 42424242-4242-4242-4242-424242424242")),
     Case(
       name: "MP3 inside a WAV",
-      bytes: B.wav([B.riffChunk("fmt ", B.wavFormat(tag: 0x55, channels: 1, rate: 8000, bits: 0, blockAlign: 1)), data(10)]),
+      bytes: B.wav([
+        B.riffChunk("fmt ", B.wavFormat(tag: 0x55, channels: 1, rate: 8000, bits: 0, blockAlign: 1)),
+        data(10),
+      ]),
       expected: .refused("is a WAV file holding MPEG Layer 3 (MP3)")),
     Case(
       name: "Microsoft ADPCM is not IMA ADPCM",
-      bytes: B.wav([B.riffChunk("fmt ", B.wavFormat(tag: 2, channels: 1, rate: 8000, bits: 4, blockAlign: 256)), data(10)]),
+      bytes: B.wav([
+        B.riffChunk("fmt ", B.wavFormat(tag: 2, channels: 1, rate: 8000, bits: 4, blockAlign: 256)), data(10),
+      ]),
       expected: .refused("holding Microsoft ADPCM")),
     Case(
       name: "IMA ADPCM: blocks of 505 frames, fact trims the padded last block",
       bytes: B.wav([
-        B.riffChunk("fmt ", B.wavFormat(tag: 0x11, channels: 1, rate: 8000, bits: 4, blockAlign: 256, extra: B.le16(505))),
+        B.riffChunk(
+          "fmt ",
+          B.wavFormat(tag: 0x11, channels: 1, rate: 8000, bits: 4, blockAlign: 256, extra: B.le16(505))),
         B.riffChunk("fact", B.le32(1500)),
         B.riffChunk("data", [UInt8](repeating: 0, count: 256 * 3)),
       ]),
@@ -121,32 +140,44 @@ struct SoundFileReaderEdgeTests {
     Case(
       name: "AIFC GSM is refused by name",
       bytes: B.aiff(frames: 10, compression: "GSM ", audioBytes: 33),
-      expected: .refused("is a AIFC file holding GSM 6.10 ('GSM ')")),
+      expected: .refused("is an AIFC file holding GSM 6.10 ('GSM ')")),
     Case(
       name: "CAF ima4, stereo",
-      bytes: B.caf(formatID: "ima4", bytesPerPacket: 68, framesPerPacket: 64, channels: 2, bits: 0,
-                   audio: [UInt8](repeating: 0, count: 68 * 25)),
+      bytes: B.caf(
+        formatID: "ima4", bytesPerPacket: 68, framesPerPacket: 64, channels: 2, bits: 0,
+        audio: [UInt8](repeating: 0, count: 68 * 25)),
       expected: .sound(frames: 64 * 25, .imaADPCM)),
     Case(
       name: "CAF ima4 with data to the end of the file and a pakt chunk before it",
-      bytes: B.caf(formatID: "ima4", bytesPerPacket: 34, framesPerPacket: 64, channels: 1, bits: 0,
-                   audio: [UInt8](repeating: 0, count: 34 * 7 + 5), dataSizeUnknown: true,
-                   extraChunks: [B.cafChunk("pakt", [UInt8](repeating: 0, count: 24))]),
+      bytes: B.caf(
+        formatID: "ima4", bytesPerPacket: 34, framesPerPacket: 64, channels: 1, bits: 0,
+        audio: [UInt8](repeating: 0, count: 34 * 7 + 5), dataSizeUnknown: true,
+        extraChunks: [B.cafChunk("pakt", [UInt8](repeating: 0, count: 24))]),
       expected: .sound(frames: 64 * 7, .imaADPCM)),
     Case(
       name: "CAF float little-endian",
-      bytes: B.caf(formatID: "lpcm", flags: 3, bytesPerPacket: 4, framesPerPacket: 1, channels: 1, bits: 32,
-                   rate: 44100, audio: [UInt8](repeating: 0, count: 4 * 441)),
+      bytes: B.caf(
+        formatID: "lpcm", flags: 3, bytesPerPacket: 4, framesPerPacket: 1, channels: 1, bits: 32,
+        rate: 44100, audio: [UInt8](repeating: 0, count: 4 * 441)),
       expected: .sound(frames: 441, .linearPCM(.float))),
     Case(
       name: "CAF AAC is refused by name",
-      bytes: B.caf(formatID: "aac ", bytesPerPacket: 0, framesPerPacket: 1024, channels: 2, bits: 0, audio: [1, 2, 3]),
+      bytes: B.caf(
+        formatID: "aac ", bytesPerPacket: 0, framesPerPacket: 1024, channels: 2, bits: 0, audio: [1, 2, 3]),
       expected: .refused("is a CAF file holding AAC ('aac ')")),
     Case(name: "empty file", bytes: [], expected: .refused("is empty")),
-    Case(name: "a text file named .wav", bytes: B.ascii("Hello, this is not a sound.\nReally.\n"), expected: .refused("is text, not audio")),
-    Case(name: "RIFF but AVI", bytes: B.ascii("RIFF") + B.le32(4) + B.ascii("AVI "), expected: .refused("is a RIFF 'AVI ' file")),
-    Case(name: "a PNG image", bytes: [0x89] + B.ascii("PNG\r\n") + [0x1A, 0x0A, 0, 0], expected: .refused("is a PNG image")),
-    Case(name: "binary noise", bytes: [0x00, 0x01, 0x02, 0xF3, 0x99, 0x00], expected: .refused("not a sound file notify recognises")),
+    Case(
+      name: "a text file named .wav", bytes: B.ascii("Hello, this is not a sound.\nReally.\n"),
+      expected: .refused("is text, not audio")),
+    Case(
+      name: "RIFF but AVI", bytes: B.ascii("RIFF") + B.le32(4) + B.ascii("AVI "),
+      expected: .refused("is a RIFF 'AVI ' file")),
+    Case(
+      name: "a PNG image", bytes: [0x89] + B.ascii("PNG\r\n") + [0x1A, 0x0A, 0, 0],
+      expected: .refused("is a PNG image")),
+    Case(
+      name: "binary noise", bytes: [0x00, 0x01, 0x02, 0xF3, 0x99, 0x00],
+      expected: .refused("not a sound file notify recognises")),
     Case(name: "a WAV header and nothing else", bytes: B.wav([]), expected: .refused("has no 'fmt ' chunk")),
     Case(
       name: "zero padding after the chunks is ignored",
@@ -155,7 +186,8 @@ struct SoundFileReaderEdgeTests {
     Case(
       name: "data chunk claiming 4 GiB",
       bytes: B.wav([fmt16, B.ascii("data") + B.le32(0xFFFF_FFF0) + [UInt8](repeating: 0, count: 100)]),
-      expected: .refused("is truncated: its WAV header claims 4294967280 bytes of data but the file holds 100")),
+      expected: .refused(
+        "is truncated: its WAV header claims 4294967280 bytes of data but the file holds 100")),
     Case(
       name: "unknown chunk with a huge size before fmt",
       bytes: B.wav([B.ascii("junk") + B.le32(0x7FFF_FFFF), fmt16, data(10)]),
@@ -164,11 +196,15 @@ struct SoundFileReaderEdgeTests {
     Case(name: "no fmt chunk", bytes: B.wav([data(10)]), expected: .refused("has no 'fmt ' chunk")),
     Case(
       name: "zero channels",
-      bytes: B.wav([B.riffChunk("fmt ", B.wavFormat(tag: 1, channels: 0, rate: 8000, bits: 16, blockAlign: 2)), data(10)]),
+      bytes: B.wav([
+        B.riffChunk("fmt ", B.wavFormat(tag: 1, channels: 0, rate: 8000, bits: 16, blockAlign: 2)), data(10),
+      ]),
       expected: .refused("claims 0 channels")),
     Case(
       name: "zero sample rate",
-      bytes: B.wav([B.riffChunk("fmt ", B.wavFormat(tag: 1, channels: 1, rate: 0, bits: 16, blockAlign: 2)), data(10)]),
+      bytes: B.wav([
+        B.riffChunk("fmt ", B.wavFormat(tag: 1, channels: 1, rate: 0, bits: 16, blockAlign: 2)), data(10),
+      ]),
       expected: .refused("sample rate 0.0 Hz is not plausible")),
     Case(
       name: "AIFF COMM claiming more frames than SSND holds",
@@ -186,7 +222,10 @@ struct SoundFileReaderEdgeTests {
     Case(
       name: "CAF data chunk claiming Int64.max bytes",
       bytes: B.ascii("caff") + B.be16(1) + B.be16(0)
-        + B.cafChunk("desc", B.be64(Double(8000).bitPattern) + B.ascii("lpcm") + B.be32(0) + B.be32(2) + B.be32(1) + B.be32(1) + B.be32(16))
+        + B.cafChunk(
+          "desc",
+          B.be64(Double(8000).bitPattern) + B.ascii("lpcm") + B.be32(0) + B.be32(2) + B.be32(1) + B.be32(1)
+            + B.be32(16))
         + B.cafChunk("data", [0, 0, 0, 0, 1, 2], declaredSize: .max),
       expected: .refused("is truncated")),
     Case(
@@ -231,7 +270,9 @@ struct SoundFileReaderEdgeTests {
     let (result, bytesRead) = SoundFileReader.measure(MemoryByteSource(bytes))
 
     // Then it is refused as damaged, having read only a bounded amount
-    #expect(SoundRules.verdict(for: result).reason?.contains("more than \(SoundFileReader.maxChunks) chunks") == true)
+    #expect(
+      SoundRules.verdict(for: result).reason?.contains("more than \(SoundFileReader.maxChunks) chunks")
+        == true)
     #expect(bytesRead <= SoundFileReader.readBudget)
   }
 

@@ -24,21 +24,27 @@ struct SoundFileReaderFuzzTests {
   static let seeds: [[UInt8]] = [
     B.pcmWAV(frames: 64, channels: 2),
     B.wav([
-      B.riffChunk("fmt ", B.wavFormat(tag: 0xFFFE, channels: 2, rate: 44100, bits: 24, blockAlign: 6,
-                                      extra: B.extensible(validBits: 24, subformat: 1))),
+      B.riffChunk(
+        "fmt ",
+        B.wavFormat(
+          tag: 0xFFFE, channels: 2, rate: 44100, bits: 24, blockAlign: 6,
+          extra: B.extensible(validBits: 24, subformat: 1))),
       B.riffChunk("fact", B.le32(10)), B.riffChunk("data", [UInt8](repeating: 1, count: 60)),
     ]),
     B.wav([
-      B.riffChunk("fmt ", B.wavFormat(tag: 0x11, channels: 1, rate: 8000, bits: 4, blockAlign: 36, extra: B.le16(65))),
+      B.riffChunk(
+        "fmt ", B.wavFormat(tag: 0x11, channels: 1, rate: 8000, bits: 4, blockAlign: 36, extra: B.le16(65))),
       B.riffChunk("fact", B.le32(130)), B.riffChunk("data", [UInt8](repeating: 0, count: 72)),
     ]),
     B.aiff(frames: 32, channels: 2, bits: 16, rate: 22050),
     B.aiff(frames: 128, channels: 1, compression: "ima4", audioBytes: 68),
     B.aiff(frames: 40, channels: 1, compression: "ulaw", bytesPerFrame: 1),
-    B.caf(formatID: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16,
-          audio: [UInt8](repeating: 0, count: 40)),
-    B.caf(formatID: "ima4", bytesPerPacket: 34, framesPerPacket: 64, channels: 1, bits: 0,
-          audio: [UInt8](repeating: 0, count: 68), dataSizeUnknown: true),
+    B.caf(
+      formatID: "lpcm", flags: 2, bytesPerPacket: 4, framesPerPacket: 1, channels: 2, bits: 16,
+      audio: [UInt8](repeating: 0, count: 40)),
+    B.caf(
+      formatID: "ima4", bytesPerPacket: 34, framesPerPacket: 64, channels: 1, bits: 0,
+      audio: [UInt8](repeating: 0, count: 68), dataSizeUnknown: true),
   ]
 
   /// Sizes that break naive arithmetic.
@@ -68,7 +74,8 @@ struct SoundFileReaderFuzzTests {
         }
       case 3:  // insert random bytes (misaligns every later chunk)
         let index = Int.random(in: 0...bytes.count, using: &rng)
-        let junk = (0..<Int.random(in: 1...9, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let junk = (0..<Int.random(in: 1...9, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng)
+        }
         bytes.insert(contentsOf: junk, at: index)
       case 4:  // duplicate a region (repeated chunks)
         let start = Int.random(in: 0..<bytes.count, using: &rng)
@@ -103,7 +110,9 @@ struct SoundFileReaderFuzzTests {
         #expect(info.channels >= 1 && info.channels <= 1024, "iteration \(iteration)")
         #expect(info.sampleRate >= 1 && info.sampleRate <= 1_000_000, "iteration \(iteration)")
         if let frames = info.frames { #expect(frames >= 0, "iteration \(iteration)") }
-        if let duration = info.duration { #expect(duration.isFinite && duration >= 0, "iteration \(iteration)") }
+        if let duration = info.duration {
+          #expect(duration.isFinite && duration >= 0, "iteration \(iteration)")
+        }
         outcomes[SoundRules.verdict(for: info).isValid ? "valid" : "invalid sound", default: 0] += 1
       case .failure(let problem):
         #expect(SoundRules.verdict(for: problem).reason?.isEmpty == false)

@@ -22,44 +22,69 @@ struct SoundFileReaderSoxTests {
   }
 
   static let fixtures: [Fixture] = [
-    Fixture(name: "pcm16.wav", options: ["-r", "8000", "-c", "1", "-b", "16", "-e", "signed-integer"],
-            container: .wav, encoding: .linearPCM(.signedInteger)),
-    Fixture(name: "pcm8.wav", options: ["-r", "11025", "-c", "1", "-b", "8", "-e", "unsigned-integer"],
-            container: .wav, encoding: .linearPCM(.unsignedInteger)),
-    Fixture(name: "pcm24-extensible.wav", options: ["-r", "44100", "-c", "2", "-b", "24", "-e", "signed-integer"],
-            container: .wav, encoding: .linearPCM(.signedInteger), extensible: true),
-    Fixture(name: "pcm16-6ch-extensible.wav", options: ["-r", "48000", "-c", "6", "-b", "16"],
-            container: .wav, encoding: .linearPCM(.signedInteger), extensible: true),
-    Fixture(name: "float32.wav", options: ["-r", "22050", "-c", "1", "-b", "32", "-e", "floating-point"],
-            container: .wav, encoding: .linearPCM(.float)),
-    Fixture(name: "mulaw.wav", options: ["-r", "8000", "-c", "1", "-e", "u-law"], container: .wav, encoding: .muLaw),
-    Fixture(name: "alaw.wav", options: ["-r", "8000", "-c", "2", "-e", "a-law"], container: .wav, encoding: .aLaw),
-    Fixture(name: "ima-adpcm.wav", options: ["-r", "8000", "-c", "1", "-e", "ima-adpcm"],
-            container: .wav, encoding: .imaADPCM, frameTolerance: 505),
-    Fixture(name: "ima-adpcm-stereo.wav", options: ["-r", "22050", "-c", "2", "-e", "ima-adpcm"], seconds: 1.3,
-            container: .wav, encoding: .imaADPCM, frameTolerance: 1017),
-    Fixture(name: "pcm16.aiff", options: ["-r", "44100", "-c", "2", "-b", "16", "-t", "aiff"],
-            container: .aiff, encoding: .linearPCM(.signedInteger)),
-    Fixture(name: "pcm24.aiff", options: ["-r", "96000", "-c", "1", "-b", "24", "-t", "aiff"],
-            container: .aiff, encoding: .linearPCM(.signedInteger)),
-    Fixture(name: "pcm16.aifc", options: ["-r", "16000", "-c", "1", "-b", "16", "-t", "aifc"],
-            container: .aifc, encoding: .linearPCM(.signedInteger)),
-    Fixture(name: "float32.aifc", options: ["-r", "8000", "-c", "1", "-b", "32", "-e", "floating-point", "-t", "aifc"],
-            container: .aifc, encoding: .linearPCM(.float)),
-    Fixture(name: "pcm16.caf", options: ["-r", "44100", "-c", "2", "-b", "16", "-t", "caf"],
-            container: .caf, encoding: .linearPCM(.signedInteger)),
-    Fixture(name: "float64.caf", options: ["-r", "8000", "-c", "1", "-b", "64", "-e", "floating-point", "-t", "caf"],
-            container: .caf, encoding: .linearPCM(.float)),
-    Fixture(name: "mulaw.caf", options: ["-r", "8000", "-c", "1", "-e", "u-law", "-t", "caf"], container: .caf, encoding: .muLaw),
-    Fixture(name: "alaw.caf", options: ["-r", "8000", "-c", "1", "-e", "a-law", "-t", "caf"], container: .caf, encoding: .aLaw),
-    Fixture(name: "29.9s.wav", options: ["-r", "8000", "-c", "1", "-b", "16"], seconds: 29.9,
-            container: .wav, encoding: .linearPCM(.signedInteger)),
-    Fixture(name: "30s.wav", options: ["-r", "8000", "-c", "1", "-b", "16"], seconds: 30,
-            container: .wav, encoding: .linearPCM(.signedInteger), valid: false),
-    Fixture(name: "40s.aiff", options: ["-r", "8000", "-c", "1", "-b", "16", "-t", "aiff"], seconds: 40,
-            container: .aiff, encoding: .linearPCM(.signedInteger), valid: false),
-    Fixture(name: "40s.caf", options: ["-r", "8000", "-c", "1", "-e", "u-law", "-t", "caf"], seconds: 40,
-            container: .caf, encoding: .muLaw, valid: false),
+    Fixture(
+      name: "pcm16.wav", options: ["-r", "8000", "-c", "1", "-b", "16", "-e", "signed-integer"],
+      container: .wav, encoding: .linearPCM(.signedInteger)),
+    Fixture(
+      name: "pcm8.wav", options: ["-r", "11025", "-c", "1", "-b", "8", "-e", "unsigned-integer"],
+      container: .wav, encoding: .linearPCM(.unsignedInteger)),
+    Fixture(
+      name: "pcm24-extensible.wav", options: ["-r", "44100", "-c", "2", "-b", "24", "-e", "signed-integer"],
+      container: .wav, encoding: .linearPCM(.signedInteger), extensible: true),
+    Fixture(
+      name: "pcm16-6ch-extensible.wav", options: ["-r", "48000", "-c", "6", "-b", "16"],
+      container: .wav, encoding: .linearPCM(.signedInteger), extensible: true),
+    Fixture(
+      name: "float32.wav", options: ["-r", "22050", "-c", "1", "-b", "32", "-e", "floating-point"],
+      container: .wav, encoding: .linearPCM(.float)),
+    Fixture(
+      name: "mulaw.wav", options: ["-r", "8000", "-c", "1", "-e", "u-law"], container: .wav, encoding: .muLaw),
+    Fixture(
+      name: "alaw.wav", options: ["-r", "8000", "-c", "2", "-e", "a-law"], container: .wav, encoding: .aLaw),
+    Fixture(
+      name: "ima-adpcm.wav", options: ["-r", "8000", "-c", "1", "-e", "ima-adpcm"],
+      container: .wav, encoding: .imaADPCM, frameTolerance: 505),
+    Fixture(
+      name: "ima-adpcm-stereo.wav", options: ["-r", "22050", "-c", "2", "-e", "ima-adpcm"], seconds: 1.3,
+      container: .wav, encoding: .imaADPCM, frameTolerance: 1017),
+    Fixture(
+      name: "pcm16.aiff", options: ["-r", "44100", "-c", "2", "-b", "16", "-t", "aiff"],
+      container: .aiff, encoding: .linearPCM(.signedInteger)),
+    Fixture(
+      name: "pcm24.aiff", options: ["-r", "96000", "-c", "1", "-b", "24", "-t", "aiff"],
+      container: .aiff, encoding: .linearPCM(.signedInteger)),
+    Fixture(
+      name: "pcm16.aifc", options: ["-r", "16000", "-c", "1", "-b", "16", "-t", "aifc"],
+      container: .aifc, encoding: .linearPCM(.signedInteger)),
+    Fixture(
+      name: "float32.aifc",
+      options: ["-r", "8000", "-c", "1", "-b", "32", "-e", "floating-point", "-t", "aifc"],
+      container: .aifc, encoding: .linearPCM(.float)),
+    Fixture(
+      name: "pcm16.caf", options: ["-r", "44100", "-c", "2", "-b", "16", "-t", "caf"],
+      container: .caf, encoding: .linearPCM(.signedInteger)),
+    Fixture(
+      name: "float64.caf",
+      options: ["-r", "8000", "-c", "1", "-b", "64", "-e", "floating-point", "-t", "caf"],
+      container: .caf, encoding: .linearPCM(.float)),
+    Fixture(
+      name: "mulaw.caf", options: ["-r", "8000", "-c", "1", "-e", "u-law", "-t", "caf"], container: .caf,
+      encoding: .muLaw),
+    Fixture(
+      name: "alaw.caf", options: ["-r", "8000", "-c", "1", "-e", "a-law", "-t", "caf"], container: .caf,
+      encoding: .aLaw),
+    Fixture(
+      name: "29.9s.wav", options: ["-r", "8000", "-c", "1", "-b", "16"], seconds: 29.9,
+      container: .wav, encoding: .linearPCM(.signedInteger)),
+    Fixture(
+      name: "30s.wav", options: ["-r", "8000", "-c", "1", "-b", "16"], seconds: 30,
+      container: .wav, encoding: .linearPCM(.signedInteger), valid: false),
+    Fixture(
+      name: "40s.aiff", options: ["-r", "8000", "-c", "1", "-b", "16", "-t", "aiff"], seconds: 40,
+      container: .aiff, encoding: .linearPCM(.signedInteger), valid: false),
+    Fixture(
+      name: "40s.caf", options: ["-r", "8000", "-c", "1", "-e", "u-law", "-t", "caf"], seconds: 40,
+      container: .caf, encoding: .muLaw, valid: false),
   ]
 
   @Test("reader fields match soxi", arguments: fixtures)
@@ -156,7 +181,10 @@ struct SoundFileReaderSoxTests {
 
   @Test(
     "a file cut short is truncated",
-    arguments: [Cut(name: "cut.wav", type: "wav"), Cut(name: "cut.aiff", type: "aiff"), Cut(name: "cut.caf", type: "caf")])
+    arguments: [
+      Cut(name: "cut.wav", type: "wav"), Cut(name: "cut.aiff", type: "aiff"),
+      Cut(name: "cut.caf", type: "caf"),
+    ])
   func truncated(_ cut: Cut) throws {
     // Given a 1 s file with its second half cut off
     let folder = TemporaryDirectory()

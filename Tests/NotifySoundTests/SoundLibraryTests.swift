@@ -23,7 +23,9 @@ struct SoundLibraryTests {
     /// Writes a valid short WAV into `base/notify/sounds/app/name`.
     @discardableResult
     func sound(_ name: String, in base: String, app: String = "chat", frames: Int = 800) -> String {
-      root.write(String("\(base)/notify/sounds/\(app)/\(name)".dropFirst(root.path.count + 1)), SoundBytes.pcmWAV(frames: frames))
+      root.write(
+        String("\(base)/notify/sounds/\(app)/\(name)".dropFirst(root.path.count + 1)),
+        SoundBytes.pcmWAV(frames: frames))
     }
   }
 
@@ -44,13 +46,17 @@ struct SoundLibraryTests {
         folders: ["/d/notify/sounds/app", "/x/notify/sounds/app", "/y/notify/sounds/app"]),
       FolderCase(
         name: "defaults", environment: ["HOME": "/home/u"],
-        folders: ["/home/u/.local/share/notify/sounds/app", "/usr/local/share/notify/sounds/app", "/usr/share/notify/sounds/app"]),
+        folders: [
+          "/home/u/.local/share/notify/sounds/app", "/usr/local/share/notify/sounds/app",
+          "/usr/share/notify/sounds/app",
+        ]),
       FolderCase(
         name: "relative and empty entries are ignored",
         environment: ["HOME": "/h", "XDG_DATA_HOME": "rel", "XDG_DATA_DIRS": "::rel:/x"],
         folders: ["/h/.local/share/notify/sounds/app", "/x/notify/sounds/app"]),
       FolderCase(
-        name: "duplicates are looked in once", environment: ["HOME": "/h", "XDG_DATA_HOME": "/x", "XDG_DATA_DIRS": "/x:/y"],
+        name: "duplicates are looked in once",
+        environment: ["HOME": "/h", "XDG_DATA_HOME": "/x", "XDG_DATA_DIRS": "/x:/y"],
         folders: ["/x/notify/sounds/app", "/y/notify/sounds/app"]),
     ])
   func folders(_ folderCase: FolderCase) throws {
@@ -82,14 +88,18 @@ struct SoundLibraryTests {
     #expect(try library.locate("nothing.wav") == nil)
   }
 
-  @Test("names that are not plain file names are refused with invalid data", arguments: ["../x", ".hidden", "a/b.wav", "/etc/passwd", "..", ""])
+  @Test(
+    "names that are not plain file names are refused with invalid data",
+    arguments: ["../x", ".hidden", "a/b.wav", "/etc/passwd", "..", ""])
   func refusedNames(_ name: String) throws {
     // Given a library
     let library = try Sandbox().library()
 
     // When a path-like name is looked up; Then it is refused with exit 65
     #expect { try library.locate(name) } throws: { ($0 as? NotifyError)?.kind == .invalidData }
-    #expect { try library.resolve(.file(name), strict: true) } throws: { ($0 as? NotifyError)?.exitCode == 65 }
+    #expect { try library.resolve(.file(name), strict: true) } throws: {
+      ($0 as? NotifyError)?.exitCode == 65
+    }
     // And resolving without strictness falls back to the default sound
     let resolution = library.resolve(.file(name))
     #expect(resolution.effective == .default)
@@ -205,7 +215,8 @@ struct SoundLibraryTests {
       try library.resolve(.file("long.wav"), strict: true)
     } throws: { error in
       let error = error as? NotifyError
-      return error?.kind == .invalidData && error?.problem == "sound 'long.wav' lasts 40.0 s; notification sounds must be shorter than 30 s"
+      return error?.kind == .invalidData
+        && error?.problem == "sound 'long.wav' lasts 40.0 s; notification sounds must be shorter than 30 s"
         && error?.fix?.contains("trim 0 29") == true
     }
   }
@@ -262,7 +273,9 @@ struct SoundLibraryTests {
     // Then it is in the user folder, identical, and the created folders are 0700
     #expect(installed == "\(library.installFolder)/ding.wav")
     #expect(FileManager.default.contents(atPath: installed) == FileManager.default.contents(atPath: source))
-    for folder in [sandbox.home, "\(sandbox.home)/notify", "\(sandbox.home)/notify/sounds", library.installFolder] {
+    for folder in [
+      sandbox.home, "\(sandbox.home)/notify", "\(sandbox.home)/notify/sounds", library.installFolder,
+    ] {
       let mode = try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? Int
       #expect(mode == 0o700, "\(folder)")
     }
@@ -283,17 +296,22 @@ struct SoundLibraryTests {
   @Test(
     "install refuses and copies nothing",
     arguments: [
-      InstallRefusal(name: "40 s sound", fileName: "long.wav", bytes: SoundBytes.pcmWAV(frames: 40 * 8000),
-                     kind: .invalidData, says: "lasts 40.0 s"),
-      InstallRefusal(name: "text", fileName: "text.wav", bytes: Array("hello".utf8), kind: .invalidData, says: "is text"),
-      InstallRefusal(name: "hidden name", fileName: ".dot.wav", bytes: SoundBytes.pcmWAV(frames: 10), kind: .invalidData,
-                     says: "is not a plain file name"),
-      InstallRefusal(name: "missing file", fileName: "absent.wav", bytes: nil, kind: .noInput, says: "no such file"),
+      InstallRefusal(
+        name: "40 s sound", fileName: "long.wav", bytes: SoundBytes.pcmWAV(frames: 40 * 8000),
+        kind: .invalidData, says: "lasts 40.0 s"),
+      InstallRefusal(
+        name: "text", fileName: "text.wav", bytes: Array("hello".utf8), kind: .invalidData, says: "is text"),
+      InstallRefusal(
+        name: "hidden name", fileName: ".dot.wav", bytes: SoundBytes.pcmWAV(frames: 10), kind: .invalidData,
+        says: "is not a plain file name"),
+      InstallRefusal(
+        name: "missing file", fileName: "absent.wav", bytes: nil, kind: .noInput, says: "no such file"),
     ])
   func installRefused(_ refusal: InstallRefusal) throws {
     // Given a file that may not be installed
     let sandbox = Sandbox()
-    let source = refusal.bytes.map { sandbox.root.write("incoming/\(refusal.fileName)", $0) }
+    let source =
+      refusal.bytes.map { sandbox.root.write("incoming/\(refusal.fileName)", $0) }
       ?? sandbox.root.file("incoming/\(refusal.fileName)")
     let library = try sandbox.library()
 

@@ -62,10 +62,13 @@ extension SoundLibrary {
   /// Copies in bounded chunks into a new file created 0600 with O_EXCL.
   static func copy(from source: String, to destination: String) throws(NotifyError) {
     func failed(_ what: String, _ error: any Error) -> NotifyError {
-      NotifyError(.ioError, "cannot \(what): \(error)", fix: "check the disk space and the folder's permissions")
+      NotifyError(
+        .ioError, "cannot \(what): \(error)", fix: "check the disk space and the folder's permissions")
     }
     let input: FileDescriptor
-    do { input = try FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec, .nonBlocking]) } catch {
+    do {
+      input = try FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec, .nonBlocking])
+    } catch {
       throw NotifyError(.noInput, "cannot open '\(Escaper.visible(source))': \(error)", fix: "check the path")
     }
     defer { try? input.close() }

@@ -32,8 +32,10 @@ extension SoundLibrary {
       return Entry(name: name, verdict: .invalid(reason: "is not a plain file name", fix: error.fix ?? ""))
     }
     guard let file = lookup.file else {
-      let reason = lookup.refusals.isEmpty ? "is not a file" : "is not used: " + lookup.refusals.joined(separator: "; ")
-      return Entry(name: name, verdict: .invalid(reason: reason, fix: "copy the sound in with 'notify sound install'"))
+      let reason =
+        lookup.refusals.isEmpty ? "is not a file" : "is not used: " + lookup.refusals.joined(separator: "; ")
+      return Entry(
+        name: name, verdict: .invalid(reason: reason, fix: "copy the sound in with 'notify sound install'"))
     }
     do {
       let check = try SoundCheck.file(file)

@@ -46,7 +46,9 @@ public struct SoundLibrary: Sendable {
     }
     let home = absolute(environment["HOME"]) ?? absolute(NSHomeDirectory()) ?? ""
     let dataHome = absolute(environment["XDG_DATA_HOME"]) ?? "\(home)/.local/share"
-    let listed = (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").compactMap { absolute(String($0)) }
+    let listed = (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").compactMap {
+      absolute(String($0))
+    }
     let dataDirs = listed.isEmpty ? ["/usr/local/share", "/usr/share"] : listed
     var seen = Set<String>()
     return ([dataHome] + dataDirs).filter { seen.insert($0).inserted }
@@ -108,10 +110,10 @@ public struct SoundLibrary: Sendable {
       return .substitute(for: name, note: "is not a plain file name", fix: error.fix ?? "")
     }
     guard let file = lookup.file else {
-      let where_ = folders.map { Escaper.visible($0) }.joined(separator: ", ")
+      let searched = folders.map { Escaper.visible($0) }.joined(separator: ", ")
       let note =
         lookup.refusals.isEmpty
-        ? "is not found in \(where_)"
+        ? "is not found in \(searched)"
         : "is not used: " + lookup.refusals.joined(separator: "; ")
       return .substitute(
         for: name, note: note, fix: "install it with 'notify sound install FILE --app \(app)'")

@@ -71,7 +71,8 @@ enum ChildProcesses {
     var description: String { String(cString: strerror(code)) }
   }
 
-  private typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+  private typealias CloseFrom =
+    @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
   /// glibc ≥ 2.34's `posix_spawn_file_actions_addclosefrom_np`, looked up at run time
   /// because the Glibc module does not import it.

@@ -88,7 +88,8 @@ public struct SoundPlayer: Sendable {
       }
       guard let themed = themedDefaultSound() else {
         return .skip(
-          "no player for the default sound: install canberra-gtk-play, or the freedesktop sound theme with pw-play or paplay")
+          "no player for the default sound: install canberra-gtk-play, or the freedesktop sound theme with pw-play or paplay"
+        )
       }
       file = themed
     case .file:

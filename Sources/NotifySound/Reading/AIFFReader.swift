@@ -55,7 +55,8 @@ struct AIFFReader {
     let layout = try Self.layout(of: common, container: container)
     var frames: Int64? = nil
     if layout.encoding.isAllowed {
-      frames = try countFrames(common: common, layout: layout, sound: sound, offset: soundOffset, cutShort: cutShort)
+      frames = try countFrames(
+        common: common, layout: layout, sound: sound, offset: soundOffset, cutShort: cutShort)
     }
     return SoundFileInfo(
       container: container, encoding: layout.encoding, channels: common.channels,
@@ -138,7 +139,8 @@ struct AIFFReader {
   }
 
   static func bytes(forFrames frames: Int64, layout: Layout) -> Int64 {
-    let packets = frames / Int64(layout.framesPerPacket) + (frames % Int64(layout.framesPerPacket) == 0 ? 0 : 1)
+    let packets =
+      frames / Int64(layout.framesPerPacket) + (frames % Int64(layout.framesPerPacket) == 0 ? 0 : 1)
     let (product, overflow) = packets.multipliedReportingOverflow(by: Int64(layout.packetBytes))
     return overflow ? .max : product
   }

@@ -37,7 +37,9 @@ struct ChunkWalker {
   /// ASCII (trailing padding or garbage ends the walk), or `visit` returning false.
   /// Returns false when it gave up after `SoundFileReader.maxChunks` chunks.
   @discardableResult
-  func walk(from start: Int64, _ visit: (Chunk) throws(SoundFileProblem) -> Bool) throws(SoundFileProblem) -> Bool {
+  func walk(from start: Int64, _ visit: (Chunk) throws(SoundFileProblem) -> Bool) throws(SoundFileProblem)
+    -> Bool
+  {
     let fileSize = source.size
     var offset = start
     var count = 0

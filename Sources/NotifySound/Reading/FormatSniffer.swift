@@ -35,7 +35,9 @@ enum FormatSniffer {
     case "%PDF": return ("a PDF document", "pdf", false)
     default: break
     }
-    if starts("riff") && starts([0x2E, 0x91, 0xCF, 0x11], at: 4) { return ("a Sony Wave64 file", "w64", true) }
+    if starts("riff") && starts([0x2E, 0x91, 0xCF, 0x11], at: 4) {
+      return ("a Sony Wave64 file", "w64", true)
+    }
     if starts("ID3") { return ("an MP3 file", "mp3", true) }
     if starts("ftyp", at: 4) { return ("an MPEG-4 audio (M4A/AAC) file", "m4a", false) }
     if starts("#!AMR") { return ("an AMR file", "amr", true) }

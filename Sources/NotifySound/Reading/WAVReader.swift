@@ -104,7 +104,10 @@ struct WAVReader {
     case 0x0006: return .aLaw
     case 0x0007: return .muLaw
     case 0x0011: return .imaADPCM
-    default: return .other(tagNames[format.tag] ?? "format tag 0x\(String(format.tag, radix: 16, uppercase: true).leftPadded(to: 4))")
+    default:
+      return .other(
+        tagNames[format.tag]
+          ?? "format tag 0x\(String(format.tag, radix: 16, uppercase: true).leftPadded(to: 4))")
     }
   }
 
@@ -131,7 +134,9 @@ struct WAVReader {
       }
       let frameSize = format.blockAlign > 0 ? format.blockAlign : bytesPerSample * channels
       guard frameSize >= bytesPerSample * channels else {
-        throw .damaged(container: .wav, detail: "its block size \(format.blockAlign) is too small for \(channels) channels")
+        throw .damaged(
+          container: .wav, detail: "its block size \(format.blockAlign) is too small for \(channels) channels"
+        )
       }
       return bytes / Int64(frameSize)
     case .imaADPCM:

@@ -11,7 +11,8 @@ public enum SoundRules {
   public static func verdict(for info: SoundFileInfo) -> SoundVerdict {
     guard info.encoding.isAllowed else {
       return .invalid(
-        reason: "is a \(info.container.rawValue) file holding \(info.encoding); notification sounds must be \(allowed)",
+        reason:
+          "is \(withArticle(info.container)) file holding \(info.encoding); notification sounds must be \(allowed)",
         fix: "convert it, e.g. with: sox in.\(fileExtension(info.container)) -e signed-integer -b 16 out.wav")
     }
     guard let duration = info.duration else {
@@ -20,7 +21,9 @@ public enum SoundRules {
     guard duration < maxDuration else {
       return .invalid(
         reason: "lasts \(formatTenths(duration)) s; notification sounds must be shorter than 30 s",
-        fix: "shorten it, e.g. with: sox in.\(fileExtension(info.container)) out.\(fileExtension(info.container)) trim 0 29")
+        fix:
+          "shorten it, e.g. with: sox in.\(fileExtension(info.container)) out.\(fileExtension(info.container)) trim 0 29"
+      )
     }
     return .valid
   }
@@ -38,7 +41,8 @@ public enum SoundRules {
       return .invalid(reason: reason, fix: "convert with: sox in.\(fileExtension) out.wav")
     case .truncated(let container, let claimed, let present):
       return .invalid(
-        reason: "is truncated: its \(container.rawValue) header claims \(claimed) bytes of data but the file holds \(present)",
+        reason:
+          "is truncated: its \(container.rawValue) header claims \(claimed) bytes of data but the file holds \(present)",
         fix: "copy or export the file again")
     case .damaged(let container, let detail):
       let what = container.map { "a damaged \($0.rawValue) file" } ?? "a damaged sound file"
@@ -61,6 +65,11 @@ public enum SoundRules {
     guard seconds.isFinite, seconds < 1e12 else { return "\(seconds)" }
     let tenths = Int64((seconds * 10).rounded(.down))
     return "\(tenths / 10).\(tenths % 10)"
+  }
+
+  /// "a WAV", "an AIFF".
+  static func withArticle(_ container: SoundContainer) -> String {
+    container.rawValue.hasPrefix("A") ? "an \(container.rawValue)" : "a \(container.rawValue)"
   }
 
   static func fileExtension(_ container: SoundContainer) -> String {

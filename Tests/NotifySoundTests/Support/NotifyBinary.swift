@@ -6,7 +6,9 @@ enum NotifyBinary {
   static let path: String? = {
     var candidates: [String] = []
     if let override = ProcessInfo.processInfo.environment["NOTIFY_BINARY"] { candidates.append(override) }
-    for start in [Bundle.main.bundlePath, Bundle.main.executablePath ?? "", CommandLine.arguments.first ?? ""] where !start.isEmpty {
+    for start in [
+      Bundle.main.bundlePath, Bundle.main.executablePath ?? "", CommandLine.arguments.first ?? "",
+    ] where !start.isEmpty {
       var url = URL(fileURLWithPath: start)
       for _ in 0..<4 {
         url.deleteLastPathComponent()

@@ -15,8 +15,11 @@ enum SoundBytes {
   }
 
   /// A `fmt ` chunk body.
-  static func wavFormat(tag: Int, channels: Int, rate: Int, bits: Int, blockAlign: Int, extra: [UInt8]? = nil) -> [UInt8] {
-    var body = le16(tag) + le16(channels) + le32(rate) + le32(rate * blockAlign) + le16(blockAlign) + le16(bits)
+  static func wavFormat(tag: Int, channels: Int, rate: Int, bits: Int, blockAlign: Int, extra: [UInt8]? = nil)
+    -> [UInt8]
+  {
+    var body =
+      le16(tag) + le16(channels) + le32(rate) + le32(rate * blockAlign) + le16(blockAlign) + le16(bits)
     if let extra { body += le16(extra.count) + extra }
     return body
   }
@@ -36,7 +39,8 @@ enum SoundBytes {
   /// A 16-bit PCM WAV of `frames` silent frames.
   static func pcmWAV(frames: Int, channels: Int = 1, rate: Int = 8000) -> [UInt8] {
     wav([
-      riffChunk("fmt ", wavFormat(tag: 1, channels: channels, rate: rate, bits: 16, blockAlign: 2 * channels)),
+      riffChunk(
+        "fmt ", wavFormat(tag: 1, channels: channels, rate: rate, bits: 16, blockAlign: 2 * channels)),
       riffChunk("data", [UInt8](repeating: 0, count: frames * 2 * channels)),
     ])
   }
@@ -53,7 +57,8 @@ enum SoundBytes {
   ) -> [UInt8] {
     var common = be16(channels) + be32(frames) + be16(bits) + extended80(rate)
     if let compression { common += ascii(compression) + [0, 0] }
-    let audio = [UInt8](repeating: 0, count: audioBytes ?? frames * (bytesPerFrame ?? channels * (bits + 7) / 8))
+    let audio = [UInt8](
+      repeating: 0, count: audioBytes ?? frames * (bytesPerFrame ?? channels * (bits + 7) / 8))
     var chunks = iffChunk("COMM", common) + iffChunk("SSND", be32(0) + be32(0) + audio)
     if compression != nil { chunks = iffChunk("FVER", be32(0xA280_5140)) + chunks }
     let body = ascii(compression == nil ? "AIFF" : "AIFC") + chunks

@@ -9,14 +9,18 @@ enum Sox {
   /// True when both tools are installed.
   static let available: Bool = {
     let ok = sox != nil && soxi != nil
-    if !ok { print("skipping sox-based tests: sox/soxi not found on PATH (apt-get install sox libsox-fmt-all)") }
+    if !ok {
+      print("skipping sox-based tests: sox/soxi not found on PATH (apt-get install sox libsox-fmt-all)")
+    }
     return ok
   }()
 
   /// The file types `sox -h` lists.
   static let formats: Set<String> = {
     guard let sox, let help = try? run(sox, ["-h"]).output else { return [] }
-    guard let line = help.split(separator: "\n").first(where: { $0.hasPrefix("AUDIO FILE FORMATS:") }) else { return [] }
+    guard let line = help.split(separator: "\n").first(where: { $0.hasPrefix("AUDIO FILE FORMATS:") }) else {
+      return []
+    }
     return Set(line.dropFirst("AUDIO FILE FORMATS:".count).split(separator: " ").map(String.init))
   }()
 
@@ -30,7 +34,9 @@ enum Sox {
   /// `soxi -FLAG path`, trimmed.
   static func info(_ flag: String, _ path: String) throws -> String {
     let result = try run(soxi!, ["-\(flag)", path])
-    guard result.status == 0 else { throw SoxError(message: "soxi -\(flag) failed for \(path): \(result.errors)") }
+    guard result.status == 0 else {
+      throw SoxError(message: "soxi -\(flag) failed for \(path): \(result.errors)")
+    }
     return result.output.trimmingCharacters(in: .whitespacesAndNewlines)
   }
 
@@ -41,7 +47,9 @@ enum Sox {
 
   static func which(_ name: String) -> String? {
     let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-    return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+      FileManager.default.isExecutableFile(atPath: $0)
+    }
   }
 
   /// Runs a program to completion, capturing its output.
@@ -62,6 +70,9 @@ enum Sox {
     let output = out.fileHandleForReading.readDataToEndOfFile()
     let errors = err.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: errors, as: UTF8.self))
+    return (
+      process.terminationStatus, String(decoding: output, as: UTF8.self),
+      String(decoding: errors, as: UTF8.self)
+    )
   }
 }

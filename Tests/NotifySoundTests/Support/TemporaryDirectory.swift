@@ -5,7 +5,8 @@ final class TemporaryDirectory: @unchecked Sendable {
   let path: String
 
   init(_ label: String = "notify-sound-tests") {
-    path = FileManager.default.temporaryDirectory
+    path =
+      FileManager.default.temporaryDirectory
       .appendingPathComponent("\(label)-\(UUID().uuidString)").path
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
   }
