@@ -248,8 +248,8 @@ struct SoundLibraryTests {
       notification: notification, occurrence: 1, fireDate: Date(timeIntervalSince1970: 0),
       deliveredAt: Date(timeIntervalSince1970: 0), late: false)
 
-    // When the resolution is applied
-    delivery.apply(try Sandbox().library().resolve(.file("gone.wav")))
+    // When the notification's sound is resolved as the firing engine does, and applied
+    delivery.apply(SoundLibrary.resolve(notification, environment: Sandbox().environment))
 
     // Then the delivery carries the substitute and why
     #expect(delivery.sound == .default)

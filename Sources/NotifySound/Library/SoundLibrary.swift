@@ -128,6 +128,23 @@ public struct SoundLibrary: Sendable {
     return .substitute(for: name, note: reason, fix: fix)
   }
 
+  /// The sound a stored notification will use, for the firing engine: resolves in
+  /// `notification.app`'s folders and never throws (an unusable app id gives the
+  /// default sound with a note, like any other unusable sound).
+  public static func resolve(
+    _ notification: LocalNotification,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> SoundResolution {
+    guard case .file(let name) = notification.sound else {
+      return SoundResolution(effective: notification.sound)
+    }
+    do throws(NotifyError) {
+      return try SoundLibrary(app: notification.app, environment: environment).resolve(notification.sound)
+    } catch {
+      return .substitute(for: name, note: "has no sound folder: \(error.problem)", fix: error.fix ?? "")
+    }
+  }
+
   /// Like `resolve(_:)`, but with `strict` (`schedule --strict-sound`) a substitution
   /// throws `.invalidData` (exit 65) instead.
   public func resolve(_ sound: SoundName, strict: Bool) throws(NotifyError) -> SoundResolution {
