@@ -32,9 +32,13 @@ struct ShowCommand: ParsableCommand {
       throw NotifyError(.notTakenEffect, "'\(id)' is not pending in app '\(app)'", fix: "see notify list (or notify history)")
     }
     let clock = SystemClock()
-    let instants =
-      upcoming.map { item.notification.schedule.upcoming($0, from: item.nextOccurrence, localZone: clock.localZone) }
-      ?? []
+    // A past-due repeat delivers one coalesced occurrence (the latest past one), then
+    // moves on: list from there, as the firer will deliver them.
+    let schedule = item.notification.schedule
+    let start =
+      schedule.latestOccurrence(atOrBefore: clock.now(), from: item.nextOccurrence, localZone: clock.localZone)?
+      .index ?? item.nextOccurrence
+    let instants = upcoming.map { schedule.upcoming($0, from: start, localZone: clock.localZone) } ?? []
     if json {
       var record = item.jsonRecord
       if upcoming != nil { record.set("upcoming", .array(instants.map { .string(RFC3339.string(from: $0)) })) }
