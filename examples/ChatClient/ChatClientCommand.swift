@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import Notify
 import ServiceLifecycle
 
@@ -73,12 +74,18 @@ struct ChatClientCommand: AsyncParsableCommand {
       host: host, port: port, nick: nick, channel: channel, center: center,
       notifier: ChatNotifier(center: center, channel: channel),
       offlineBudget: .milliseconds(Int64(budget * 1000)), firesInProcess: !noFiring)
-    var services: [any Service] = []
-    if !noFiring { services.append(center.firingService()) }
-    // Last in the list shuts down first: the session goes offline while firing still runs.
-    services.append(session)
-    // The session returning (offline) ends the group, which stops the firing service.
-    let group = ServiceGroup(services: services, gracefulShutdownSignals: [.sigterm, .sigint])
+    // Either one returning shuts the other down gracefully. The last in the list shuts
+    // down first: on SIGTERM the session goes offline while firing still runs.
+    var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+    if !noFiring {
+      services.append(.init(service: center.firingService(), successTerminationBehavior: .gracefullyShutdownGroup))
+    }
+    services.append(.init(service: session, successTerminationBehavior: .gracefullyShutdownGroup))
+    var logger = Logger(label: "chat-client")
+    logger.logLevel = .warning
+    let group = ServiceGroup(
+      configuration: ServiceGroupConfiguration(
+        services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
     try await group.run()
   }
 }

@@ -49,6 +49,7 @@ struct ChatSession: Service {
         }
       }
     } onGracefulShutdown: {
+      state.leaving = true
       connection.send(IRCMessage("QUIT", "shutting down"))
       connection.shutdown()
     }
@@ -63,9 +64,9 @@ struct ChatSession: Service {
         guard let message = IRCMessage(line: line) else { continue }
         handle(message, connection, state)
       }
-      Transcript.status("the server closed the connection")
+      Transcript.status(state.leaving ? "left the server" : "the server closed the connection")
     } catch {
-      Transcript.status("connection lost: \(error)")
+      Transcript.status(state.leaving ? "left the server" : "connection lost: \(error)")
     }
   }
 
@@ -173,6 +174,7 @@ struct ChatSession: Service {
     case .cancel(let id):
       Transcript.status(try center.cancel(id: id) ? "cancelled \(id)" : "\(id) was not pending")
     case .quit(let text):
+      state.leaving = true
       connection.send(IRCMessage("QUIT", text ?? "bye"))
       connection.shutdown()
     case .help:
@@ -221,6 +223,7 @@ final class SessionState: @unchecked Sendable {
   private let lock = NSLock()
   private var currentNick: String
   private var isRegistered = false
+  private var isLeaving = false
 
   init(nick: String) { currentNick = nick }
 
@@ -232,5 +235,11 @@ final class SessionState: @unchecked Sendable {
   var registered: Bool {
     get { lock.withLock { isRegistered } }
     set { lock.withLock { isRegistered = newValue } }
+  }
+
+  /// True once the client chose to leave (/quit, SIGTERM), so a reset is no surprise.
+  var leaving: Bool {
+    get { lock.withLock { isLeaving } }
+    set { lock.withLock { isLeaving = newValue } }
   }
 }

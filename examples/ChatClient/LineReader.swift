@@ -28,7 +28,9 @@ enum LineReader {
       }
     }
     source.setCancelHandler(handler: onCancel)
-    continuation.onTermination = { _ in source.cancel() }
+    // Dispatch sources are thread-safe to cancel, but not marked Sendable.
+    nonisolated(unsafe) let cancellable = source
+    continuation.onTermination = { _ in cancellable.cancel() }
     source.resume()
     return stream
   }

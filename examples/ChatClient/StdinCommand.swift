@@ -43,7 +43,8 @@ enum StdinCommand: Equatable {
       do {
         self = .remind(after: try TimeParser.duration(words[1]), text: words[2])
       } catch {
-        throw ChatError("/remind: \(error.description)")
+        // The parser speaks of the command line's --in; here the duration is a word.
+        throw ChatError("/remind: " + error.description.replacingOccurrences(of: "--in ", with: "duration "))
       }
     case "/msg":
       guard words.count == 3 else { throw ChatError("usage: /msg NICK TEXT") }

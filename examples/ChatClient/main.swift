@@ -1,2 +1,0 @@
-// The chat client example: see ChatClientCommand and README.md in this folder.
-await ChatClientCommand.main()
