@@ -2,3 +2,4 @@
 // `import Notify` gives an app everything it needs.
 @_exported import NotifyCore
 @_exported import NotifyStore
+@_exported import NotifySound

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifySound
 
 /// `notify schedule`: stores a notification (SPEC.md §5).
 struct ScheduleCommand: ParsableCommand {
@@ -117,7 +118,13 @@ struct ScheduleCommand: ParsableCommand {
   }
 }
 
-/// The sound check `schedule` runs; replaced by the sound library when it lands.
+/// The sound check `schedule` runs (SPEC.md §4): a missing or invalid sound is replaced
+/// by the default with a warning, or refused with `--strict-sound`. The stored
+/// notification keeps the requested name so the check runs again at fire time.
 enum SoundAdvice {
-  static func check(_ notification: LocalNotification, strict: Bool) throws(NotifyError) {}
+  static func check(_ notification: LocalNotification, strict: Bool) throws(NotifyError) {
+    guard case .file = notification.sound else { return }
+    let resolution = try SoundLibrary(app: notification.app).resolve(notification.sound, strict: strict)
+    if let warning = resolution.warning { Output.warning(warning) }
+  }
 }

@@ -25,7 +25,9 @@ public enum Validator {
 
   /// Checks an app id: `[A-Za-z0-9._-]{1,128}`.
   public static func app(_ app: String) throws(NotifyError) {
-    guard (1...128).contains(app.utf8.count),
+    // "." and ".." fit the character set but would name folders when the app id builds
+    // paths (sound folders), so they are refused.
+    guard (1...128).contains(app.utf8.count), app != ".", app != "..",
       app.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
     else {
       throw NotifyError(
