@@ -21,7 +21,9 @@ struct ScheduleSoundTests {
     try FileManager.default.createDirectory(atPath: sounds, withIntermediateDirectories: true)
     let sox = CommandRunner(executable: "/usr/bin/sox")
     guard FileManager.default.isExecutableFile(atPath: sox.executable) else { return false }
-    let result = try sox.run(["-n", "-r", "8000", "-b", "16", sounds + "/" + name, "synth", String(seconds), "sine", "440"])
+    let result = try sox.run([
+      "-n", "-r", "8000", "-b", "16", sounds + "/" + name, "synth", String(seconds), "sine", "440",
+    ])
     return result.status == 0
   }
 
@@ -39,7 +41,9 @@ struct ScheduleSoundTests {
     #expect(try notify.run(["show", "k", "--json"]).stdout.contains("\"sound\": \"long.wav\""))
     // When it is scheduled with --strict-sound, Then it is refused and the store is unchanged
     let before = try #require(fileBytes(folder.file("notify.db")))
-    let strict = try notify.run(["schedule", "--in", "1h", "--id", "s", "--sound", "long.wav", "--strict-sound", "x"])
+    let strict = try notify.run([
+      "schedule", "--in", "1h", "--id", "s", "--sound", "long.wav", "--strict-sound", "x",
+    ])
     #expect(strict.status == 65)
     #expect(strict.stderr.contains("notify: error:"))
     #expect(strict.stderr.contains("shorter than 30 s"))
