@@ -31,7 +31,9 @@ struct NowCommand: ParsableCommand {
     } catch let error as NotifyError {
       throw error
     } catch {
-      throw NotifyError(.temporary, "the \(sink.name) sink could not show the notification (\(error))", fix: "try again, or use --sink stdout")
+      throw NotifyError(
+        .temporary, "the \(sink.name) sink could not show the notification (\(error))",
+        fix: "try again, or use --sink stdout")
     }
     try store.recordPresented(delivery)
     if !(sink is StdoutSink) { Output.line(notification.id) }

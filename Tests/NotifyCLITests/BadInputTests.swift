@@ -20,7 +20,9 @@ struct BadInputTests {
 
   static let cases: [Case] = [
     Case(name: "no fire date", arguments: ["schedule", "x"], status: 64, says: "--at WHEN or --in"),
-    Case(name: "--at and --in", arguments: ["schedule", "--at", "09:00", "--in", "1m", "x"], status: 64, says: "only one"),
+    Case(
+      name: "--at and --in", arguments: ["schedule", "--at", "09:00", "--in", "1m", "x"], status: 64,
+      says: "only one"),
     Case(name: "bad date", arguments: ["schedule", "--at", "2026-13-40T09:00", "x"], status: 65, says: "at"),
     Case(name: "words as a date", arguments: ["schedule", "--at", "tomorrow", "x"], status: 65, says: "at"),
     Case(name: "Feb 30", arguments: ["schedule", "--at", "2027-02-30T09:00", "x"], status: 65, says: "at"),
@@ -28,32 +30,88 @@ struct BadInputTests {
     Case(name: "--in 0s", arguments: ["schedule", "--in", "0s", "x"], status: 65, says: "in"),
     Case(name: "--in negative", arguments: ["schedule", "--in", "-5m", "x"], status: 65, says: "in"),
     Case(name: "--in unknown unit", arguments: ["schedule", "--in", "5y", "x"], status: 65, says: "in"),
-    Case(name: "unknown repeat unit", arguments: ["schedule", "--in", "1m", "--repeat", "fortnight", "x"], status: 65, says: "minute, hour, day"),
-    Case(name: "--repeat-count without --repeat", arguments: ["schedule", "--in", "1m", "--repeat-count", "3", "x"], status: 64, says: "--repeat"),
-    Case(name: "--repeat-count 0", arguments: ["schedule", "--in", "1m", "--repeat", "day", "--repeat-count", "0", "x"], status: 65, says: "repeat-count"),
-    Case(name: "--time-zone with an offset time", arguments: ["schedule", "--at", "2026-11-22T09:00:00+01:00", "--time-zone", "Europe/Berlin", "x"], status: 64, says: "time-zone"),
-    Case(name: "--time-zone with --in", arguments: ["schedule", "--in", "1m", "--time-zone", "Europe/Berlin", "x"], status: 64, says: "time-zone"),
-    Case(name: "unknown zone", arguments: ["schedule", "--at", "09:00", "--time-zone", "Mars/Olympus", "x"], status: 65, says: "Mars/Olympus"),
-    Case(name: "negative badge", arguments: ["schedule", "--in", "1m", "--badge", "-1", "x"], status: 65, says: "0 to 99999"),
-    Case(name: "huge badge", arguments: ["schedule", "--in", "1m", "--badge", "100000", "x"], status: 65, says: "0 to 99999"),
-    Case(name: "badge beyond Int", arguments: ["schedule", "--in", "1m", "--badge", "99999999999999999999999", "x"], status: 65, says: "number"),
-    Case(name: "userInfo not JSON", arguments: ["schedule", "--in", "1m", "--user-info", "{room:4B}", "x"], status: 65, says: "JSON"),
-    Case(name: "userInfo an array", arguments: ["schedule", "--in", "1m", "--user-info", "[1,2]", "x"], status: 65, says: "object"),
-    Case(name: "userInfo a string", arguments: ["schedule", "--in", "1m", "--user-info", "\"hi\"", "x"], status: 65, says: "object"),
-    Case(name: "userInfo too big", arguments: ["schedule", "--in", "1m", "--user-info", bigUserInfo, "x"], status: 65, says: "4096"),
-    Case(name: "bad id", arguments: ["schedule", "--in", "1m", "--id", "has space", "x"], status: 65, says: "A-Z a-z 0-9"),
-    Case(name: "id too long", arguments: ["schedule", "--in", "1m", "--id", String(repeating: "i", count: 129), "x"], status: 65, says: "128"),
-    Case(name: "bad app", arguments: ["schedule", "--in", "1m", "--app", "my/app", "x"], status: 65, says: "app"),
-    Case(name: "title too long", arguments: ["schedule", "--in", "1m", "--title", longTitle, "x"], status: 65, says: "200"),
+    Case(
+      name: "unknown repeat unit", arguments: ["schedule", "--in", "1m", "--repeat", "fortnight", "x"],
+      status: 65, says: "minute, hour, day"),
+    Case(
+      name: "--repeat-count without --repeat",
+      arguments: ["schedule", "--in", "1m", "--repeat-count", "3", "x"], status: 64, says: "--repeat"),
+    Case(
+      name: "--repeat-count 0",
+      arguments: ["schedule", "--in", "1m", "--repeat", "day", "--repeat-count", "0", "x"], status: 65,
+      says: "repeat-count"),
+    Case(
+      name: "--time-zone with an offset time",
+      arguments: ["schedule", "--at", "2026-11-22T09:00:00+01:00", "--time-zone", "Europe/Berlin", "x"],
+      status: 64, says: "time-zone"),
+    Case(
+      name: "--time-zone with --in",
+      arguments: ["schedule", "--in", "1m", "--time-zone", "Europe/Berlin", "x"], status: 64,
+      says: "time-zone"),
+    Case(
+      name: "unknown zone", arguments: ["schedule", "--at", "09:00", "--time-zone", "Mars/Olympus", "x"],
+      status: 65, says: "Mars/Olympus"),
+    Case(
+      name: "negative badge", arguments: ["schedule", "--in", "1m", "--badge", "-1", "x"], status: 65,
+      says: "0 to 99999"),
+    Case(
+      name: "huge badge", arguments: ["schedule", "--in", "1m", "--badge", "100000", "x"], status: 65,
+      says: "0 to 99999"),
+    Case(
+      name: "badge beyond Int",
+      arguments: ["schedule", "--in", "1m", "--badge", "99999999999999999999999", "x"], status: 65,
+      says: "number"),
+    Case(
+      name: "userInfo not JSON", arguments: ["schedule", "--in", "1m", "--user-info", "{room:4B}", "x"],
+      status: 65, says: "JSON"),
+    Case(
+      name: "userInfo an array", arguments: ["schedule", "--in", "1m", "--user-info", "[1,2]", "x"],
+      status: 65, says: "object"),
+    Case(
+      name: "userInfo a string", arguments: ["schedule", "--in", "1m", "--user-info", "\"hi\"", "x"],
+      status: 65, says: "object"),
+    Case(
+      name: "userInfo too big", arguments: ["schedule", "--in", "1m", "--user-info", bigUserInfo, "x"],
+      status: 65, says: "4096"),
+    Case(
+      name: "bad id", arguments: ["schedule", "--in", "1m", "--id", "has space", "x"], status: 65,
+      says: "A-Z a-z 0-9"),
+    Case(
+      name: "id too long",
+      arguments: ["schedule", "--in", "1m", "--id", String(repeating: "i", count: 129), "x"], status: 65,
+      says: "128"),
+    Case(
+      name: "bad app", arguments: ["schedule", "--in", "1m", "--app", "my/app", "x"], status: 65, says: "app"),
+    Case(
+      name: "title too long", arguments: ["schedule", "--in", "1m", "--title", longTitle, "x"], status: 65,
+      says: "200"),
     Case(name: "body too long", arguments: ["schedule", "--in", "1m", longBody], status: 65, says: "4000"),
-    Case(name: "control character", arguments: ["schedule", "--in", "1m", "bell\u{07}"], status: 65, says: "control character"),
-    Case(name: "terminal escape", arguments: ["schedule", "--in", "1m", "--title", "\u{1B}[31mred", "x"], status: 65, says: "control character"),
-    Case(name: "nothing to show", arguments: ["schedule", "--in", "1m"], status: 65, says: "nothing to show"),
-    Case(name: "sound name with a slash", arguments: ["schedule", "--in", "1m", "--sound", "../../etc/passwd", "x"], status: 65, says: "plain file name"),
-    Case(name: "hidden sound name", arguments: ["schedule", "--in", "1m", "--sound", ".secret.wav", "x"], status: 65, says: "plain file name"),
-    Case(name: "unknown urgency", arguments: ["schedule", "--in", "1m", "--urgency", "panic", "x"], status: 65, says: "low, normal or critical"),
-    Case(name: "--until before the first fire", arguments: ["schedule", "--at", "2030-01-02T09:00:00Z", "--repeat", "day", "--until", "2030-01-01T00:00:00Z", "x"], status: 65, says: "until"),
-    Case(name: "unknown flag", arguments: ["schedule", "--in", "1m", "--colour", "red", "x"], status: 64, says: "colour"),
+    Case(
+      name: "control character", arguments: ["schedule", "--in", "1m", "bell\u{07}"], status: 65,
+      says: "control character"),
+    Case(
+      name: "terminal escape", arguments: ["schedule", "--in", "1m", "--title", "\u{1B}[31mred", "x"],
+      status: 65, says: "control character"),
+    Case(
+      name: "nothing to show", arguments: ["schedule", "--in", "1m"], status: 65, says: "nothing to show"),
+    Case(
+      name: "sound name with a slash",
+      arguments: ["schedule", "--in", "1m", "--sound", "../../etc/passwd", "x"], status: 65,
+      says: "plain file name"),
+    Case(
+      name: "hidden sound name", arguments: ["schedule", "--in", "1m", "--sound", ".secret.wav", "x"],
+      status: 65, says: "plain file name"),
+    Case(
+      name: "unknown urgency", arguments: ["schedule", "--in", "1m", "--urgency", "panic", "x"], status: 65,
+      says: "low, normal or critical"),
+    Case(
+      name: "--until before the first fire",
+      arguments: [
+        "schedule", "--at", "2030-01-02T09:00:00Z", "--repeat", "day", "--until", "2030-01-01T00:00:00Z", "x",
+      ], status: 65, says: "until"),
+    Case(
+      name: "unknown flag", arguments: ["schedule", "--in", "1m", "--colour", "red", "x"], status: 64,
+      says: "colour"),
     Case(name: "cancel nothing", arguments: ["cancel"], status: 64, says: "--all"),
     Case(name: "cancel an unknown id", arguments: ["cancel", "nope"], status: 1, says: "not pending"),
     Case(name: "badge not a number", arguments: ["badge", "lots"], status: 65, says: "number"),

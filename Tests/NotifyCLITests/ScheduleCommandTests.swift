@@ -5,7 +5,9 @@ import Testing
 @Suite("schedule, list, show, cancel, history and badge, end to end")
 struct ScheduleCommandTests {
   let folder = TemporaryFolder()
-  var notify: CommandRunner { CommandRunner(environment: ["NOTIFY_DB": folder.file("notify.db"), "NOTIFY_APP": "tests"]) }
+  var notify: CommandRunner {
+    CommandRunner(environment: ["NOTIFY_DB": folder.file("notify.db"), "NOTIFY_APP": "tests"])
+  }
 
   func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
@@ -20,7 +22,8 @@ struct ScheduleCommandTests {
     #expect(items.count == 1)
     let item = try #require(items.first)
     for key in [
-      "id", "app", "title", "body", "action", "launchImage", "sound", "badge", "userInfo", "urgency", "fireDate",
+      "id", "app", "title", "body", "action", "launchImage", "sound", "badge", "userInfo", "urgency",
+      "fireDate",
       "timeZone", "wallClock", "repeat", "repeatCount", "until", "deliveredCount", "createdAt",
     ] {
       #expect(item.keys.contains(key), "missing \(key)")
@@ -38,7 +41,8 @@ struct ScheduleCommandTests {
   @Test("a wall-clock daily notification with everything, and its upcoming instants across DST")
   func wallClockUpcoming() throws {
     let result = try notify.run([
-      "schedule", "--id", "standup", "--at", "2030-03-29T09:00", "--time-zone", "Europe/Berlin", "--repeat", "day",
+      "schedule", "--id", "standup", "--at", "2030-03-29T09:00", "--time-zone", "Europe/Berlin", "--repeat",
+      "day",
       "--title", "Standup", "--body", "Daily standup", "--sound", "default", "--badge", "1",
       "--user-info", "{\"room\":\"4B\"}",
     ])
@@ -62,14 +66,17 @@ struct ScheduleCommandTests {
     #expect(try notify.run(["schedule", "--in", "1h", "--id", "x", "first"]).status == 0)
     #expect(try notify.run(["schedule", "--in", "2h", "--id", "x", "second"]).status == 0)
     #expect(try notify.run(["schedule", "--in", "2h", "--id", "x", "--app", "other", "third"]).status == 0)
-    let list = try #require(try json(try notify.run(["list", "--json", "--all-apps"]).stdout) as? [[String: Any]])
+    let list = try #require(
+      try json(try notify.run(["list", "--json", "--all-apps"]).stdout) as? [[String: Any]])
     #expect(list.count == 2)
     #expect(list.contains { $0["app"] as? String == "tests" && $0["body"] as? String == "second" })
   }
 
   @Test("cancel, cancel --all and history")
   func cancelAndHistory() throws {
-    for id in ["a", "b", "c"] { #expect(try notify.run(["schedule", "--in", "1h", "--id", id, id]).status == 0) }
+    for id in ["a", "b", "c"] {
+      #expect(try notify.run(["schedule", "--in", "1h", "--id", id, id]).status == 0)
+    }
     #expect(try notify.run(["cancel", "a"]).status == 0)
     let partial = try notify.run(["cancel", "b", "missing"])
     #expect(partial.status == 1)
@@ -78,7 +85,8 @@ struct ScheduleCommandTests {
     let history = try #require(try json(try notify.run(["history", "--json"]).stdout) as? [[String: Any]])
     #expect(history.map { $0["event"] as? String } == ["cancelled", "cancelled", "cancelled"])
     #expect(history.map { $0["id"] as? String } == ["c", "b", "a"])
-    #expect(try notify.run(["list", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    #expect(
+      try notify.run(["list", "--json"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
   }
 
   @Test("badge shows, sets and clears per app")
@@ -98,16 +106,24 @@ struct ScheduleCommandTests {
     var refused = 0
     for i in Array(0..<70).shuffled(using: &generator) {
       let at = String(format: "2030-01-01T%02d:%02d:00Z", i / 60, i % 60)
-      let result = try notify.run(["schedule", "--at", at, "--id", "n\(i)", "--repeat", i == 0 ? "day" : "minute", "x"])
+      let result = try notify.run([
+        "schedule", "--at", at, "--id", "n\(i)", "--repeat", i == 0 ? "day" : "minute", "x",
+      ])
       #expect(result.status == 0 || result.status == 1)
       if result.status == 1 { refused += 1 }
       warnings += result.stderr.components(separatedBy: "warning: discarded").count - 1
     }
-    let ids = try #require(try json(try notify.run(["list", "--json"]).stdout) as? [[String: Any]]).map { $0["id"] as? String }
+    let ids = try #require(try json(try notify.run(["list", "--json"]).stdout) as? [[String: Any]]).map {
+      $0["id"] as? String
+    }
     #expect(ids == (0..<64).map { "n\($0)" })
-    let discarded = try #require(try json(try notify.run(["history", "--json", "--limit", "100"]).stdout) as? [[String: Any]])
+    let discarded = try #require(
+      try json(try notify.run(["history", "--json", "--limit", "100"]).stdout) as? [[String: Any]])
     #expect(discarded.count == 6)
-    #expect(discarded.allSatisfy { $0["event"] as? String == "discarded" && $0["reason"] as? String == "pending-limit" })
+    #expect(
+      discarded.allSatisfy {
+        $0["event"] as? String == "discarded" && $0["reason"] as? String == "pending-limit"
+      })
     // Each eviction of an already-pending one was warned about; a new one discarded itself exits 1 instead.
     let late = try notify.run(["schedule", "--at", "2031-01-01T00:00:00Z", "--id", "late", "--json", "x"])
     #expect(late.status == 1)
@@ -132,7 +148,9 @@ struct ScheduleCommandTests {
     for p in 0..<8 {
       group.enter()
       DispatchQueue.global().async {
-        outputs[p] = (try? shell.run(["-c", script, CommandRunner.product("notify"), String(p)], timeout: 300))?.stdout ?? "runner failed"
+        outputs[p] =
+          (try? shell.run(["-c", script, CommandRunner.product("notify"), String(p)], timeout: 300))?.stdout
+          ?? "runner failed"
         group.leave()
       }
     }
@@ -144,7 +162,8 @@ struct ScheduleCommandTests {
     let kept = Set(pending.compactMap { $0["id"] as? String })
     let soonest = Set((0..<400).filter { $0 * 7919 % 400 < 64 }.map { "p\($0)" })
     #expect(kept == soonest)
-    let history = try #require(try json(try notify.run(["history", "--json", "--limit", "1000"]).stdout) as? [[String: Any]])
+    let history = try #require(
+      try json(try notify.run(["history", "--json", "--limit", "1000"]).stdout) as? [[String: Any]])
     #expect(history.count == 400 - 64)
     #expect(Set(history.compactMap { $0["id"] as? String }).isDisjoint(with: kept))
     #expect(Set(history.compactMap { $0["id"] as? String }).count == 336)
