@@ -92,7 +92,8 @@ public final class LocalNotificationCenter: Sendable {
 
   /// Delivers `content` at once through the sink (`presentLocalNotificationNow`), records
   /// it in history, applies its badge and publishes a `.delivered` event. Does not count
-  /// toward the 64-pending limit.
+  /// toward the 64-pending limit. A sound file that is missing or invalid is replaced by
+  /// the default sound, and the delivery says why (`soundRequested`, `soundNote`).
   @discardableResult
   public func present(_ content: NotificationContent, id: String? = nil) throws(NotifyError) -> Delivery {
     let now = clock.now()

@@ -202,3 +202,17 @@ struct LocalNotificationCenterTests {
     #expect(delivered.map(\.notificationID) == ["d4", "d3", "d2"])
   }
 }
+
+extension LocalNotificationCenterTests {
+  @Test func presentReplacesAMissingSoundFileWithTheDefault() throws {
+    // Given a center whose app has no sound files
+    let center = try makeCenter(app: "chat-sounds-\(getpid())")
+    // When a notification asking for a missing file is presented
+    let delivery = try center.present(NotificationContent(body: "ding", sound: .file("missing.wav")))
+    // Then it is still delivered, with the default sound and the reason
+    #expect(sink.deliveries.count == 1)
+    #expect(delivery.sound == .default)
+    #expect(delivery.soundRequested == "missing.wav")
+    #expect(delivery.soundNote?.contains("not found") == true)
+  }
+}
