@@ -19,7 +19,8 @@ final class StoreWatch: @unchecked Sendable {
       source = nil
       return
     }
-    let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "notify.store-watch"))
+    let source = DispatchSource.makeReadSource(
+      fileDescriptor: fd, queue: DispatchQueue(label: "notify.store-watch"))
     source.setEventHandler {
       if StoreWatch.drain(fd, matching: name) { changed() }
     }

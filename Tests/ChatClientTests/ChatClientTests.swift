@@ -95,7 +95,8 @@ struct ChatClientTests {
     #expect(member("kind", of: lunch.first?["userInfo"]) == .string("mention"))
     #expect(deliveries(in: client.stdoutLines, body: "SteveJ: just chatting").isEmpty)
     // And the store holds the badge and the deliveries, as `notify` would show them
-    let center = try LocalNotificationCenter(app: "chat", store: try SQLiteStore(path: store), sink: StdoutSink())
+    let center = try LocalNotificationCenter(
+      app: "chat", store: try SQLiteStore(path: store), sink: StdoutSink())
     #expect(try center.badge() == 2)
     #expect(try center.delivered().count == 2)
   }
@@ -144,7 +145,9 @@ struct ChatClientTests {
     #expect(client.stderr.contains("offline"))
     #expect(client.stderr.contains("1 scheduled notification left to the daemon"))
     // And the daemon delivers it once, on time
-    let delivered = waitUntil(timeout: 20) { !deliveries(in: daemon.stdoutLines, body: "Drink water").isEmpty }
+    let delivered = waitUntil(timeout: 20) {
+      !deliveries(in: daemon.stdoutLines, body: "Drink water").isEmpty
+    }
     #expect(delivered, "daemon: \(daemon.stderr)")
     let sqlite = try SQLiteStore(path: store)
     let finished = waitUntil(timeout: 10) {

@@ -6,7 +6,8 @@ import Testing
 /// The small examples, run as a user would: the shell script and the minimal program.
 struct ExampleProgramTests {
   let folder = TemporaryFolder(prefix: "notify-examples")
-  static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("examples")
 
   @Test func remindScriptSchedulesListsAndCancels() throws {

@@ -10,20 +10,24 @@ final class IRCServer: @unchecked Sendable {
 
   /// Why a server cannot be started here, or nil when it can be tried.
   static var unavailableReason: String? {
-    let candidates = ["/usr/sbin/ngircd", "/usr/bin/ngircd", "/usr/local/sbin/ngircd", "/usr/local/bin/ngircd"]
+    let candidates = [
+      "/usr/sbin/ngircd", "/usr/bin/ngircd", "/usr/local/sbin/ngircd", "/usr/local/bin/ngircd",
+    ]
     return candidates.contains(where: FileManager.default.isExecutableFile(atPath:))
       ? nil : "ngircd is not installed (apt-get install ngircd)"
   }
 
   /// Starts ngircd in `folder`; throws a reason when it does not listen within 10 s.
   init(in folder: TemporaryFolder) throws {
-    let executable = ["/usr/sbin/ngircd", "/usr/bin/ngircd", "/usr/local/sbin/ngircd", "/usr/local/bin/ngircd"]
+    let executable =
+      ["/usr/sbin/ngircd", "/usr/bin/ngircd", "/usr/local/sbin/ngircd", "/usr/local/bin/ngircd"]
       .first(where: FileManager.default.isExecutableFile(atPath:)) ?? "ngircd"
     var lastProblem = "no attempt"
     for _ in 0..<3 {
       let port = try IRCServer.freePort()
       let config = folder.file("ngircd-\(port).conf")
-      try IRCServer.configuration(port: port, folder: folder.path).write(toFile: config, atomically: true, encoding: .utf8)
+      try IRCServer.configuration(port: port, folder: folder.path).write(
+        toFile: config, atomically: true, encoding: .utf8)
       let process = try RunningProcess(executable, ["-n", "-f", config], environment: [:])
       if IRCServer.waitUntilListening(port: port, process: process, timeout: 10) {
         self.port = port
@@ -90,7 +94,8 @@ final class IRCServer: @unchecked Sendable {
     return UInt16(bigEndian: address.sin_port)
   }
 
-  private static func waitUntilListening(port: UInt16, process: RunningProcess, timeout: TimeInterval) -> Bool {
+  private static func waitUntilListening(port: UInt16, process: RunningProcess, timeout: TimeInterval) -> Bool
+  {
     waitUntil(timeout: timeout, interval: 0.05) {
       guard process.isRunning else { return true }
       return (try? IRCPeer.openSocket(port: port)).map { fd in

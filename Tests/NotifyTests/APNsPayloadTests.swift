@@ -90,7 +90,8 @@ struct APNsPayloadTests {
   func readsDocumentedForms(_ example: Accepted) throws {
     // Given a payload in one of Apple's documented forms
     // When it is read
-    let content = try NotificationContent(apnsPayload: example.payload, localizedStrings: example.localizedStrings)
+    let content = try NotificationContent(
+      apnsPayload: example.payload, localizedStrings: example.localizedStrings)
     // Then it maps onto the local notification's fields
     #expect(content == example.expected)
   }
@@ -120,25 +121,51 @@ struct APNsPayloadTests {
 
   static let refused: [Refused] = [
     Refused(name: "not JSON", payload: #"{"aps":{"alert":"Hi""#, mentions: ["not valid JSON"]),
-    Refused(name: "top level is an array", payload: #"[{"aps":{}}]"#, mentions: ["an array", "not a JSON object"]),
+    Refused(
+      name: "top level is an array", payload: #"[{"aps":{}}]"#, mentions: ["an array", "not a JSON object"]),
     Refused(name: "no aps", payload: #"{"alert":"Hi"}"#, mentions: ["no \"aps\""]),
     Refused(name: "aps is a string", payload: #"{"aps":"Hi"}"#, mentions: ["\"aps\" is a string"]),
     Refused(name: "aps is an array", payload: #"{"aps":["Hi"]}"#, mentions: ["\"aps\" is an array"]),
-    Refused(name: "alert is a number", payload: #"{"aps":{"alert":42}}"#, mentions: ["aps.alert is a number"]),
-    Refused(name: "alert title is a number", payload: #"{"aps":{"alert":{"title":7}}}"#, mentions: ["aps.alert.title"]),
-    Refused(name: "badge is negative", payload: #"{"aps":{"alert":"Hi","badge":-1}}"#, mentions: ["aps.badge -1"]),
-    Refused(name: "badge is a string", payload: #"{"aps":{"alert":"Hi","badge":"1"}}"#, mentions: ["aps.badge is a string"]),
-    Refused(name: "badge is a fraction", payload: #"{"aps":{"alert":"Hi","badge":1.5}}"#, mentions: ["aps.badge"]),
+    Refused(
+      name: "alert is a number", payload: #"{"aps":{"alert":42}}"#, mentions: ["aps.alert is a number"]),
+    Refused(
+      name: "alert title is a number", payload: #"{"aps":{"alert":{"title":7}}}"#,
+      mentions: ["aps.alert.title"]),
+    Refused(
+      name: "badge is negative", payload: #"{"aps":{"alert":"Hi","badge":-1}}"#, mentions: ["aps.badge -1"]),
+    Refused(
+      name: "badge is a string", payload: #"{"aps":{"alert":"Hi","badge":"1"}}"#,
+      mentions: ["aps.badge is a string"]),
+    Refused(
+      name: "badge is a fraction", payload: #"{"aps":{"alert":"Hi","badge":1.5}}"#, mentions: ["aps.badge"]),
     Refused(name: "badge is too large", payload: #"{"aps":{"badge":100000}}"#, mentions: ["out of range"]),
-    Refused(name: "sound is a number", payload: #"{"aps":{"alert":"Hi","sound":1}}"#, mentions: ["aps.sound is a number"]),
-    Refused(name: "sound escapes its folder", payload: #"{"aps":{"sound":"../../etc/passwd"}}"#, mentions: ["plain file name"]),
-    Refused(name: "sound dictionary without name", payload: #"{"aps":{"sound":{"critical":1}}}"#, mentions: ["without \"name\""]),
-    Refused(name: "volume out of range", payload: #"{"aps":{"sound":{"name":"default","volume":3}}}"#, mentions: ["volume"]),
-    Refused(name: "loc-args not an array", payload: #"{"aps":{"alert":{"loc-key":"%@","loc-args":"Bob"}}}"#, mentions: ["loc-args is a string"]),
-    Refused(name: "loc-args too short", payload: #"{"aps":{"alert":{"loc-key":"%@ and %@","loc-args":["Bob"]}}}"#, mentions: ["argument 2"]),
-    Refused(name: "unsupported format specifier", payload: #"{"aps":{"alert":{"loc-key":"%d new","loc-args":["3"]}}}"#, mentions: ["other than %@"]),
-    Refused(name: "silent push has nothing to show", payload: #"{"aps":{"content-available":1}}"#, mentions: ["no alert, sound or badge"]),
-    Refused(name: "control character in the body", payload: #"{"aps":{"alert":"a\u0007b"}}"#, mentions: ["control character"]),
+    Refused(
+      name: "sound is a number", payload: #"{"aps":{"alert":"Hi","sound":1}}"#,
+      mentions: ["aps.sound is a number"]),
+    Refused(
+      name: "sound escapes its folder", payload: #"{"aps":{"sound":"../../etc/passwd"}}"#,
+      mentions: ["plain file name"]),
+    Refused(
+      name: "sound dictionary without name", payload: #"{"aps":{"sound":{"critical":1}}}"#,
+      mentions: ["without \"name\""]),
+    Refused(
+      name: "volume out of range", payload: #"{"aps":{"sound":{"name":"default","volume":3}}}"#,
+      mentions: ["volume"]),
+    Refused(
+      name: "loc-args not an array", payload: #"{"aps":{"alert":{"loc-key":"%@","loc-args":"Bob"}}}"#,
+      mentions: ["loc-args is a string"]),
+    Refused(
+      name: "loc-args too short", payload: #"{"aps":{"alert":{"loc-key":"%@ and %@","loc-args":["Bob"]}}}"#,
+      mentions: ["argument 2"]),
+    Refused(
+      name: "unsupported format specifier",
+      payload: #"{"aps":{"alert":{"loc-key":"%d new","loc-args":["3"]}}}"#, mentions: ["other than %@"]),
+    Refused(
+      name: "silent push has nothing to show", payload: #"{"aps":{"content-available":1}}"#,
+      mentions: ["no alert, sound or badge"]),
+    Refused(
+      name: "control character in the body", payload: #"{"aps":{"alert":"a\u0007b"}}"#,
+      mentions: ["control character"]),
   ]
 
   @Test(arguments: refused)

@@ -19,7 +19,8 @@ struct LocalNotificationCenterTests {
     let center = try makeCenter()
     // When a notification is scheduled ten minutes ahead
     let outcome = try center.schedule(
-      NotificationContent(title: "Standup", body: "Room 4B", sound: .default, userInfo: ["room": .string("4B")]),
+      NotificationContent(
+        title: "Standup", body: "Room 4B", sound: .default, userInfo: ["room": .string("4B")]),
       trigger: .after(.seconds(600)), id: "standup")
     // Then it is pending, due in ten minutes, with nothing discarded
     #expect(outcome.discarded.isEmpty)
@@ -32,11 +33,15 @@ struct LocalNotificationCenterTests {
   @Test func wallClockAndRepeatingTriggersBecomeSchedules() throws {
     // Given a daily 09:00 Berlin trigger
     let nine = WallClock(year: 2026, month: 11, day: 23, hour: 9)
-    let trigger = NotificationTrigger.wallClock(nine, in: .named("Europe/Berlin")).repeating(every: .day, count: 3)
+    let trigger = NotificationTrigger.wallClock(nine, in: .named("Europe/Berlin")).repeating(
+      every: .day, count: 3)
     // When it is turned into a schedule
     let schedule = try trigger.schedule(now: clock.now())
     // Then the wall-clock anchor, zone and repeat are kept
-    #expect(schedule == Schedule(fireDate: .wallClock(nine, .named("Europe/Berlin")), repeatInterval: .day, repeatCount: 3))
+    #expect(
+      schedule
+        == Schedule(fireDate: .wallClock(nine, .named("Europe/Berlin")), repeatInterval: .day, repeatCount: 3)
+    )
     // And an unknown zone is a data error
     let error = #expect(throws: NotifyError.self) {
       try NotificationTrigger.wallClock(nine, in: .named("Mars/Olympus")).schedule(now: clock.now())
@@ -50,7 +55,8 @@ struct LocalNotificationCenterTests {
     let events = center.events
     // When a message is presented now
     let content = try NotificationContent(
-      apnsPayload: #"{"aps":{"alert":"SteveJ: Hello, world!","sound":"default","badge":1},"sender":"SteveJ"}"#)
+      apnsPayload: #"{"aps":{"alert":"SteveJ: Hello, world!","sound":"default","badge":1},"sender":"SteveJ"}"#
+    )
     let delivery = try center.present(content, id: "m1")
     // Then the sink got it, history has it, the badge is set
     #expect(sink.deliveries.map(\.notification.body) == ["SteveJ: Hello, world!"])
@@ -108,10 +114,12 @@ struct LocalNotificationCenterTests {
     // Given 64 pending notifications, one a minute
     let center = try makeCenter()
     for minute in 1...64 {
-      try center.schedule(NotificationContent(body: "n\(minute)"), trigger: .after(.seconds(minute * 60)), id: "n\(minute)")
+      try center.schedule(
+        NotificationContent(body: "n\(minute)"), trigger: .after(.seconds(minute * 60)), id: "n\(minute)")
     }
     // When one sooner than all of them is scheduled
-    let outcome = try center.schedule(NotificationContent(body: "soon"), trigger: .after(.seconds(30)), id: "soon")
+    let outcome = try center.schedule(
+      NotificationContent(body: "soon"), trigger: .after(.seconds(30)), id: "soon")
     // Then the latest one is discarded and reported
     #expect(outcome.discarded.map(\.notification.id) == ["n64"])
     // And one later than all of them is refused as not scheduled

@@ -34,7 +34,9 @@ struct ChatClientCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("The notify store (env NOTIFY_DB).", valueName: "path"))
   var db: String?
 
-  @Option(help: ArgumentHelp("The app the notifications belong to (env NOTIFY_APP, default chat).", valueName: "id"))
+  @Option(
+    help: ArgumentHelp("The app the notifications belong to (env NOTIFY_APP, default chat).", valueName: "id")
+  )
   var app: String?
 
   @Option(
@@ -78,7 +80,8 @@ struct ChatClientCommand: AsyncParsableCommand {
     // down first: on SIGTERM the session goes offline while firing still runs.
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
     if !noFiring {
-      services.append(.init(service: center.firingService(), successTerminationBehavior: .gracefullyShutdownGroup))
+      services.append(
+        .init(service: center.firingService(), successTerminationBehavior: .gracefullyShutdownGroup))
     }
     services.append(.init(service: session, successTerminationBehavior: .gracefullyShutdownGroup))
     var logger = Logger(label: "chat-client")
@@ -106,11 +109,15 @@ enum ServerAddress {
       portText = String(text[text.index(after: colon)...])
     }
     guard !host.isEmpty else {
-      throw ChatError("--server '\(Escaper.visible(text))' has no host", fix: "use HOST:PORT, e.g. irc.example.org:6667", exitCode: 64)
+      throw ChatError(
+        "--server '\(Escaper.visible(text))' has no host", fix: "use HOST:PORT, e.g. irc.example.org:6667",
+        exitCode: 64)
     }
     guard let portText else { return (host, 6667) }
     guard let port = UInt16(portText), port > 0 else {
-      throw ChatError("--server port '\(Escaper.visible(portText))' is not a port number", fix: "use 1 to 65535", exitCode: 64)
+      throw ChatError(
+        "--server port '\(Escaper.visible(portText))' is not a port number", fix: "use 1 to 65535",
+        exitCode: 64)
     }
     return (host, port)
   }
@@ -120,7 +127,8 @@ enum ServerAddress {
 enum ChatNames {
   static func checkNick(_ nick: String) throws(ChatError) {
     let special = "[]\\`_^{|}-"
-    guard (1...30).contains(nick.count), let first = nick.first, first.isASCII, first.isLetter || special.contains(first),
+    guard (1...30).contains(nick.count), let first = nick.first, first.isASCII,
+      first.isLetter || special.contains(first),
       first != "-", nick.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || special.contains($0)) })
     else {
       throw ChatError(

@@ -97,7 +97,8 @@ struct ChatSession: Service {
     default:
       // Error numerics (400-599) say why a command failed; show their text.
       if let code = Int(message.command), (400..<600).contains(code) {
-        Transcript.status("server: \(Escaper.visible(parameters.dropFirst().joined(separator: " "), limit: 300))")
+        Transcript.status(
+          "server: \(Escaper.visible(parameters.dropFirst().joined(separator: " "), limit: 300))")
       }
     }
   }
@@ -160,7 +161,8 @@ struct ChatSession: Service {
       let outcome = try notifier.remind(after: delay, text: text)
       let at = outcome.stored.nextFireDate.map { RFC3339.string(from: $0) } ?? "now"
       Transcript.status(
-        "reminder \(outcome.stored.notification.id) at \(at); fired by \(firesInProcess ? "this client while online, else " : "")the notify daemon")
+        "reminder \(outcome.stored.notification.id) at \(at); fired by \(firesInProcess ? "this client while online, else " : "")the notify daemon"
+      )
       for gone in outcome.discarded {
         Transcript.status("warning: the 64-pending limit discarded \(gone.notification.id)")
       }
@@ -186,7 +188,9 @@ struct ChatSession: Service {
 
   private func watch(_ events: AsyncStream<NotificationEvent>) async {
     for await event in events {
-      guard case .activated = event.kind, case .string(let sender)? = event.userInfo["sender"] else { continue }
+      guard case .activated = event.kind, case .string(let sender)? = event.userInfo["sender"] else {
+        continue
+      }
       // Opening a message notification means the user is reading.
       Transcript.status("opened the message from \(Escaper.visible(sender))")
       try? notifier.markAllRead()

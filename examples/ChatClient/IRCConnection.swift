@@ -17,13 +17,16 @@ final class IRCConnection: @unchecked Sendable {
     var list: UnsafeMutablePointer<addrinfo>?
     let status = getaddrinfo(host, String(port), &hints, &list)
     guard status == 0, let first = list else {
-      throw ChatError("cannot resolve \(host): \(String(cString: gai_strerror(status)))", fix: "check the host in --server")
+      throw ChatError(
+        "cannot resolve \(host): \(String(cString: gai_strerror(status)))", fix: "check the host in --server")
     }
     defer { freeaddrinfo(list) }
     var lastError: Int32 = ECONNREFUSED
     var entry: UnsafeMutablePointer<addrinfo>? = first
     while let info = entry {
-      let socketFD = socket(info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), info.pointee.ai_protocol)
+      let socketFD = socket(
+        info.pointee.ai_family, info.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue),
+        info.pointee.ai_protocol)
       if socketFD >= 0 {
         if connect(socketFD, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
           _ = fcntl(socketFD, F_SETFL, fcntl(socketFD, F_GETFL) | O_NONBLOCK)
@@ -59,7 +62,9 @@ final class IRCConnection: @unchecked Sendable {
       var offset = 0
       var waited = 0
       while offset < bytes.count {
-        let sent = bytes[offset...].withUnsafeBytes { Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        let sent = bytes[offset...].withUnsafeBytes {
+          Foundation.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+        }
         if sent > 0 {
           offset += sent
         } else if sent < 0, errno == EAGAIN || errno == EINTR, waited < 50 {

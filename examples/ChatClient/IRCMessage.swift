@@ -105,7 +105,9 @@ enum IRCName {
         // Colour: \x03 then up to two digits, optionally a comma and up to two more.
         let fg = scalars.prefix { $0.properties.numericType != nil && $0.isASCII }.prefix(2)
         scalars = scalars.dropFirst(fg.count)
-        if !fg.isEmpty, scalars.first == ",", let next = scalars.dropFirst().first, next.isASCII, next.properties.numericType != nil {
+        if !fg.isEmpty, scalars.first == ",", let next = scalars.dropFirst().first, next.isASCII,
+          next.properties.numericType != nil
+        {
           let bg = scalars.dropFirst().prefix { $0.properties.numericType != nil && $0.isASCII }.prefix(2)
           scalars = scalars.dropFirst(1 + bg.count)
         }

@@ -38,7 +38,8 @@ enum StdinCommand: Equatable {
     switch words[0].lowercased() {
     case "/remind":
       guard words.count == 3 else {
-        throw ChatError("usage: /remind DURATION TEXT", fix: "e.g. /remind 10m stretch (durations like 90s, 10m, 1h30m)")
+        throw ChatError(
+          "usage: /remind DURATION TEXT", fix: "e.g. /remind 10m stretch (durations like 90s, 10m, 1h30m)")
       }
       do {
         self = .remind(after: try TimeParser.duration(words[1]), text: words[2])

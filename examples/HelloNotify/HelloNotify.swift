@@ -24,12 +24,14 @@ enum HelloNotify {
 
     // A message as a push server would have sent it, shown at once.
     try center.present(
-      NotificationContent(apnsPayload: #"{"aps":{"alert":"SteveJ: Hello, world!","sound":"default","badge":1}}"#))
+      NotificationContent(
+        apnsPayload: #"{"aps":{"alert":"SteveJ: Hello, world!","sound":"default","badge":1}}"#))
 
     // A reminder in three seconds, with data to hand back on delivery.
     let events = center.events
     try center.schedule(
-      NotificationContent(title: "Hello", body: "Three seconds later", userInfo: ["from": .string("hello-notify")]),
+      NotificationContent(
+        title: "Hello", body: "Three seconds later", userInfo: ["from": .string("hello-notify")]),
       trigger: .after(.seconds(3)), id: "hello-later")
     FileHandle.standardError.write(Data("hello-notify: scheduled 'hello-later'; waiting for it\n".utf8))
 
