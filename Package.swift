@@ -76,13 +76,14 @@ let package = Package(
       path: "examples/ChatClient"
     ),
     .executableTarget(name: "HelloNotify", dependencies: ["Notify"], path: "examples/HelloNotify"),
+    .target(name: "NotifyTestSupport", path: "Tests/Support"),
     .testTarget(name: "NotifyCoreTests", dependencies: ["NotifyCore"]),
-    .testTarget(name: "NotifySoundTests", dependencies: ["NotifySound"]),
-    .testTarget(name: "NotifyStoreTests", dependencies: ["NotifyStore"]),
-    .testTarget(name: "NotifyDesktopTests", dependencies: ["NotifyDesktop"]),
-    .testTarget(name: "NotifyFiringTests", dependencies: ["NotifyFiring"]),
-    .testTarget(name: "NotifyTests", dependencies: ["Notify"]),
-    .testTarget(name: "NotifyCLITests", dependencies: ["NotifyCLI", "Notify"]),
-    .testTarget(name: "ChatClientTests", dependencies: ["Notify"]),
+    .testTarget(name: "NotifySoundTests", dependencies: ["NotifyTestSupport", "NotifySound"]),
+    .testTarget(name: "NotifyStoreTests", dependencies: ["NotifyTestSupport", "NotifyStore"]),
+    .testTarget(name: "NotifyDesktopTests", dependencies: ["NotifyTestSupport", "NotifyDesktop"]),
+    .testTarget(name: "NotifyFiringTests", dependencies: ["NotifyTestSupport", "NotifyFiring"]),
+    .testTarget(name: "NotifyTests", dependencies: ["NotifyTestSupport", "Notify"]),
+    .testTarget(name: "NotifyCLITests", dependencies: ["NotifyTestSupport", "NotifyCLI", "Notify"]),
+    .testTarget(name: "ChatClientTests", dependencies: ["NotifyTestSupport", "Notify"]),
   ]
 )

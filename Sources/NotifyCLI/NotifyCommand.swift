@@ -1,10 +1,14 @@
 import ArgumentParser
+import Notify
 
 /// The `notify` command line (SPEC.md §5).
 struct NotifyCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "notify",
     abstract: "Schedule local notifications and deliver them on time.",
-    subcommands: [DaemonCommand.self, FireDueCommand.self, SoundCommand.self]
+    subcommands: [
+      ScheduleCommand.self, NowCommand.self, CancelCommand.self, ListCommand.self, ShowCommand.self,
+      HistoryCommand.self, BadgeCommand.self, DaemonCommand.self, FireDueCommand.self, SoundCommand.self,
+    ]
   )
 }

@@ -1,0 +1,49 @@
+import Foundation
+import NotifyCore
+
+/// Writes deliveries to a file descriptor (stdout by default): one JSON object per line
+/// when it is not a terminal, a readable, escaped line when it is (SPEC.md §5).
+public final class StdoutSink: DeliverySink {
+  public let name = "stdout"
+  private let fd: Int32
+  private let readable: Bool
+  private let zone: TimeZone
+
+  /// Creates a sink writing to `fd`; `readable` defaults to whether `fd` is a terminal.
+  public init(fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: TimeZone = SystemClock.readSystemZone()) {
+    self.fd = fd
+    self.readable = readable ?? (isatty(fd) == 1)
+    self.zone = zone
+  }
+
+  public func deliver(_ delivery: Delivery) throws {
+    let line = (readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n"
+    var bytes = Array(line.utf8)
+    var offset = 0
+    while offset < bytes.count {
+      let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw NotifyError(.ioError, "cannot write to the stdout sink: \(String(cString: strerror(errno)))")
+      }
+      offset += written
+    }
+    bytes.removeAll()
+  }
+
+  private func readableLine(_ d: Delivery) -> String {
+    let n = d.notification
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = zone
+    formatter.dateFormat = "HH:mm:ss"
+    var parts = ["[\(formatter.string(from: d.deliveredAt))]", "\(Escaper.visible(n.app))/\(Escaper.visible(n.id))"]
+    if let title = n.title { parts.append(Escaper.visible(title)) }
+    if let body = n.body { parts.append(n.title == nil ? Escaper.visible(body) : "— " + Escaper.visible(body)) }
+    if d.sound != .none { parts.append("♪ \(Escaper.visible(d.sound.name))") }
+    if let badge = n.badge { parts.append("[badge \(badge)]") }
+    if d.late { parts.append("(late)") }
+    if let note = d.soundNote { parts.append("(sound: \(Escaper.visible(note)))") }
+    return parts.joined(separator: " ")
+  }
+}

@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import NotifyCore
+
+/// Runs the command tree, printing `notify: error: …` and exiting with the spec's codes.
+enum CLIEntry {
+  static func main() {
+    do {
+      var command = try NotifyCommand.parseAsRoot()
+      try command.run()
+    } catch let error as NotifyError {
+      fail(error)
+    } catch let exit as ExitCode {
+      Foundation.exit(exit.rawValue)
+    } catch {
+      NotifyCommand.exit(withError: error)
+    }
+  }
+
+  /// Prints the error on stderr and exits with its code.
+  static func fail(_ error: NotifyError) -> Never {
+    Output.error("error: \(error)")
+    Foundation.exit(error.exitCode)
+  }
+
+  /// The 1-based position of the first argument that is not valid UTF-8, if any.
+  static func firstInvalidUTF8Argument() -> Int? {
+    for i in 1..<Int(CommandLine.argc) {
+      guard let raw = CommandLine.unsafeArgv[i] else { continue }
+      if String(validatingCString: raw) == nil { return i }
+    }
+    return nil
+  }
+}
+
+enum NotifyErrorText {
+  static func invalidUTF8(argument: Int) -> NotifyError {
+    NotifyError(
+      .invalidData, "argument \(argument) is not valid UTF-8 text",
+      fix: "pass text encoded as UTF-8 (check the terminal's or the script's encoding)")
+  }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import Foundation
+import Notify
+
+/// `notify cancel`: removes pending notifications of the app.
+struct CancelCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "cancel", abstract: "Cancel pending notifications of the app.")
+
+  @OptionGroup var store: StoreOptions
+  @OptionGroup var appOption: AppOption
+
+  @Flag(name: .long, help: "Cancel every pending notification of the app.")
+  var all = false
+
+  @Argument(help: "Ids to cancel.")
+  var ids: [String] = []
+
+  func validate() throws {
+    if all == !ids.isEmpty {
+      throw ValidationError("give the ids to cancel, or --all (not both)")
+    }
+  }
+
+  func run() throws {
+    let app = try appOption.resolve()
+    for id in ids { try Validator.id(id) }
+    let store = try store.open()
+    let now = SystemClock().now()
+    if all {
+      let cancelled = try store.cancelAll(app: app, at: now)
+      Output.error("cancelled \(cancelled.count) notification\(cancelled.count == 1 ? "" : "s") of app '\(app)'")
+      return
+    }
+    let missing = try store.cancel(app: app, ids: ids, at: now)
+    for id in missing {
+      Output.error("not cancelled: '\(id)' is not pending in app '\(app)' (see notify list)")
+    }
+    if !missing.isEmpty { throw ExitCode(1) }
+  }
+}

@@ -1,0 +1,33 @@
+import ArgumentParser
+import Foundation
+import Notify
+import NotifyCore
+
+/// Options every command takes: the store and the app.
+struct StoreOptions: ParsableArguments {
+  @Option(name: .long, help: ArgumentHelp("The store file (env NOTIFY_DB).", valueName: "path"))
+  var db: String?
+
+  /// The store path: `--db`, else `NOTIFY_DB`, else the XDG default.
+  var path: String {
+    db ?? ProcessInfo.processInfo.environment["NOTIFY_DB"].flatMap { $0.isEmpty ? nil : $0 }
+      ?? SQLiteStore.defaultPath()
+  }
+
+  /// Opens the store.
+  func open() throws(NotifyError) -> SQLiteStore { try SQLiteStore(path: path) }
+}
+
+/// The app a command acts for.
+struct AppOption: ParsableArguments {
+  @Option(name: .long, help: ArgumentHelp("The app (env NOTIFY_APP, default notify).", valueName: "id"))
+  var app: String?
+
+  /// `--app`, else `NOTIFY_APP`, else `notify`; validated.
+  func resolve() throws(NotifyError) -> String {
+    let value =
+      app ?? ProcessInfo.processInfo.environment["NOTIFY_APP"].flatMap { $0.isEmpty ? nil : $0 } ?? "notify"
+    try Validator.app(value)
+    return value
+  }
+}

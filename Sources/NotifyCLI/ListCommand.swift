@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import Notify
+
+/// `notify list`: pending notifications, soonest first.
+struct ListCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "list", abstract: "List pending notifications, soonest first.")
+
+  @OptionGroup var store: StoreOptions
+  @OptionGroup var appOption: AppOption
+
+  @Flag(name: .long, help: "Print JSON.")
+  var json = false
+
+  @Flag(name: .customLong("all-apps"), help: "List every app's notifications.")
+  var allApps = false
+
+  func run() throws {
+    let app = allApps ? nil : try appOption.resolve()
+    let pending = try store.open().pending(app: app)
+    if json {
+      Output.line(Output.jsonArray(pending.map(\.jsonRecord)))
+      return
+    }
+    let zone = SystemClock().localZone
+    for item in pending {
+      Output.line(Self.row(item, zone: zone, showApp: allApps))
+    }
+  }
+
+  /// One readable line: id, next fire in local time, repeat, title or body.
+  static func row(_ item: StoredNotification, zone: TimeZone, showApp: Bool) -> String {
+    let n = item.notification
+    var parts = [Output.localTime(item.nextFireDate, zone: zone)]
+    if showApp { parts.append(Output.safe(n.app)) }
+    parts.append(Output.safe(n.id))
+    if let unit = n.schedule.repeatInterval { parts.append("every \(unit.rawValue)") }
+    let text = [n.title, n.body].compactMap { $0 }.joined(separator: " — ")
+    if !text.isEmpty { parts.append(Output.safe(text, limit: 60)) }
+    return parts.joined(separator: "  ")
+  }
+}

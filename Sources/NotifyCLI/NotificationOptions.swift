@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import NotifyCore
+
+/// The content flags `schedule` and `now` share (SPEC.md §1).
+struct NotificationOptions: ParsableArguments {
+  @Option(name: .long, help: "Identifier [A-Za-z0-9._:-]{1,128}; generated when absent. Replaces a pending one.")
+  var id: String?
+
+  @Option(name: .long, help: "The title (summary line), at most 200 characters.")
+  var title: String?
+
+  @Option(name: .long, help: "The body, at most 4000 characters (or give it as the argument).")
+  var body: String?
+
+  @Argument(help: "The body, when --body is not given.")
+  var bodyArgument: String?
+
+  @Option(name: .long, help: "Label of the default action (default \"View\").")
+  var action: String?
+
+  @Option(name: .customLong("launch-image"), help: "Launch image name passed to the app on activation.")
+  var launchImage: String?
+
+  @Option(name: .long, help: "none (default), default, or a sound file from the app's sound folder.")
+  var sound: String?
+
+  @Option(name: .long, parsing: .unconditional, help: "Badge number 0...99999 (0 clears it).")
+  var badge: String?
+
+  @Option(name: .customLong("user-info"), help: "A JSON object of at most 4096 bytes, handed back on delivery.")
+  var userInfo: String?
+
+  @Option(name: .long, help: "low, normal (default) or critical.")
+  var urgency: String?
+
+  /// Builds the notification with everything but its schedule checked.
+  func notification(app: String, schedule: Schedule, now: Date) throws(NotifyError) -> LocalNotification {
+    if body != nil, bodyArgument != nil {
+      throw NotifyError(.usage, "the body was given twice (--body and the argument)", fix: "give it once")
+    }
+    let id = self.id ?? Self.generateID()
+    try Validator.id(id)
+    var badgeNumber: Int?
+    if let badge {
+      guard let value = Int(badge.trimmingCharacters(in: .whitespaces)) else {
+        throw NotifyError(.invalidData, "--badge '\(Escaper.visible(badge, limit: 40))' is not a number", fix: "use a whole number from 0 to 99999")
+      }
+      try Validator.badge(value)
+      badgeNumber = value
+    }
+    var urgencyValue = Urgency.normal
+    if let urgency {
+      guard let value = Urgency(rawValue: urgency) else {
+        throw NotifyError(.invalidData, "unknown urgency '\(Escaper.visible(urgency, limit: 40))'", fix: "use low, normal or critical")
+      }
+      urgencyValue = value
+    }
+    let n = LocalNotification(
+      id: id, app: app, schedule: schedule, title: title, body: body ?? bodyArgument, action: action,
+      launchImage: launchImage, sound: SoundName(sound ?? "none"), badge: badgeNumber,
+      userInfo: try userInfo.map(Validator.userInfo) ?? [:], urgency: urgencyValue, createdAt: now)
+    try Validator.notification(n)
+    return n
+  }
+
+  /// A short random id such as `n-3f9c0a12b7d4`.
+  static func generateID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let value = generator.next() & 0xFFFF_FFFF_FFFF
+    let hex = String(value, radix: 16)
+    return "n-" + String(repeating: "0", count: 12 - hex.count) + hex
+  }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import Notify
+
+/// `notify schedule`: stores a notification (SPEC.md §5).
+struct ScheduleCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "schedule", abstract: "Store a notification to fire later; prints its id.",
+    discussion: """
+      Examples:
+        notify schedule --in 10m "Stand up"
+        notify schedule --at 09:00 --repeat day --title Standup --body "Daily standup"
+        notify schedule --at 2026-11-22T09:00:00+01:00 --title Flight --sound default
+      """)
+
+  @OptionGroup var store: StoreOptions
+  @OptionGroup var appOption: AppOption
+  @OptionGroup var content: NotificationOptions
+
+  @Option(name: .long, help: "When: RFC 3339 with offset (absolute), YYYY-MM-DDTHH:MM[:SS] or HH:MM[:SS] (wall clock).")
+  var at: String?
+
+  @Option(name: .customLong("in"), parsing: .unconditional, help: "After a duration: 90s, 10m, 2h, 1d, 1w, or sums such as 1h30m.")
+  var after: String?
+
+  @Option(name: .customLong("time-zone"), help: "IANA zone for a wall-clock --at (default: follow the system zone).")
+  var timeZone: String?
+
+  @Option(name: .customLong("repeat"), help: "Repeat every minute, hour, day, week, month or year.")
+  var repeatUnit: String?
+
+  @Option(name: .customLong("repeat-count"), parsing: .unconditional, help: "Total number of deliveries of a repeating notification.")
+  var repeatCount: String?
+
+  @Option(name: .long, help: "Last instant a repeating notification may fire (RFC 3339 or wall clock).")
+  var until: String?
+
+  @Flag(name: .customLong("strict-sound"), help: "Refuse a sound that is missing or invalid instead of using the default.")
+  var strictSound = false
+
+  @Flag(name: .long, help: "Print the stored notification as JSON.")
+  var json = false
+
+  func run() throws {
+    let clock = SystemClock()
+    let now = clock.now()
+    let zone = clock.localZone
+    let app = try appOption.resolve()
+    let schedule = try makeSchedule(now: now, localZone: zone)
+    let notification = try content.notification(app: app, schedule: schedule, now: now)
+    try SoundAdvice.check(notification, strict: strictSound)
+    let outcome = try store.open().schedule(notification, localZone: zone)
+
+    for discarded in outcome.discarded where discarded.rowID != outcome.stored.rowID {
+      Output.warning(
+        "discarded '\(discarded.notification.id)' (next fire \(Output.localTime(discarded.nextFireDate, zone: zone))): app '\(app)' keeps its \(PendingLimit.maximum) soonest pending notifications"
+      )
+    }
+    if json {
+      var record = outcome.stored.jsonRecord
+      record.set("discarded", .array(outcome.discarded.map { .string($0.notification.id) }))
+      Output.line(record.prettyText())
+    } else if !outcome.newOneDiscarded {
+      Output.line(notification.id)
+    }
+    if outcome.newOneDiscarded {
+      Output.error(
+        "not scheduled: '\(notification.id)' fires after all \(PendingLimit.maximum) pending notifications of app '\(app)' (the limit); it was recorded as discarded. Cancel some (notify cancel) or schedule it sooner"
+      )
+      throw ExitCode(1)
+    }
+  }
+
+  private func makeSchedule(now: Date, localZone: TimeZone) throws(NotifyError) -> Schedule {
+    let fireDate: FireDate
+    switch (at, after) {
+    case (nil, nil):
+      throw NotifyError(.usage, "schedule needs a fire date", fix: "give --at WHEN or --in DURATION")
+    case (.some, .some):
+      throw NotifyError(.usage, "--at and --in were both given", fix: "give only one of them")
+    case (let at?, nil):
+      fireDate = try TimeParser.fireDate(at, timeZone: timeZone, now: now, localZone: localZone)
+    case (nil, let after?):
+      if timeZone != nil {
+        throw NotifyError(.usage, "--time-zone applies to a wall-clock --at only", fix: "drop --time-zone or use --at")
+      }
+      fireDate = .instant(now + (try TimeParser.duration(after)))
+    }
+    var interval: RepeatInterval?
+    if let repeatUnit {
+      guard let unit = RepeatInterval(rawValue: repeatUnit) else {
+        throw NotifyError(
+          .invalidData, "unknown repeat unit '\(Escaper.visible(repeatUnit, limit: 40))'",
+          fix: "use one of minute, hour, day, week, month, year")
+      }
+      interval = unit
+    }
+    if interval == nil, repeatCount != nil || until != nil {
+      throw NotifyError(.usage, "--repeat-count and --until need --repeat", fix: "add --repeat UNIT")
+    }
+    var count: Int?
+    if let repeatCount {
+      guard let value = Int(repeatCount), value >= 1, value <= 1_000_000_000 else {
+        throw NotifyError(
+          .invalidData, "--repeat-count '\(Escaper.visible(repeatCount, limit: 40))' is not a positive number",
+          fix: "give the total number of deliveries, 1 or more")
+      }
+      count = value
+    }
+    var untilDate: Date?
+    if let until {
+      let zone: TimeZone
+      if case .wallClock(_, let rule) = fireDate { zone = rule.resolve(localZone: localZone) } else { zone = localZone }
+      untilDate = try TimeParser.instant(until, zone: zone, now: now)
+    }
+    return Schedule(fireDate: fireDate, repeatInterval: interval, repeatCount: count, until: untilDate)
+  }
+}
+
+/// The sound check `schedule` runs; replaced by the sound library when it lands.
+enum SoundAdvice {
+  static func check(_ notification: LocalNotification, strict: Bool) throws(NotifyError) {}
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+import Foundation
+import Notify
+
+/// `notify show`: one notification, optionally with its next fire instants.
+struct ShowCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "show", abstract: "Show one pending notification.")
+
+  @OptionGroup var store: StoreOptions
+  @OptionGroup var appOption: AppOption
+
+  @Argument(help: "The notification id.")
+  var id: String
+
+  @Flag(name: .long, help: "Print JSON.")
+  var json = false
+
+  @Option(name: .long, help: "Also list the next N fire instants.")
+  var upcoming: Int?
+
+  func validate() throws {
+    if let upcoming, !(1...1000).contains(upcoming) {
+      throw ValidationError("--upcoming takes a number from 1 to 1000")
+    }
+  }
+
+  func run() throws {
+    let app = try appOption.resolve()
+    try Validator.id(id)
+    guard let item = try store.open().notification(app: app, id: id) else {
+      throw NotifyError(.notTakenEffect, "'\(id)' is not pending in app '\(app)'", fix: "see notify list (or notify history)")
+    }
+    let clock = SystemClock()
+    let instants =
+      upcoming.map { item.notification.schedule.upcoming($0, from: item.nextOccurrence, localZone: clock.localZone) }
+      ?? []
+    if json {
+      var record = item.jsonRecord
+      if upcoming != nil { record.set("upcoming", .array(instants.map { .string(RFC3339.string(from: $0)) })) }
+      Output.line(record.prettyText())
+      return
+    }
+    let zone = clock.localZone
+    for member in item.jsonRecord.members {
+      let value: String
+      switch member.value {
+      case .string(let s): value = Output.safe(s)
+      case .null: value = "-"
+      default: value = Output.safe(member.value.compactText)
+      }
+      Output.line("\(member.key.padding(toLength: 15, withPad: " ", startingAt: 0)) \(value)")
+    }
+    if upcoming != nil {
+      Output.line("upcoming:")
+      for instant in instants { Output.line("  \(Output.localTime(instant, zone: zone))  \(RFC3339.string(from: instant))") }
+    }
+  }
+}

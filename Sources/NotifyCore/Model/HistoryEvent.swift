@@ -1,0 +1,53 @@
+import Foundation
+
+/// One line of history (SPEC.md §5 `notify history`).
+public struct HistoryEvent: Hashable, Sendable {
+  /// What happened.
+  public enum Kind: String, CaseIterable, Sendable {
+    case delivered, discarded, cancelled, missed, failed, activated, dismissed
+  }
+
+  /// Store sequence number; higher is newer. 0 before it is stored.
+  public var sequence: Int64
+  /// When it happened.
+  public var at: Date
+  /// The app.
+  public var app: String
+  /// The notification id.
+  public var notificationID: String
+  /// What happened.
+  public var kind: Kind
+  /// Why (`pending-limit`, a failure reason, an action key, a close reason).
+  public var reason: String?
+  /// 1-based occurrence, for delivered / missed / failed.
+  public var occurrence: Int?
+  /// The occurrence's due instant.
+  public var fireDate: Date?
+  /// Whether the delivery was late.
+  public var late: Bool?
+  /// The sound asked for, when it was substituted.
+  public var soundRequested: String?
+  /// Why the sound was substituted.
+  public var soundNote: String?
+  /// Title, userInfo and other fields worth keeping with the event.
+  public var detail: [String: JSONValue]
+
+  public init(
+    sequence: Int64 = 0, at: Date, app: String, notificationID: String, kind: Kind,
+    reason: String? = nil, occurrence: Int? = nil, fireDate: Date? = nil, late: Bool? = nil,
+    soundRequested: String? = nil, soundNote: String? = nil, detail: [String: JSONValue] = [:]
+  ) {
+    self.sequence = sequence
+    self.at = at
+    self.app = app
+    self.notificationID = notificationID
+    self.kind = kind
+    self.reason = reason
+    self.occurrence = occurrence
+    self.fireDate = fireDate
+    self.late = late
+    self.soundRequested = soundRequested
+    self.soundNote = soundNote
+    self.detail = detail
+  }
+}

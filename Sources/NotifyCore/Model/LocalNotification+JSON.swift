@@ -1,0 +1,78 @@
+import Foundation
+
+extension LocalNotification {
+  /// The notification fields in SPEC.md §5 order, with `fireDate` the given instant.
+  public func jsonRecord(fireDate: Date?) -> JSONRecord {
+    var r = JSONRecord()
+    r.set("id", id)
+    r.set("app", app)
+    r.set("title", title)
+    r.set("body", body)
+    r.set("action", action)
+    r.set("launchImage", launchImage)
+    r.set("sound", sound.name)
+    r.set("badge", badge)
+    r.set("userInfo", .object(userInfo))
+    r.set("urgency", urgency.rawValue)
+    r.set("fireDate", fireDate.map { RFC3339.string(from: $0) })
+    switch schedule.fireDate {
+    case .instant:
+      r.set("timeZone", .null)
+      r.set("wallClock", .null)
+    case .wallClock(let wall, let zone):
+      r.set("timeZone", zone.identifier)
+      r.set("wallClock", wall.iso8601)
+    }
+    r.set("repeat", schedule.repeatInterval?.rawValue)
+    r.set("repeatCount", schedule.repeatCount)
+    r.set("until", schedule.until.map { RFC3339.string(from: $0) })
+    r.set("deliveredCount", deliveredCount)
+    r.set("createdAt", RFC3339.string(from: createdAt))
+    return r
+  }
+}
+
+extension StoredNotification {
+  /// The spec's notification JSON: `fireDate` is the next fire instant.
+  public var jsonRecord: JSONRecord { notification.jsonRecord(fireDate: nextFireDate) }
+}
+
+extension Delivery {
+  /// The stdout sink's JSON line (SPEC.md §5 "Stdout sink").
+  public var jsonRecord: JSONRecord {
+    var r = JSONRecord()
+    r.set("event", "delivered")
+    for member in notification.jsonRecord(fireDate: fireDate).members {
+      r.set(member.key, member.value)
+    }
+    r.set("deliveredAt", RFC3339.string(from: deliveredAt, milliseconds: true))
+    r.set("late", .bool(late))
+    r.set("occurrence", occurrence)
+    if let soundRequested {
+      r.set("soundRequested", soundRequested)
+      r.set("soundNote", soundNote)
+    }
+    return r
+  }
+}
+
+extension HistoryEvent {
+  /// One history entry as JSON.
+  public var jsonRecord: JSONRecord {
+    var r = JSONRecord()
+    r.set("event", kind.rawValue)
+    r.set("at", RFC3339.string(from: at, milliseconds: true))
+    r.set("app", app)
+    r.set("id", notificationID)
+    r.set("reason", reason)
+    r.set("occurrence", occurrence)
+    r.set("fireDate", fireDate.map { RFC3339.string(from: $0) })
+    r.set("late", late.map(JSONValue.bool) ?? .null)
+    if let soundRequested {
+      r.set("soundRequested", soundRequested)
+      r.set("soundNote", soundNote)
+    }
+    for key in detail.keys.sorted() { r.set(key, detail[key]!) }
+    return r
+  }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+/// Reads and writes the `event` table.
+enum HistoryWriter {
+  /// Fields of a notification worth keeping with its events. The body and userInfo are
+  /// kept: history is the user's own, in the user's own 0600 store.
+  static func detail(of n: LocalNotification) -> [String: JSONValue] {
+    var detail: [String: JSONValue] = ["userInfo": .object(n.userInfo)]
+    if let title = n.title { detail["title"] = .string(title) }
+    if let body = n.body { detail["body"] = .string(body) }
+    return detail
+  }
+
+  static func insert(_ event: HistoryEvent, in db: Database) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO event (at, app, notification_id, kind, reason, occurrence, fire_at, late,
+          sound_requested, sound_note, detail)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        Millis.from(event.at), event.app, event.notificationID, event.kind.rawValue, event.reason,
+        event.occurrence, event.fireDate.map(Millis.from), event.late.map { $0 ? 1 : 0 },
+        event.soundRequested, event.soundNote, JSONValue.object(event.detail).compactText,
+      ])
+  }
+
+  static func decode(_ row: Row) -> HistoryEvent {
+    var detail: [String: JSONValue] = [:]
+    if case .object(let members)? = try? JSONValue.parse(row["detail"]) { detail = members }
+    return HistoryEvent(
+      sequence: row["seq"], at: Millis.date(row["at"]), app: row["app"], notificationID: row["notification_id"],
+      kind: HistoryEvent.Kind(rawValue: row["kind"]) ?? .failed, reason: row["reason"],
+      occurrence: row["occurrence"], fireDate: (row["fire_at"] as Int64?).map(Millis.date),
+      late: (row["late"] as Int?).map { $0 != 0 }, soundRequested: row["sound_requested"],
+      soundNote: row["sound_note"], detail: detail)
+  }
+}
+
+extension SQLiteStore {
+  /// Appends one event to history (deliveries by `now`, activations, dismissals).
+  public func record(_ event: HistoryEvent) throws(NotifyError) {
+    try write { db in try HistoryWriter.insert(event, in: db) }
+  }
+
+  /// Records a `now` delivery and applies its badge, in one transaction.
+  public func recordPresented(_ delivery: Delivery) throws(NotifyError) {
+    try write { db in
+      try HistoryWriter.insert(HistoryEvent(delivery: delivery), in: db)
+      if let badge = delivery.notification.badge {
+        try BadgeTable.set(app: delivery.notification.app, count: badge, at: delivery.deliveredAt, in: db)
+      }
+    }
+  }
+
+  /// History, newest first; all apps when `app` is nil.
+  public func history(app: String?, limit: Int) throws(NotifyError) -> [HistoryEvent] {
+    try read { db in
+      let filter = app == nil ? "" : "WHERE app = ?"
+      var arguments: StatementArguments = app.map { [$0] } ?? []
+      arguments += [limit]
+      return try Row.fetchAll(
+        db, sql: "SELECT * FROM event \(filter) ORDER BY seq DESC LIMIT ?", arguments: arguments
+      ).map(HistoryWriter.decode)
+    }
+  }
+
+  /// The app's badge, or nil when never set.
+  public func badge(app: String) throws(NotifyError) -> Int? {
+    try read { db in try Int.fetchOne(db, sql: "SELECT count FROM badge WHERE app = ?", arguments: [app]) }
+  }
+
+  /// Sets the app's badge (0 clears it).
+  public func setBadge(app: String, count: Int, at now: Date) throws(NotifyError) {
+    try Validator.badge(count)
+    try write { db in try BadgeTable.set(app: app, count: count, at: now, in: db) }
+  }
+}
+
+extension HistoryEvent {
+  /// The `delivered` event for a delivery.
+  public init(delivery: Delivery) {
+    self.init(
+      at: delivery.deliveredAt, app: delivery.notification.app, notificationID: delivery.notification.id,
+      kind: .delivered, occurrence: delivery.occurrence, fireDate: delivery.fireDate, late: delivery.late,
+      soundRequested: delivery.soundRequested, soundNote: delivery.soundNote,
+      detail: HistoryWriter.detail(of: delivery.notification))
+  }
+}
+
+/// The `badge` table.
+enum BadgeTable {
+  static func set(app: String, count: Int, at now: Date, in db: Database) throws {
+    try db.execute(
+      sql: """
+        INSERT INTO badge (app, count, updated_at) VALUES (?, ?, ?)
+        ON CONFLICT(app) DO UPDATE SET count = excluded.count, updated_at = excluded.updated_at
+        """,
+      arguments: [app, count, Millis.from(now)])
+  }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+/// Converts between `LocalNotification` values and `notification` table rows.
+enum NotificationRow {
+  /// The columns of `notification`, for SELECTs.
+  static let columns = """
+    rowid, app, id, title, body, action, launch_image, sound, badge, user_info, urgency,
+    fire_instant, wall_clock, time_zone, repeat_interval, repeat_count, until_instant,
+    delivered_count, created_at, next_occurrence, next_fire_at
+    """
+
+  /// Decodes a row selected with `columns`.
+  static func decode(_ row: Row) -> StoredNotification {
+    let fireDate: FireDate
+    if let instant: Int64 = row["fire_instant"] {
+      fireDate = .instant(Millis.date(instant))
+    } else {
+      fireDate = .wallClock(
+        WallClockText.parse(row["wall_clock"]) ?? WallClock(year: 1970, month: 1, day: 1),
+        ZoneRule(identifier: row["time_zone"]))
+    }
+    let schedule = Schedule(
+      fireDate: fireDate,
+      repeatInterval: (row["repeat_interval"] as String?).flatMap(RepeatInterval.init(rawValue:)),
+      repeatCount: row["repeat_count"],
+      until: (row["until_instant"] as Int64?).map(Millis.date))
+    var userInfo: [String: JSONValue] = [:]
+    if case .object(let members)? = try? JSONValue.parse(row["user_info"]) { userInfo = members }
+    let notification = LocalNotification(
+      id: row["id"], app: row["app"], schedule: schedule,
+      title: row["title"], body: row["body"], action: row["action"], launchImage: row["launch_image"],
+      sound: SoundName(row["sound"] as String), badge: row["badge"], userInfo: userInfo,
+      urgency: Urgency(rawValue: row["urgency"]) ?? .normal,
+      deliveredCount: row["delivered_count"], createdAt: Millis.date(row["created_at"]))
+    return StoredNotification(
+      rowID: row["rowid"], notification: notification, nextOccurrence: row["next_occurrence"],
+      nextFireDate: (row["next_fire_at"] as Int64?).map(Millis.date))
+  }
+
+  /// Inserts `n` and returns its row id.
+  static func insert(
+    _ n: LocalNotification, nextOccurrence: Int, nextFire: Date?, resolvedZone: String?, in db: Database
+  ) throws -> Int64 {
+    var instant: Int64?
+    var wall: String?
+    var zone: String?
+    switch n.schedule.fireDate {
+    case .instant(let date): instant = Millis.from(date)
+    case .wallClock(let w, let z):
+      wall = w.iso8601
+      zone = z.identifier
+    }
+    try db.execute(
+      sql: """
+        INSERT INTO notification (app, id, title, body, action, launch_image, sound, badge,
+          user_info, urgency, fire_instant, wall_clock, time_zone, repeat_interval, repeat_count,
+          until_instant, delivered_count, created_at, next_occurrence, next_fire_at, resolved_zone)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        n.app, n.id, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
+        JSONValue.object(n.userInfo).compactText, n.urgency.rawValue, instant, wall, zone,
+        n.schedule.repeatInterval?.rawValue, n.schedule.repeatCount,
+        n.schedule.until.map(Millis.from), n.deliveredCount, Millis.from(n.createdAt),
+        nextOccurrence, nextFire.map(Millis.from), resolvedZone,
+      ])
+    return db.lastInsertedRowID
+  }
+}
+
+/// Instants are stored as integer milliseconds since 1970 UTC.
+enum Millis {
+  static func from(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+  static func date(_ millis: Int64) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
+}
+
+/// `YYYY-MM-DDTHH:MM:SS` as stored in `wall_clock`.
+enum WallClockText {
+  static func parse(_ text: String?) -> WallClock? {
+    guard let text else { return nil }
+    let digits = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
+    guard digits.count == 6 else { return nil }
+    return WallClock(
+      year: digits[0], month: digits[1], day: digits[2], hour: digits[3], minute: digits[4], second: digits[5])
+  }
+}

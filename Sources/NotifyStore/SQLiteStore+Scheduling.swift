@@ -1,0 +1,137 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+extension SQLiteStore {
+  /// Stores `notification`, replacing a pending one with the same app and id, then
+  /// applies the 64-pending limit (SPEC.md §3), recording each discard in history.
+  /// One transaction. When the new notification is itself discarded, it is recorded and
+  /// `ScheduleOutcome.newOneDiscarded` is true.
+  public func schedule(_ notification: LocalNotification, localZone: TimeZone) throws(NotifyError)
+    -> ScheduleOutcome
+  {
+    try Validator.notification(notification)
+    guard let first = notification.schedule.occurrence(0, localZone: localZone) else {
+      throw NotifyError(
+        .invalidData, "the notification would never fire: --until is before its first fire date",
+        fix: "move --until after --at/--in")
+    }
+    let resolvedZone = Self.resolvedZone(notification.schedule, localZone: localZone)
+    return try write { db in
+      let replacedRows = try Row.fetchAll(
+        db, sql: "SELECT rowid FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
+        arguments: [notification.app, notification.id])
+      try db.execute(
+        sql: "DELETE FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
+        arguments: [notification.app, notification.id])
+      let rowID = try NotificationRow.insert(
+        notification, nextOccurrence: 0, nextFire: first, resolvedZone: resolvedZone, in: db)
+      let stored = StoredNotification(
+        rowID: rowID, notification: notification, nextOccurrence: 0, nextFireDate: first)
+      let discarded = try enforceLimit(app: notification.app, at: notification.createdAt, in: db)
+      return ScheduleOutcome(stored: stored, discarded: discarded, replaced: !replacedRows.isEmpty)
+    }
+  }
+
+  /// Discards an app's pending notifications beyond the limit, recording each.
+  private func enforceLimit(app: String, at now: Date, in db: Database) throws -> [StoredNotification] {
+    let count =
+      try Int.fetchOne(
+        db, sql: "SELECT count(*) FROM notification WHERE app = ? AND next_fire_at IS NOT NULL",
+        arguments: [app]) ?? 0
+    guard count > PendingLimit.maximum else { return [] }
+    let entries = try Row.fetchAll(
+      db, sql: "SELECT rowid, id, next_fire_at FROM notification WHERE app = ? AND next_fire_at IS NOT NULL",
+      arguments: [app]
+    ).map { row in
+      PendingLimit.Entry(id: row["id"], nextFire: Millis.date(row["next_fire_at"]), sequence: row["rowid"])
+    }
+    var discarded: [StoredNotification] = []
+    for entry in PendingLimit.overflow(of: entries) {
+      guard let row = try Row.fetchOne(
+        db, sql: "SELECT \(NotificationRow.columns) FROM notification WHERE rowid = ?",
+        arguments: [entry.sequence])
+      else { continue }
+      let stored = NotificationRow.decode(row)
+      try db.execute(sql: "DELETE FROM notification WHERE rowid = ?", arguments: [entry.sequence])
+      try HistoryWriter.insert(
+        HistoryEvent(
+          at: now, app: app, notificationID: entry.id, kind: .discarded, reason: "pending-limit",
+          fireDate: entry.nextFire, detail: HistoryWriter.detail(of: stored.notification)),
+        in: db)
+      discarded.append(stored)
+    }
+    return discarded
+  }
+
+  /// Cancels the app's pending notifications with these ids; returns the ids that were
+  /// not pending (the others are cancelled anyway). One transaction.
+  public func cancel(app: String, ids: [String], at now: Date) throws(NotifyError) -> [String] {
+    try write { db in
+      var missing: [String] = []
+      for id in ids {
+        guard let row = try Row.fetchOne(
+          db,
+          sql: "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
+          arguments: [app, id])
+        else {
+          missing.append(id)
+          continue
+        }
+        try cancelRow(NotificationRow.decode(row), at: now, in: db)
+      }
+      return missing
+    }
+  }
+
+  /// Cancels every pending notification of the app; returns their ids. One transaction.
+  public func cancelAll(app: String, at now: Date) throws(NotifyError) -> [String] {
+    try write { db in
+      let rows = try Row.fetchAll(
+        db,
+        sql: "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND next_fire_at IS NOT NULL ORDER BY next_fire_at, rowid",
+        arguments: [app])
+      for row in rows { try cancelRow(NotificationRow.decode(row), at: now, in: db) }
+      return rows.map { $0["id"] }
+    }
+  }
+
+  private func cancelRow(_ stored: StoredNotification, at now: Date, in db: Database) throws {
+    try db.execute(sql: "DELETE FROM notification WHERE rowid = ?", arguments: [stored.rowID])
+    try HistoryWriter.insert(
+      HistoryEvent(
+        at: now, app: stored.notification.app, notificationID: stored.notification.id, kind: .cancelled,
+        fireDate: stored.nextFireDate, detail: HistoryWriter.detail(of: stored.notification)),
+      in: db)
+  }
+
+  /// Pending notifications, soonest first (ties: scheduled earlier first); all apps when
+  /// `app` is nil.
+  public func pending(app: String?) throws(NotifyError) -> [StoredNotification] {
+    try read { db in
+      let filter = app == nil ? "" : "app = ? AND"
+      return try Row.fetchAll(
+        db,
+        sql: "SELECT \(NotificationRow.columns) FROM notification WHERE \(filter) next_fire_at IS NOT NULL ORDER BY next_fire_at, rowid",
+        arguments: app.map { [$0] } ?? []
+      ).map(NotificationRow.decode)
+    }
+  }
+
+  /// The app's pending notification with `id`, if any.
+  public func notification(app: String, id: String) throws(NotifyError) -> StoredNotification? {
+    try read { db in
+      try Row.fetchOne(
+        db,
+        sql: "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? ORDER BY next_fire_at IS NULL, rowid DESC LIMIT 1",
+        arguments: [app, id]
+      ).map(NotificationRow.decode)
+    }
+  }
+
+  /// The zone a `local` schedule's next fire instant was computed in; nil otherwise.
+  static func resolvedZone(_ schedule: Schedule, localZone: TimeZone) -> String? {
+    if case .wallClock(_, .local) = schedule.fireDate { return localZone.identifier }
+    return nil
+  }
+}

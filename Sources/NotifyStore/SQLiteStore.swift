@@ -1,0 +1,110 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+/// The notify store: one SQLite file in WAL mode, shared by every process of the user
+/// (CLI, daemon, fire-due, embedding apps). See SPEC.md §9.
+///
+/// Every public operation is one IMMEDIATE transaction, so concurrent processes
+/// serialize on SQLite's write lock and the busy timeout (5 s) applies.
+public final class SQLiteStore: @unchecked Sendable {
+  /// The file path.
+  public let path: String
+  /// The GRDB connection (serialized; safe to share between threads).
+  let queue: DatabaseQueue
+
+  /// How long a writer waits for another process before giving up with exit 75.
+  public static let busyTimeout: TimeInterval = 5
+
+  /// The default store path: `$XDG_STATE_HOME/notify/notify.db` (`~/.local/state`).
+  public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment)
+    -> String
+  {
+    if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
+      return state + "/notify/notify.db"
+    }
+    let home = environment["HOME"] ?? NSHomeDirectory()
+    return home + "/.local/state/notify/notify.db"
+  }
+
+  /// Opens (creating when absent) the store at `path`. The folder is created 0700 and the
+  /// file 0600; an existing file that is not a notify store, is corrupt, or comes from a
+  /// newer notify is refused with exit 74 and left untouched.
+  public init(path: String) throws(NotifyError) {
+    self.path = path
+    try StoreFiles.prepare(path: path)
+    var config = Configuration()
+    config.busyMode = .timeout(Self.busyTimeout)
+    config.label = "notify"
+    config.prepareDatabase { db in
+      // WAL lets readers and one writer work at once across processes.
+      let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
+      if mode.lowercased() != "wal" {
+        try db.execute(sql: "PRAGMA journal_mode = WAL")
+      }
+      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+    }
+    do {
+      queue = try DatabaseQueue(path: path, configuration: config)
+    } catch {
+      throw StoreErrors.map(error, path: path)
+    }
+    try migrate()
+  }
+
+  private func migrate() throws(NotifyError) {
+    let migrator = StoreSchema.migrator
+    do {
+      let (done, superseded) = try queue.read { db in
+        (try migrator.hasCompletedMigrations(db), try migrator.hasBeenSuperseded(db))
+      }
+      if superseded {
+        throw NotifyError(
+          .ioError, "the store \(path) was written by a newer version of notify",
+          fix: "upgrade notify, or point --db at another file; the store was left untouched")
+      }
+      if !done {
+        // Several processes may open a new store at once; migrate under a file lock.
+        try StoreFiles.withLock(path: path + ".lock") { try migrator.migrate(queue) }
+      }
+    } catch let error as NotifyError {
+      throw error
+    } catch {
+      throw StoreErrors.map(error, path: path)
+    }
+  }
+
+  /// Runs `body` in one IMMEDIATE transaction, mapping SQLite failures to `NotifyError`.
+  func write<T>(_ body: (Database) throws -> T) throws(NotifyError) -> T {
+    do {
+      return try queue.writeWithoutTransaction { db in
+        var result: T?
+        try db.inTransaction(.immediate) {
+          result = try body(db)
+          return .commit
+        }
+        return result!
+      }
+    } catch let error as NotifyError {
+      throw error
+    } catch {
+      throw StoreErrors.map(error, path: path)
+    }
+  }
+
+  /// Runs `body` in a read transaction, mapping SQLite failures to `NotifyError`.
+  func read<T>(_ body: (Database) throws -> T) throws(NotifyError) -> T {
+    do {
+      return try queue.read(body)
+    } catch let error as NotifyError {
+      throw error
+    } catch {
+      throw StoreErrors.map(error, path: path)
+    }
+  }
+
+  /// `PRAGMA integrity_check`: "ok" for a sound store.
+  public func integrityCheck() throws(NotifyError) -> String {
+    try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }
+  }
+}

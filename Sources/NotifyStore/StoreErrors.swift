@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+/// Maps SQLite failures to the spec's exit codes with text that says what to do.
+enum StoreErrors {
+  static func map(_ error: any Error, path: String) -> NotifyError {
+    if let error = error as? NotifyError { return error }
+    guard let db = error as? DatabaseError else {
+      return NotifyError(.ioError, "cannot use the store \(path) (\(error))", fix: "check the path and its permissions")
+    }
+    switch db.resultCode {
+    case .SQLITE_BUSY, .SQLITE_LOCKED:
+      return NotifyError(
+        .temporary, "the store \(path) stayed busy for more than \(Int(SQLiteStore.busyTimeout)) s",
+        fix: "another process holds it; try again")
+    case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+      return NotifyError(
+        .ioError, "the store \(path) is corrupt or not a notify database",
+        fix: "move it aside to recover what you can (sqlite3 FILE .recover); notify never replaces it")
+    case .SQLITE_FULL:
+      return NotifyError(
+        .ioError, "the disk holding \(path) is full; nothing was changed", fix: "free some space and try again")
+    case .SQLITE_READONLY:
+      return NotifyError(
+        .ioError, "the store \(path) is read-only; nothing was changed",
+        fix: "make the file and its folder writable by you")
+    case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
+      return NotifyError(
+        .ioError, "cannot open the store \(path)", fix: "check that its folder exists and is yours (0700)")
+    case .SQLITE_CONSTRAINT:
+      return NotifyError(
+        .invalidData, "the store refused the data (\(db.message ?? "constraint failed"))",
+        fix: "check the values against `notify schedule --help`")
+    default:
+      return NotifyError(
+        .ioError, "the store \(path) failed: \(db.message ?? "\(db.resultCode)")",
+        fix: "check the disk and the file's permissions")
+    }
+  }
+}

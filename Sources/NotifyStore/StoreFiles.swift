@@ -1,0 +1,38 @@
+import Foundation
+import NotifyCore
+
+/// The store's file-system side: private folders and files, and a lock for migrations.
+enum StoreFiles {
+  /// Creates the folder (0700) and the file (0600) when absent. Existing ones are left
+  /// as they are: a file that is not a store is reported later, never replaced.
+  static func prepare(path: String) throws(NotifyError) {
+    let folder = (path as NSString).deletingLastPathComponent
+    if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+      do {
+        try FileManager.default.createDirectory(
+          atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+      } catch {
+        throw NotifyError(
+          .ioError, "cannot create the store folder \(folder)", fix: "check the permissions of its parent")
+      }
+    }
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    if fd < 0 {
+      let reason = String(cString: strerror(errno))
+      // A read-only store may still be opened for reading; SQLite reports it on write.
+      if errno == EACCES || errno == EROFS, access(path, R_OK) == 0 { return }
+      throw NotifyError(.ioError, "cannot open the store \(path): \(reason)", fix: "check the path and its permissions")
+    }
+    close(fd)
+  }
+
+  /// Runs `body` holding an exclusive `flock` on `path` (created 0600).
+  static func withLock<T>(path: String, _ body: () throws -> T) throws -> T {
+    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { return try body() }
+    defer { close(fd) }
+    flock(fd, LOCK_EX)
+    defer { flock(fd, LOCK_UN) }
+    return try body()
+  }
+}

@@ -1,0 +1,91 @@
+import GRDB
+
+/// The store's schema as append-only named migrations (SPEC.md §9). Never edit a
+/// migration once it has landed: add a new one.
+enum StoreSchema {
+  static var migrator: DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1-notifications-claims-history") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE notification (
+            rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+            app TEXT NOT NULL CHECK (length(app) BETWEEN 1 AND 128),
+            id TEXT NOT NULL CHECK (length(id) BETWEEN 1 AND 128),
+            title TEXT,
+            body TEXT,
+            action TEXT,
+            launch_image TEXT,
+            sound TEXT NOT NULL DEFAULT 'none',
+            badge INTEGER CHECK (badge BETWEEN 0 AND 99999),
+            user_info TEXT NOT NULL DEFAULT '{}',
+            urgency TEXT NOT NULL DEFAULT 'normal' CHECK (urgency IN ('low', 'normal', 'critical')),
+            fire_instant INTEGER,
+            wall_clock TEXT,
+            time_zone TEXT,
+            repeat_interval TEXT
+              CHECK (repeat_interval IN ('minute', 'hour', 'day', 'week', 'month', 'year')),
+            repeat_count INTEGER CHECK (repeat_count >= 1),
+            until_instant INTEGER,
+            delivered_count INTEGER NOT NULL DEFAULT 0 CHECK (delivered_count >= 0),
+            created_at INTEGER NOT NULL,
+            next_occurrence INTEGER NOT NULL DEFAULT 0 CHECK (next_occurrence >= 0),
+            next_fire_at INTEGER,
+            resolved_zone TEXT,
+            CHECK ((fire_instant IS NULL) <> (wall_clock IS NULL)),
+            CHECK ((wall_clock IS NULL) = (time_zone IS NULL)),
+            CHECK (repeat_interval IS NOT NULL OR (repeat_count IS NULL AND until_instant IS NULL))
+          );
+          CREATE UNIQUE INDEX notification_pending_id ON notification(app, id)
+            WHERE next_fire_at IS NOT NULL;
+          CREATE INDEX notification_next_fire ON notification(next_fire_at)
+            WHERE next_fire_at IS NOT NULL;
+          CREATE INDEX notification_app_next_fire ON notification(app, next_fire_at)
+            WHERE next_fire_at IS NOT NULL;
+
+          CREATE TABLE claim (
+            notification_rowid INTEGER NOT NULL,
+            occurrence INTEGER NOT NULL CHECK (occurrence >= 0),
+            fire_at INTEGER NOT NULL,
+            late INTEGER NOT NULL CHECK (late IN (0, 1)),
+            coalesced INTEGER NOT NULL DEFAULT 0,
+            owner TEXT NOT NULL,
+            claimed_at INTEGER NOT NULL,
+            snapshot TEXT NOT NULL,
+            PRIMARY KEY (notification_rowid, occurrence)
+          );
+
+          CREATE TABLE event (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            at INTEGER NOT NULL,
+            app TEXT NOT NULL,
+            notification_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN
+              ('delivered', 'discarded', 'cancelled', 'missed', 'failed', 'activated', 'dismissed')),
+            reason TEXT,
+            occurrence INTEGER,
+            fire_at INTEGER,
+            late INTEGER CHECK (late IN (0, 1)),
+            sound_requested TEXT,
+            sound_note TEXT,
+            detail TEXT NOT NULL DEFAULT '{}'
+          );
+          CREATE INDEX event_app_seq ON event(app, seq);
+
+          CREATE TABLE badge (
+            app TEXT PRIMARY KEY,
+            count INTEGER NOT NULL CHECK (count BETWEEN 0 AND 99999),
+            updated_at INTEGER NOT NULL
+          );
+
+          CREATE TABLE desktop_id (
+            app TEXT NOT NULL,
+            id TEXT NOT NULL,
+            server_id INTEGER NOT NULL,
+            PRIMARY KEY (app, id)
+          );
+          """)
+    }
+    return migrator
+  }
+}

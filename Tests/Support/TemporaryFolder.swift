@@ -1,0 +1,34 @@
+import Foundation
+
+/// A fresh folder under /tmp, removed when the value is deinitialized.
+public final class TemporaryFolder: @unchecked Sendable {
+  /// The folder's path.
+  public let path: String
+
+  public init(prefix: String = "notify-test") {
+    let template = NSTemporaryDirectory() + "/\(prefix).XXXXXX"
+    var bytes = Array(template.utf8CString)
+    let result = bytes.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
+    path = result.map { String(cString: $0) } ?? template
+  }
+
+  /// A path inside the folder.
+  public func file(_ name: String) -> String { path + "/" + name }
+
+  deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+/// Waits for a condition with a deadline, checking every `interval` seconds.
+public func waitUntil(
+  timeout: TimeInterval, interval: TimeInterval = 0.02, _ condition: () throws -> Bool
+) rethrows -> Bool {
+  let deadline = Date() + timeout
+  while Date() < deadline {
+    if try condition() { return true }
+    Thread.sleep(forTimeInterval: interval)
+  }
+  return try condition()
+}
+
+/// The bytes of a file, or nil when it does not exist (for byte-for-byte store checks).
+public func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
