@@ -21,7 +21,7 @@ public enum FireDue {
   }
 
   /// Runs batches until nothing is due or the budget is spent. `dueCount` tells how many
-  /// are still due after a stop (nil: count the released claims only).
+  /// are due at an instant, given-back claims included (nil: count the released claims only).
   public static func run(
     firer: Firer, budget: TimeInterval, clock: any NotifyClock = SystemClock(),
     dueCount: ((Date) throws -> Int)? = nil, onOverrun: (@Sendable () -> Void)? = nil
@@ -42,10 +42,9 @@ public enum FireDue {
     repeat {
       total.add(try firer.fireBatch(task: task))
     } while total.reachedLimit && !total.stopped
+    // Released claims went back to the store, so a count of what is due includes them.
     var left = total.released
-    if total.stopped {
-      left = (try? dueCount?(clock.now())).flatMap { $0 }.map { $0 + total.released } ?? total.released
-    }
+    if total.stopped, let counted = try? dueCount?(clock.now()) { left = counted }
     return Summary(report: total, left: left, budgetSpent: total.stopped)
   }
 }
