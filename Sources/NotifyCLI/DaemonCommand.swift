@@ -30,7 +30,9 @@ struct DaemonCommand: ParsableCommand {
     // Before any thread exists, so that SIGTERM reaches the loop's signalfd only.
     FiringDaemon.blockTerminationSignals()
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
-    let grace = try misfireGrace.map { text throws(NotifyError) in try TimeParser.duration(text) }
+    let grace = try misfireGrace.map { text throws(NotifyError) in
+      try DurationArgument.parse(text, option: "--misfire-grace")
+    }
     let store = try store.open()
     let sink = try sink.makeSink()
     let firer = Firer(

@@ -26,7 +26,7 @@ struct FireDueCommand: ParsableCommand {
 
   func run() throws {
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
-    let budget = try TimeParser.duration(budget)
+    let budget = try DurationArgument.parse(budget, option: "--budget")
     let store = try store.open()
     let sink = try sink.makeSink()
     let firer = Firer(
@@ -36,7 +36,7 @@ struct FireDueCommand: ParsableCommand {
       firer: firer, budget: budget, dueCount: { now in try store.dueCount(now: now) },
       onOverrun: {
         Output.error(
-          "error: a delivery was still running when the budget of \(Int(budget)) s ran out: try again; the next run takes it over"
+          "error: a delivery was still running \(Int(FireDue.overrunGrace)) s after the budget of \(TimeText.seconds(budget)) ran out: the sink is stuck; the next run delivers what is left"
         )
         _exit(NotifyError.Kind.temporary.rawValue)
       })
@@ -44,6 +44,24 @@ struct FireDueCommand: ParsableCommand {
       Output.error(
         "budget of \(TimeText.seconds(budget)) spent: delivered \(summary.report.delivered), left \(summary.left) for the next run"
       )
+    }
+  }
+}
+
+/// Durations for `--budget` and `--misfire-grace`: the `--in` syntax (`25s`, `1m30s`)
+/// plus whole milliseconds (`300ms`), since budgets are often shorter than a second.
+enum DurationArgument {
+  static func parse(_ text: String, option: String) throws(NotifyError) -> TimeInterval {
+    if text.hasSuffix("ms"), let millis = Int(text.dropLast(2)), millis > 0 {
+      return TimeInterval(millis) / 1000
+    }
+    do {
+      return try TimeParser.duration(text)
+    } catch {
+      // The parser names --in; say which option was wrong.
+      throw NotifyError(
+        error.kind, error.problem.replacingOccurrences(of: "--in", with: option),
+        fix: error.fix.map { $0 + " (or milliseconds such as 500ms)" })
     }
   }
 }

@@ -7,8 +7,8 @@ import NotifyCore
 /// The work runs in a `BackgroundTask`. Its expiration handler (called from a timer even
 /// while a delivery is in progress) stops new deliveries; the unstarted claims go back to
 /// the store and the summary says how many are left for the next run. Should a single
-/// delivery still be running when the whole budget is gone, `onOverrun` is called (the
-/// command exits 75 there; the claim is taken over by the next run).
+/// delivery still be running `overrunGrace` after the whole budget is gone, `onOverrun` is
+/// called (the command exits 75 there; the claim is taken over by the next run).
 public enum FireDue {
   /// What a run did.
   public struct Summary: Hashable, Sendable {
@@ -20,6 +20,10 @@ public enum FireDue {
     public var budgetSpent: Bool
   }
 
+  /// Time past the budget allowed for giving unstarted claims back before the run counts
+  /// as overrun (`RuntimeMaxSec` in units/notify-fire.service leaves room for it).
+  public static let overrunGrace: TimeInterval = 2
+
   /// Runs batches until nothing is due or the budget is spent. `dueCount` tells how many
   /// are due at an instant, given-back claims included (nil: count the released claims only).
   public static func run(
@@ -29,7 +33,7 @@ public enum FireDue {
     let task = BackgroundTask.begin(named: "fire-due", budget: budget, clock: clock, trigger: .dispatch) {}
     let overrun = onOverrun.map { handler in
       let timer = DispatchSource.makeTimerSource(queue: .global())
-      timer.schedule(deadline: .now() + max(0, budget), leeway: .milliseconds(50))
+      timer.schedule(deadline: .now() + max(0, budget) + overrunGrace, leeway: .milliseconds(50))
       timer.setEventHandler(handler: handler)
       timer.resume()
       return timer
