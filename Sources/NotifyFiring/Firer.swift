@@ -87,49 +87,85 @@ public final class Firer {
     self.options = options
   }
 
+  /// A claimed occurrence with its sound already checked, ready to hand over.
+  public struct Prepared: Sendable {
+    /// The durable claim.
+    public var claim: Claim
+    /// The sound the delivery will use.
+    public var sound: ResolvedSound
+    /// When it is due.
+    public var fireDate: Date { claim.fireDate }
+  }
+
   /// Claims the occurrences due now (at most `batchLimit`) and delivers them, checking
-  /// `task` before each. `beforeEach` runs before every delivery (the daemon pings its
-  /// watchdog there).
+  /// `task` before each; once it expires the unstarted claims go back to the store.
+  /// `beforeEach` runs before every delivery (the daemon pings its watchdog there).
   public func fireBatch(task: BackgroundTask? = nil, beforeEach: () -> Void = {}) throws(NotifyError)
     -> BatchReport
   {
-    var report = BatchReport()
-    recordUnrecorded()
     if task?.checkExpiration() == true {
+      var report = BatchReport()
       report.stopped = true
       return report
     }
-    let claims = try Firer.storeCall {
-      try store.claimDue(
-        now: clock.now(), localZone: clock.localZone, owner: identity, misfireGrace: options.misfireGrace,
-        limit: options.batchLimit)
-    }
-    report.claimed = claims.count
-    report.reachedLimit = claims.count >= options.batchLimit
-    for (position, claim) in claims.enumerated() {
-      if task?.checkExpiration() == true {
-        let rest = Array(claims[position...])
-        try Firer.storeCall { try store.release(rest) }
-        report.released = rest.count
-        report.stopped = true
-        logger.notice("budget spent: gave back \(rest.count) unstarted deliveries for the next run")
-        break
-      }
-      beforeEach()
-      if deliver(claim) { report.delivered += 1 } else { report.failed += 1 }
+    let prepared = try claim(dueBy: clock.now())
+    var (report, unstarted) = deliver(prepared, task: task, beforeEach: beforeEach)
+    report.claimed = prepared.count
+    report.reachedLimit = prepared.count >= options.batchLimit
+    if !unstarted.isEmpty {
+      try release(unstarted)
+      report.released = unstarted.count
+      logger.notice("budget spent: gave back \(unstarted.count) unstarted deliveries for the next run")
     }
     return report
   }
 
+  /// Claims what is due at `instant` (at most `batchLimit`), soonest first, and checks
+  /// each one's sound. `instant` may lie a little ahead: the daemon claims just before
+  /// the due instant so that the hand-off itself happens on time.
+  public func claim(dueBy instant: Date) throws(NotifyError) -> [Prepared] {
+    recordUnrecorded()
+    let claims = try Firer.storeCall {
+      try store.claimDue(
+        now: instant, localZone: clock.localZone, owner: identity, misfireGrace: options.misfireGrace,
+        limit: options.batchLimit)
+    }
+    return claims.map { claim in
+      Prepared(claim: claim, sound: sounds.resolve(claim.notification.sound, app: claim.notification.app))
+    }
+  }
+
+  /// Delivers `prepared` in order, checking `task` before each. Returns what was done and
+  /// the ones not started because the task expired (still claimed by this firer).
+  public func deliver(_ prepared: [Prepared], task: BackgroundTask? = nil, beforeEach: () -> Void = {})
+    -> (report: BatchReport, unstarted: [Prepared])
+  {
+    var report = BatchReport()
+    for (position, item) in prepared.enumerated() {
+      if task?.checkExpiration() == true {
+        report.stopped = true
+        return (report, Array(prepared[position...]))
+      }
+      beforeEach()
+      if deliver(item) { report.delivered += 1 } else { report.failed += 1 }
+    }
+    return (report, [])
+  }
+
+  /// Gives claims back to the store, unstarted.
+  public func release(_ prepared: [Prepared]) throws(NotifyError) {
+    guard !prepared.isEmpty else { return }
+    let claims = prepared.map(\.claim)
+    try Firer.storeCall { try store.release(claims) }
+  }
+
   /// Hands one claimed occurrence to the sink, trying again on failure; records the
-  /// outcome. Returns true when delivered.
-  private func deliver(_ claim: Claim) -> Bool {
+  /// outcome. Returns true when delivered. Nothing but the delivery value is built
+  /// before the sink call: that is the latency that counts.
+  private func deliver(_ item: Prepared) -> Bool {
+    let claim = item.claim
     let notification = claim.notification
-    let metadata: Logger.Metadata = [
-      LogKey.id: "\(notification.id)", LogKey.app: "\(notification.app)",
-      LogKey.occurrence: "\(claim.occurrence + 1)",
-    ]
-    let sound = sounds.resolve(notification.sound, app: notification.app)
+    let sound = item.sound
     var lastError = ""
     for attempt in 1...options.attempts {
       let now = clock.now()
@@ -144,22 +180,30 @@ public final class Firer {
         lastError = "\(error)"
         logger.warning(
           "the \(sink.name) sink refused a delivery (attempt \(attempt) of \(options.attempts)): \(lastError)",
-          metadata: metadata)
+          metadata: Firer.metadata(claim))
         continue
       }
       record(claim, delivery)
       logger.info(
-        "delivered\(delivery.late ? " late" : "")\(claim.coalesced > 0 ? " (for \(claim.coalesced + 1) occurrences)" : "")",
-        metadata: metadata)
+        "delivered\(delivery.late ? " late" : "")\(claim.coalesced > 0 ? " (standing for \(claim.coalesced + 1) occurrences)" : "")",
+        metadata: Firer.metadata(claim))
       return true
     }
     do {
       try store.markFailed(claim, reason: "\(sink.name) sink: \(lastError)", at: clock.now())
     } catch {
-      logger.error("could not record a failed delivery: \(error)", metadata: metadata)
+      logger.error("could not record a failed delivery: \(error)", metadata: Firer.metadata(claim))
     }
-    logger.error("delivery failed after \(options.attempts) attempts: \(lastError)", metadata: metadata)
+    logger.error("delivery failed after \(options.attempts) attempts: \(lastError)", metadata: Firer.metadata(claim))
     return false
+  }
+
+  /// Log fields naming an occurrence: id, app, occurrence; never the body or userInfo.
+  static func metadata(_ claim: Claim) -> Logger.Metadata {
+    [
+      LogKey.id: "\(claim.notification.id)", LogKey.app: "\(claim.notification.app)",
+      LogKey.occurrence: "\(claim.occurrence + 1)",
+    ]
   }
 
   private func record(_ claim: Claim, _ delivery: Delivery) {
@@ -169,9 +213,7 @@ public final class Firer {
       // Shown but not yet recorded: keep it and try again before the next batch, so a
       // busy store cannot make a live firer's claim linger.
       unrecorded.append((claim, delivery))
-      logger.error(
-        "delivered but could not record it yet: \(error)",
-        metadata: [LogKey.id: "\(claim.notification.id)", LogKey.app: "\(claim.notification.app)"])
+      logger.error("delivered but could not record it yet: \(error)", metadata: Firer.metadata(claim))
     }
   }
 

@@ -11,7 +11,8 @@ import NotifyCore
 /// another process changes the store (inotify on the store's folder: every commit
 /// touches the database or its `-wal`), when the wall clock is set or the machine
 /// resumes (a cancel-on-set timerfd), and when the system time zone changes
-/// (`/etc/localtime`). Each wake-up runs one delivery batch under a `BackgroundTask`
+/// (`/etc/localtime`). It claims each occurrence `claimAhead` (10 ms) before its instant,
+/// so that at the instant only the hand-off to the sink is left. Each wake-up runs one delivery batch under a `BackgroundTask`
 /// budget, then re-arms.
 ///
 /// ```swift
@@ -30,16 +31,20 @@ public final class FiringDaemon: @unchecked Sendable {
     public var handlesSignals: Bool
     /// How long to wait before trying again when the store cannot be read.
     public var retryDelay: TimeInterval
+    /// How long before its due instant an occurrence is claimed, so that at the instant
+    /// only the hand-off to the sink remains (0: claim when due).
+    public var claimAhead: TimeInterval
 
     /// Creates a configuration.
     public init(
       storePath: String?, batchBudget: TimeInterval = 10, handlesSignals: Bool = true,
-      retryDelay: TimeInterval = 1
+      retryDelay: TimeInterval = 1, claimAhead: TimeInterval = 0.01
     ) {
       self.storePath = storePath
       self.batchBudget = batchBudget
       self.handlesSignals = handlesSignals
       self.retryDelay = retryDelay
+      self.claimAhead = max(0, claimAhead)
     }
   }
 
@@ -58,6 +63,8 @@ public final class FiringDaemon: @unchecked Sendable {
   private var loop: EventLoop?
   private var timer: EventSource?
   private var rearmSource: EventSource?
+  /// Occurrences this daemon has claimed and will hand over at their instants, soonest first.
+  private var prepared: [Firer.Prepared] = []
   private var lastStatus = ""
   private var lastWatchdogPing = Date.distantPast
   private let watchdogInterval: TimeInterval?
@@ -82,7 +89,10 @@ public final class FiringDaemon: @unchecked Sendable {
     let loop = try EventLoop()
     self.loop = loop
     defer { tearDown() }
-    timer = try loop.addRealtimeTimer { [unowned self] in self.fire() }
+    // The timer goes first when several sources are ready: its work is the one with a deadline.
+    timer = try loop.addRealtimeTimer(priority: Int64(SD_EVENT_PRIORITY_IMPORTANT)) { [unowned self] in
+      self.fire()
+    }
     // Re-arming runs after everything else pending, so a burst of store changes costs one query.
     rearmSource = try loop.addDeferred(priority: Int64(SD_EVENT_PRIORITY_IDLE)) { [unowned self] in
       self.rearm()
@@ -96,7 +106,11 @@ public final class FiringDaemon: @unchecked Sendable {
     if let path = configuration.storePath {
       sources.append(try watchStore(path, on: loop))
     }
-    if let zoneWatch = try? watchTimeZone(on: loop) { sources.append(zoneWatch) }
+    sources.append(
+      TimeZoneWatch(loop: loop) { [unowned self] in
+        self.logger.info("the system time zone changed; re-arming")
+        self.requestRearm()
+      })
     if configuration.handlesSignals {
       for signal in [SIGTERM, SIGINT] {
         sources.append(
@@ -117,11 +131,12 @@ public final class FiringDaemon: @unchecked Sendable {
     if stopEarly { return }
     loop.enableWatchdog()
 
-    fire()
+    rearm()
     notifier.ready(status: statusLine())
     logger.info("ready; watching \(configuration.storePath ?? "no store file")")
     _ = try loop.run()
     notifier.stopping()
+    giveBackPrepared()
     withExtendedLifetime(sources) {}
   }
 
@@ -168,19 +183,22 @@ public final class FiringDaemon: @unchecked Sendable {
 
   // MARK: - Loop callbacks
 
-  /// Timer wake-up: deliver what is due, then arm for what comes next.
+  /// Timer wake-up: hand over what has come due, then claim and arm for what is next.
   private func fire() {
-    let task = BackgroundTask.begin(
-      named: "delivery batch", budget: configuration.batchBudget, clock: clock, trigger: .checkpoints
-    ) {}
-    defer { task.end() }
-    do {
-      let report = try firer.fireBatch(task: task) { [unowned self] in self.pingWatchdog() }
+    let now = clock.now()
+    let ready = prepared.prefix { $0.fireDate <= now }
+    if !ready.isEmpty {
+      prepared.removeFirst(ready.count)
+      let task = BackgroundTask.begin(
+        named: "delivery batch", budget: configuration.batchBudget, clock: clock, trigger: .checkpoints
+      ) {}
+      let (report, unstarted) = firer.deliver(Array(ready), task: task) { [unowned self] in self.pingWatchdog() }
+      task.end()
       if report.stopped {
-        logger.notice("batch budget spent; \(report.released) deliveries continue on the next iteration")
+        // Still claimed by this daemon: delivered on the next iteration, after other events.
+        prepared.insert(contentsOf: unstarted, at: 0)
+        logger.notice("batch budget spent; \(unstarted.count) deliveries continue on the next iteration")
       }
-    } catch {
-      logger.error("could not claim due notifications: \(error)")
     }
     rearm()
   }
@@ -189,20 +207,46 @@ public final class FiringDaemon: @unchecked Sendable {
     try? rearmSource?.trigger()
   }
 
-  /// Arms the timer for the earliest next fire instant, or disarms it when nothing is
-  /// pending; updates the service status.
+  /// Claims what falls due within `claimAhead` (anything overdue included), then arms the
+  /// timer for the earliest claimed instant, or for `claimAhead` before the next pending
+  /// one; disarms it when nothing is pending. Updates the service status.
   private func rearm() {
     guard let timer else { return }
     do {
-      if let next = try firer.store.nextFireDate(localZone: clock.localZone) {
-        try timer.arm(at: next)
-      } else {
-        timer.disarm()
+      var next = try firer.store.nextFireDate(localZone: clock.localZone)
+      var rounds = 0
+      var nothingClaimable = false
+      while let due = next, due <= clock.now() + configuration.claimAhead, rounds < 16 {
+        rounds += 1
+        let claimed = try firer.claim(dueBy: clock.now() + configuration.claimAhead)
+        prepared = (prepared + claimed).sorted { $0.fireDate < $1.fireDate }
+        next = try firer.store.nextFireDate(localZone: clock.localZone)
+        nothingClaimable = claimed.isEmpty
+        if nothingClaimable { break }
       }
+      var wake = [prepared.first?.fireDate, next.map { $0 - configuration.claimAhead }].compactMap { $0 }.min()
+      if nothingClaimable, let soon = wake, prepared.first.map({ $0.fireDate > soon }) ?? true {
+        // The store said something is due but nothing could be claimed (an instant a
+        // fraction of a millisecond ahead of its stored millisecond): look again shortly
+        // instead of spinning.
+        wake = max(soon, clock.now() + 0.001)
+      }
+      if let wake { try timer.arm(at: wake) } else { timer.disarm() }
       updateStatus()
     } catch {
       logger.error("could not read the store; trying again in \(Int(configuration.retryDelay)) s: \(error)")
       try? timer.arm(at: clock.now() + configuration.retryDelay)
+    }
+  }
+
+  /// On the way out, claims not yet handed over go back to pending for the next firer.
+  private func giveBackPrepared() {
+    guard !prepared.isEmpty else { return }
+    do {
+      try firer.release(prepared)
+      prepared = []
+    } catch {
+      logger.error("could not give back \(prepared.count) claimed deliveries; the next firer takes them over: \(error)")
     }
   }
 
@@ -244,17 +288,6 @@ public final class FiringDaemon: @unchecked Sendable {
     let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
     return try loop.addInotify(path: folder, mask: mask) { [unowned self] name in
       if names.contains(name) { self.requestRearm() }
-    }
-  }
-
-  /// `local` wall-clock notifications follow the system zone: watch `/etc/localtime`.
-  private func watchTimeZone(on loop: EventLoop) throws(NotifyError) -> EventSource {
-    let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-    return try loop.addInotify(path: "/etc", mask: mask) { [unowned self] name in
-      if name == "localtime" || name == "timezone" {
-        self.logger.info("the system time zone changed; re-arming")
-        self.requestRearm()
-      }
     }
   }
 

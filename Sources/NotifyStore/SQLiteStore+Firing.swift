@@ -171,7 +171,10 @@ extension SQLiteStore: FiringStore {
   private static func takeOver(now: Date, owner: FirerIdentity, limit: Int, in db: Database) throws -> [Claim] {
     guard limit > 0 else { return [] }
     var claims: [Claim] = []
-    let rows = try Row.fetchAll(db, sql: "SELECT * FROM claim ORDER BY fire_at, notification_rowid")
+    // Only what is due: a dead daemon may have claimed an occurrence just before its instant.
+    let rows = try Row.fetchAll(
+      db, sql: "SELECT * FROM claim WHERE fire_at <= ? ORDER BY fire_at, notification_rowid",
+      arguments: [Millis.from(now)])
     for row in rows where claims.count < limit && !ClaimOwner.isAlive(row["owner"]) {
       guard let notification = ClaimSnapshot.decode(row["snapshot"]) else {
         // An unreadable snapshot cannot be delivered; keep the evidence in history.

@@ -32,6 +32,9 @@ struct DaemonEndToEndTests {
     Thread.sleep(forTimeInterval: 0.3)  // room for a duplicate to show up, were there one
     let lines = daemon.deliveries
     #expect(lines.map(\.id) == (0..<20).map { "n\($0)" })
+    // And its log names each delivery by id and app, never by its body
+    #expect(daemon.errorText.contains("id=n0"))
+    #expect(!daemon.errorText.contains("private body"))
     for line in lines {
       let lateness = line.deliveredAt.timeIntervalSince(due[line.id]!)
       #expect(lateness > -0.002 && lateness < onTime, "\(line.id) came \(lateness) s after its due instant")
@@ -174,6 +177,29 @@ struct DaemonEndToEndTests {
     #expect(daemon.waitExit() == 0)
     #expect(daemon.listener.waitFor("STOPPING=1", timeout: 5) != nil)
     #expect(daemon.process.terminationReason == .exit)
+  }
+
+  @Test("with WATCHDOG_USEC set the daemon pings WATCHDOG=1")
+  func watchdog() throws {
+    let f = try FiringFixture()
+    let daemon = try NotifyProcess.daemon(
+      db: f.path, folder: f.folder, name: "d", environment: ["WATCHDOG_USEC": "400000"])
+    #expect(daemon.waitReady())
+    #expect(daemon.listener.waitFor("WATCHDOG=1", timeout: 5) != nil)
+  }
+
+  @Test("SIGINT stops it cleanly too, giving back nothing it had not started")
+  func sigint() throws {
+    // Given a daemon that has claimed nothing yet
+    let f = try FiringFixture()
+    try f.schedule("later", at: Date() + 3600)
+    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    #expect(daemon.waitReady())
+    // When it gets SIGINT
+    daemon.send(SIGINT)
+    // Then it exits 0 and the notification is still pending
+    #expect(daemon.waitExit() == 0)
+    #expect(try f.store.pending(app: nil).map(\.notification.id) == ["later"])
   }
 }
 
