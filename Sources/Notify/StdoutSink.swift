@@ -10,7 +10,8 @@ public final class StdoutSink: DeliverySink {
   private let zone: TimeZone
 
   /// Creates a sink writing to `fd`; `readable` defaults to whether `fd` is a terminal.
-  public init(fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: TimeZone = SystemClock.readSystemZone()) {
+  public init(fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: TimeZone = SystemClock.readSystemZone())
+  {
     self.fd = fd
     self.readable = readable ?? (isatty(fd) == 1)
     self.zone = zone
@@ -37,9 +38,13 @@ public final class StdoutSink: DeliverySink {
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = zone
     formatter.dateFormat = "HH:mm:ss"
-    var parts = ["[\(formatter.string(from: d.deliveredAt))]", "\(Escaper.visible(n.app))/\(Escaper.visible(n.id))"]
+    var parts = [
+      "[\(formatter.string(from: d.deliveredAt))]", "\(Escaper.visible(n.app))/\(Escaper.visible(n.id))",
+    ]
     if let title = n.title { parts.append(Escaper.visible(title)) }
-    if let body = n.body { parts.append(n.title == nil ? Escaper.visible(body) : "— " + Escaper.visible(body)) }
+    if let body = n.body {
+      parts.append(n.title == nil ? Escaper.visible(body) : "— " + Escaper.visible(body))
+    }
     if d.sound != .none { parts.append("♪ \(Escaper.visible(d.sound.name))") }
     if let badge = n.badge { parts.append("[badge \(badge)]") }
     if d.late { parts.append("(late)") }

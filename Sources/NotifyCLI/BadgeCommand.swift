@@ -26,7 +26,9 @@ struct BadgeCommand: ParsableCommand {
     } else if let number = Int(value) {
       count = number
     } else {
-      throw NotifyError(.invalidData, "badge '\(Escaper.visible(value, limit: 40))' is not a number", fix: "use a number from 0 to 99999, or clear")
+      throw NotifyError(
+        .invalidData, "badge '\(Escaper.visible(value, limit: 40))' is not a number",
+        fix: "use a number from 0 to 99999, or clear")
     }
     try store.setBadge(app: app, count: count, at: SystemClock().now())
   }

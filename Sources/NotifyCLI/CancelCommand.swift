@@ -29,7 +29,8 @@ struct CancelCommand: ParsableCommand {
     let now = SystemClock().now()
     if all {
       let cancelled = try store.cancelAll(app: app, at: now)
-      Output.error("cancelled \(cancelled.count) notification\(cancelled.count == 1 ? "" : "s") of app '\(app)'")
+      Output.error(
+        "cancelled \(cancelled.count) notification\(cancelled.count == 1 ? "" : "s") of app '\(app)'")
       return
     }
     let missing = try store.cancel(app: app, ids: ids, at: now)

@@ -4,7 +4,8 @@ import NotifyCore
 
 /// The content flags `schedule` and `now` share (SPEC.md §1).
 struct NotificationOptions: ParsableArguments {
-  @Option(name: .long, help: "Identifier [A-Za-z0-9._:-]{1,128}; generated when absent. Replaces a pending one.")
+  @Option(
+    name: .long, help: "Identifier [A-Za-z0-9._:-]{1,128}; generated when absent. Replaces a pending one.")
   var id: String?
 
   @Option(name: .long, help: "The title (summary line), at most 200 characters.")
@@ -28,7 +29,8 @@ struct NotificationOptions: ParsableArguments {
   @Option(name: .long, parsing: .unconditional, help: "Badge number 0...99999 (0 clears it).")
   var badge: String?
 
-  @Option(name: .customLong("user-info"), help: "A JSON object of at most 4096 bytes, handed back on delivery.")
+  @Option(
+    name: .customLong("user-info"), help: "A JSON object of at most 4096 bytes, handed back on delivery.")
   var userInfo: String?
 
   @Option(name: .long, help: "low, normal (default) or critical.")
@@ -44,7 +46,9 @@ struct NotificationOptions: ParsableArguments {
     var badgeNumber: Int?
     if let badge {
       guard let value = Int(badge.trimmingCharacters(in: .whitespaces)) else {
-        throw NotifyError(.invalidData, "--badge '\(Escaper.visible(badge, limit: 40))' is not a number", fix: "use a whole number from 0 to 99999")
+        throw NotifyError(
+          .invalidData, "--badge '\(Escaper.visible(badge, limit: 40))' is not a number",
+          fix: "use a whole number from 0 to 99999")
       }
       try Validator.badge(value)
       badgeNumber = value
@@ -52,7 +56,9 @@ struct NotificationOptions: ParsableArguments {
     var urgencyValue = Urgency.normal
     if let urgency {
       guard let value = Urgency(rawValue: urgency) else {
-        throw NotifyError(.invalidData, "unknown urgency '\(Escaper.visible(urgency, limit: 40))'", fix: "use low, normal or critical")
+        throw NotifyError(
+          .invalidData, "unknown urgency '\(Escaper.visible(urgency, limit: 40))'",
+          fix: "use low, normal or critical")
       }
       urgencyValue = value
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifySound
 
 /// `notify now`: delivers at once (`presentLocalNotificationNow`).
 struct NowCommand: ParsableCommand {
@@ -24,14 +25,21 @@ struct NowCommand: ParsableCommand {
     let notification = try content.notification(
       app: app, schedule: Schedule(fireDate: .instant(now)), now: now)
     let store = try store.open()
-    let sink = try sink.makeSink()
-    let delivery = Presenter.delivery(for: notification, now: now)
+    let sink = try sink.makeSink(store: store)
+    var delivery = Presenter.delivery(for: notification, now: now)
+    let sound = SoundLibrary.resolve(notification)
+    delivery.apply(sound)
     do {
       try sink.deliver(delivery)
+      if let desktop = sink as? DesktopSink, !desktop.handlesSound(for: delivery) {
+        _ = SoundPlayer.play(sound)
+      }
     } catch let error as NotifyError {
       throw error
     } catch {
-      throw NotifyError(.temporary, "the \(sink.name) sink could not show the notification (\(error))", fix: "try again, or use --sink stdout")
+      throw NotifyError(
+        .temporary, "the \(sink.name) sink could not show the notification (\(error))",
+        fix: "try again, or use --sink stdout")
     }
     try store.recordPresented(delivery)
     if !(sink is StdoutSink) { Output.line(notification.id) }

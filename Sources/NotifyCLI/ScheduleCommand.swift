@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifySound
 
 /// `notify schedule`: stores a notification (SPEC.md §5).
 struct ScheduleCommand: ParsableCommand {
@@ -17,25 +18,35 @@ struct ScheduleCommand: ParsableCommand {
   @OptionGroup var appOption: AppOption
   @OptionGroup var content: NotificationOptions
 
-  @Option(name: .long, help: "When: RFC 3339 with offset (absolute), YYYY-MM-DDTHH:MM[:SS] or HH:MM[:SS] (wall clock).")
+  @Option(
+    name: .long,
+    help: "When: RFC 3339 with offset (absolute), YYYY-MM-DDTHH:MM[:SS] or HH:MM[:SS] (wall clock).")
   var at: String?
 
-  @Option(name: .customLong("in"), parsing: .unconditional, help: "After a duration: 90s, 10m, 2h, 1d, 1w, or sums such as 1h30m.")
+  @Option(
+    name: .customLong("in"), parsing: .unconditional,
+    help: "After a duration: 90s, 10m, 2h, 1d, 1w, or sums such as 1h30m.")
   var after: String?
 
-  @Option(name: .customLong("time-zone"), help: "IANA zone for a wall-clock --at (default: follow the system zone).")
+  @Option(
+    name: .customLong("time-zone"), help: "IANA zone for a wall-clock --at (default: follow the system zone)."
+  )
   var timeZone: String?
 
   @Option(name: .customLong("repeat"), help: "Repeat every minute, hour, day, week, month or year.")
   var repeatUnit: String?
 
-  @Option(name: .customLong("repeat-count"), parsing: .unconditional, help: "Total number of deliveries of a repeating notification.")
+  @Option(
+    name: .customLong("repeat-count"), parsing: .unconditional,
+    help: "Total number of deliveries of a repeating notification.")
   var repeatCount: String?
 
   @Option(name: .long, help: "Last instant a repeating notification may fire (RFC 3339 or wall clock).")
   var until: String?
 
-  @Flag(name: .customLong("strict-sound"), help: "Refuse a sound that is missing or invalid instead of using the default.")
+  @Flag(
+    name: .customLong("strict-sound"),
+    help: "Refuse a sound that is missing or invalid instead of using the default.")
   var strictSound = false
 
   @Flag(name: .long, help: "Print the stored notification as JSON.")
@@ -82,7 +93,8 @@ struct ScheduleCommand: ParsableCommand {
       fireDate = try TimeParser.fireDate(at, timeZone: timeZone, now: now, localZone: localZone)
     case (nil, let after?):
       if timeZone != nil {
-        throw NotifyError(.usage, "--time-zone applies to a wall-clock --at only", fix: "drop --time-zone or use --at")
+        throw NotifyError(
+          .usage, "--time-zone applies to a wall-clock --at only", fix: "drop --time-zone or use --at")
       }
       fireDate = .instant(now + (try TimeParser.duration(after)))
     }
@@ -102,7 +114,8 @@ struct ScheduleCommand: ParsableCommand {
     if let repeatCount {
       guard let value = Int(repeatCount), value >= 1, value <= 1_000_000_000 else {
         throw NotifyError(
-          .invalidData, "--repeat-count '\(Escaper.visible(repeatCount, limit: 40))' is not a positive number",
+          .invalidData,
+          "--repeat-count '\(Escaper.visible(repeatCount, limit: 40))' is not a positive number",
           fix: "give the total number of deliveries, 1 or more")
       }
       count = value
@@ -110,14 +123,24 @@ struct ScheduleCommand: ParsableCommand {
     var untilDate: Date?
     if let until {
       let zone: TimeZone
-      if case .wallClock(_, let rule) = fireDate { zone = rule.resolve(localZone: localZone) } else { zone = localZone }
+      if case .wallClock(_, let rule) = fireDate {
+        zone = rule.resolve(localZone: localZone)
+      } else {
+        zone = localZone
+      }
       untilDate = try TimeParser.instant(until, zone: zone, now: now)
     }
     return Schedule(fireDate: fireDate, repeatInterval: interval, repeatCount: count, until: untilDate)
   }
 }
 
-/// The sound check `schedule` runs; replaced by the sound library when it lands.
+/// The sound check `schedule` runs (SPEC.md §4): a missing or invalid sound is replaced
+/// by the default with a warning, or refused with `--strict-sound`. The stored
+/// notification keeps the requested name so the check runs again at fire time.
 enum SoundAdvice {
-  static func check(_ notification: LocalNotification, strict: Bool) throws(NotifyError) {}
+  static func check(_ notification: LocalNotification, strict: Bool) throws(NotifyError) {
+    guard case .file = notification.sound else { return }
+    let resolution = try SoundLibrary(app: notification.app).resolve(notification.sound, strict: strict)
+    if let warning = resolution.warning { Output.warning(warning) }
+  }
 }

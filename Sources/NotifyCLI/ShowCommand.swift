@@ -29,15 +29,23 @@ struct ShowCommand: ParsableCommand {
     let app = try appOption.resolve()
     try Validator.id(id)
     guard let item = try store.open().notification(app: app, id: id) else {
-      throw NotifyError(.notTakenEffect, "'\(id)' is not pending in app '\(app)'", fix: "see notify list (or notify history)")
+      throw NotifyError(
+        .notTakenEffect, "'\(id)' is not pending in app '\(app)'", fix: "see notify list (or notify history)")
     }
     let clock = SystemClock()
-    let instants =
-      upcoming.map { item.notification.schedule.upcoming($0, from: item.nextOccurrence, localZone: clock.localZone) }
-      ?? []
+    // A past-due repeat delivers one coalesced occurrence (the latest past one), then
+    // moves on: list from there, as the firer will deliver them.
+    let schedule = item.notification.schedule
+    let start =
+      schedule.latestOccurrence(
+        atOrBefore: clock.now(), from: item.nextOccurrence, localZone: clock.localZone)?
+      .index ?? item.nextOccurrence
+    let instants = upcoming.map { schedule.upcoming($0, from: start, localZone: clock.localZone) } ?? []
     if json {
       var record = item.jsonRecord
-      if upcoming != nil { record.set("upcoming", .array(instants.map { .string(RFC3339.string(from: $0)) })) }
+      if upcoming != nil {
+        record.set("upcoming", .array(instants.map { .string(RFC3339.string(from: $0)) }))
+      }
       Output.line(record.prettyText())
       return
     }
@@ -53,7 +61,9 @@ struct ShowCommand: ParsableCommand {
     }
     if upcoming != nil {
       Output.line("upcoming:")
-      for instant in instants { Output.line("  \(Output.localTime(instant, zone: zone))  \(RFC3339.string(from: instant))") }
+      for instant in instants {
+        Output.line("  \(Output.localTime(instant, zone: zone))  \(RFC3339.string(from: instant))")
+      }
     }
   }
 }

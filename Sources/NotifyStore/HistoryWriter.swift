@@ -31,7 +31,8 @@ enum HistoryWriter {
     var detail: [String: JSONValue] = [:]
     if case .object(let members)? = try? JSONValue.parse(row["detail"]) { detail = members }
     return HistoryEvent(
-      sequence: row["seq"], at: Millis.date(row["at"]), app: row["app"], notificationID: row["notification_id"],
+      sequence: row["seq"], at: Millis.date(row["at"]), app: row["app"],
+      notificationID: row["notification_id"],
       kind: HistoryEvent.Kind(rawValue: row["kind"]) ?? .failed, reason: row["reason"],
       occurrence: row["occurrence"], fireDate: (row["fire_at"] as Int64?).map(Millis.date),
       late: (row["late"] as Int?).map { $0 != 0 }, soundRequested: row["sound_requested"],

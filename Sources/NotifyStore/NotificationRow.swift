@@ -83,6 +83,7 @@ enum WallClockText {
     let digits = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
     guard digits.count == 6 else { return nil }
     return WallClock(
-      year: digits[0], month: digits[1], day: digits[2], hour: digits[3], minute: digits[4], second: digits[5])
+      year: digits[0], month: digits[1], day: digits[2], hour: digits[3], minute: digits[4], second: digits[5]
+    )
   }
 }

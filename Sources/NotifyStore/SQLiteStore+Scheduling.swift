@@ -48,9 +48,10 @@ extension SQLiteStore {
     }
     var discarded: [StoredNotification] = []
     for entry in PendingLimit.overflow(of: entries) {
-      guard let row = try Row.fetchOne(
-        db, sql: "SELECT \(NotificationRow.columns) FROM notification WHERE rowid = ?",
-        arguments: [entry.sequence])
+      guard
+        let row = try Row.fetchOne(
+          db, sql: "SELECT \(NotificationRow.columns) FROM notification WHERE rowid = ?",
+          arguments: [entry.sequence])
       else { continue }
       let stored = NotificationRow.decode(row)
       try db.execute(sql: "DELETE FROM notification WHERE rowid = ?", arguments: [entry.sequence])
@@ -70,10 +71,12 @@ extension SQLiteStore {
     try write { db in
       var missing: [String] = []
       for id in ids {
-        guard let row = try Row.fetchOne(
-          db,
-          sql: "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
-          arguments: [app, id])
+        guard
+          let row = try Row.fetchOne(
+            db,
+            sql:
+              "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
+            arguments: [app, id])
         else {
           missing.append(id)
           continue
@@ -89,7 +92,8 @@ extension SQLiteStore {
     try write { db in
       let rows = try Row.fetchAll(
         db,
-        sql: "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND next_fire_at IS NOT NULL ORDER BY next_fire_at, rowid",
+        sql:
+          "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND next_fire_at IS NOT NULL ORDER BY next_fire_at, rowid",
         arguments: [app])
       for row in rows { try cancelRow(NotificationRow.decode(row), at: now, in: db) }
       return rows.map { $0["id"] }
@@ -112,7 +116,8 @@ extension SQLiteStore {
       let filter = app == nil ? "" : "app = ? AND"
       return try Row.fetchAll(
         db,
-        sql: "SELECT \(NotificationRow.columns) FROM notification WHERE \(filter) next_fire_at IS NOT NULL ORDER BY next_fire_at, rowid",
+        sql:
+          "SELECT \(NotificationRow.columns) FROM notification WHERE \(filter) next_fire_at IS NOT NULL ORDER BY next_fire_at, rowid",
         arguments: app.map { [$0] } ?? []
       ).map(NotificationRow.decode)
     }
@@ -123,7 +128,8 @@ extension SQLiteStore {
     try read { db in
       try Row.fetchOne(
         db,
-        sql: "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? ORDER BY next_fire_at IS NULL, rowid DESC LIMIT 1",
+        sql:
+          "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? ORDER BY next_fire_at IS NULL, rowid DESC LIMIT 1",
         arguments: [app, id]
       ).map(NotificationRow.decode)
     }

@@ -7,7 +7,8 @@ enum StoreErrors {
   static func map(_ error: any Error, path: String) -> NotifyError {
     if let error = error as? NotifyError { return error }
     guard let db = error as? DatabaseError else {
-      return NotifyError(.ioError, "cannot use the store \(path) (\(error))", fix: "check the path and its permissions")
+      return NotifyError(
+        .ioError, "cannot use the store \(path) (\(error))", fix: "check the path and its permissions")
     }
     switch db.resultCode {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
@@ -20,7 +21,8 @@ enum StoreErrors {
         fix: "move it aside to recover what you can (sqlite3 FILE .recover); notify never replaces it")
     case .SQLITE_FULL:
       return NotifyError(
-        .ioError, "the disk holding \(path) is full; nothing was changed", fix: "free some space and try again")
+        .ioError, "the disk holding \(path) is full; nothing was changed",
+        fix: "free some space and try again")
     case .SQLITE_READONLY:
       return NotifyError(
         .ioError, "the store \(path) is read-only; nothing was changed",

@@ -21,7 +21,8 @@ enum StoreFiles {
       let reason = String(cString: strerror(errno))
       // A read-only store may still be opened for reading; SQLite reports it on write.
       if errno == EACCES || errno == EROFS, access(path, R_OK) == 0 { return }
-      throw NotifyError(.ioError, "cannot open the store \(path): \(reason)", fix: "check the path and its permissions")
+      throw NotifyError(
+        .ioError, "cannot open the store \(path): \(reason)", fix: "check the path and its permissions")
     }
     close(fd)
   }

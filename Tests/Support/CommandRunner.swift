@@ -14,7 +14,9 @@ public struct CommandRunner: Sendable {
     // The test bundle lives in the products folder: .build/<triple>/debug/notifyPackageTests.xctest
     var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
     while url.path != "/" {
-      if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("notify").path) { return url }
+      if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("notify").path) {
+        return url
+      }
       url.deleteLastPathComponent()
     }
     // Fall back to the package's .build/debug.

@@ -69,9 +69,13 @@ extension JSONValue {
     case .bool(let v): out += v ? "true" : "false"
     case .int(let v): out += String(v)
     case .double(let v):
-      if v.isFinite, v == v.rounded(), abs(v) < 1e15 { out += String(Int64(v)) } else if v.isFinite {
+      if v.isFinite, v == v.rounded(), abs(v) < 1e15 {
+        out += String(Int64(v))
+      } else if v.isFinite {
         out += "\(v)"
-      } else { out += "null" }
+      } else {
+        out += "null"
+      }
     case .string(let v): JSONValue.writeString(v, to: &out)
     case .array(let values):
       out += "["

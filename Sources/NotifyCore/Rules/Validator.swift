@@ -15,7 +15,10 @@ public enum Validator {
   /// Checks a notification id: `[A-Za-z0-9._:-]{1,128}`.
   public static func id(_ id: String) throws(NotifyError) {
     guard (1...128).contains(id.utf8.count),
-      id.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: "-") })
+      id.utf8.allSatisfy({
+        isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":")
+          || $0 == UInt8(ascii: "-")
+      })
     else {
       throw NotifyError(
         .invalidData, "invalid id '\(Escaper.visible(id, limit: 40))'",
@@ -25,8 +28,12 @@ public enum Validator {
 
   /// Checks an app id: `[A-Za-z0-9._-]{1,128}`.
   public static func app(_ app: String) throws(NotifyError) {
-    guard (1...128).contains(app.utf8.count),
-      app.utf8.allSatisfy({ isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") })
+    // "." and ".." fit the character set but would name folders when the app id builds
+    // paths (sound folders), so they are refused.
+    guard (1...128).contains(app.utf8.count), app != ".", app != "..",
+      app.utf8.allSatisfy({
+        isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-")
+      })
     else {
       throw NotifyError(
         .invalidData, "invalid app '\(Escaper.visible(app, limit: 40))'",
@@ -37,7 +44,9 @@ public enum Validator {
   /// Checks free text: no NUL or C0 control characters but newline and tab, at most
   /// `limit` characters.
   public static func text(_ text: String, field: String, limit: Int) throws(NotifyError) {
-    if let bad = text.unicodeScalars.first(where: { ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F }) {
+    if let bad = text.unicodeScalars.first(where: {
+      ($0.value < 0x20 && $0 != "\n" && $0 != "\t") || $0.value == 0x7F
+    }) {
       throw NotifyError(
         .invalidData,
         "\(field) contains the control character U+\(String(format: "%04X", bad.value))",
@@ -110,7 +119,8 @@ public enum Validator {
     else {
       throw NotifyError(
         .invalidData, "sound name '\(Escaper.visible(name, limit: 60))' is not a plain file name",
-        fix: "give a file name from the app's sound folder (no '/', not starting with '.'), 'default' or 'none'")
+        fix:
+          "give a file name from the app's sound folder (no '/', not starting with '.'), 'default' or 'none'")
     }
   }
 

@@ -14,7 +14,9 @@ public enum Escaper {
       let v = scalar.value
       if keepLines && (scalar == "\n" || scalar == "\t") {
         out.unicodeScalars.append(scalar)
-      } else if v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x2028 || v == 0x2029 || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v) {
+      } else if v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || v == 0x2028 || v == 0x2029
+        || (0x202A...0x202E).contains(v) || (0x2066...0x2069).contains(v)
+      {
         out += "\\u{\(String(v, radix: 16))}"
       } else {
         out.unicodeScalars.append(scalar)
@@ -24,17 +26,20 @@ public enum Escaper {
   }
 
   /// Escapes `& < > " '` for freedesktop body markup.
+  ///
+  /// Works on Unicode scalars, not `Character`s: `<` followed by a combining mark is one
+  /// `Character` in Swift but still a raw `<` to the server's markup parser.
   public static func markup(_ text: String) -> String {
     var out = ""
     out.reserveCapacity(text.utf8.count)
-    for ch in text {
-      switch ch {
+    for scalar in text.unicodeScalars {
+      switch scalar {
       case "&": out += "&amp;"
       case "<": out += "&lt;"
       case ">": out += "&gt;"
       case "\"": out += "&quot;"
       case "'": out += "&apos;"
-      default: out.append(ch)
+      default: out.unicodeScalars.append(scalar)
       }
     }
     return out

@@ -16,6 +16,13 @@ public enum RFC3339 {
     let m = String(millis)
     return wall.iso8601 + "." + String(repeating: "0", count: 3 - m.count) + m + "Z"
   }
+
+  /// Parses an RFC 3339 timestamp with `Z` or an offset (`2026-11-22T09:00:00+01:00`,
+  /// fractions allowed, second 60 counts as the next minute's first second); nil for
+  /// anything else, including wall-clock times without an offset.
+  public static func date(from text: String) -> Date? {
+    (try? TimeText(text, option: "timestamp"))?.instant
+  }
 }
 
 extension Int64 {

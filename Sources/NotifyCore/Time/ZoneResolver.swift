@@ -5,12 +5,38 @@ import Foundation
 /// repeated hour resolves to its first instance.
 public enum ZoneResolver {
   /// The instant `wall` stands for in `zone`.
+  ///
+  /// The components are read as if they were UTC (`L`); the offsets in force a day
+  /// before and a day after are the candidates. `L - offset` is a real instance of the
+  /// wall time when the zone has that offset at that instant; the earliest real instance
+  /// wins (first instance of a repeated hour). When neither is real the time lies in a
+  /// gap and the offset from before the transition is used, which moves it forward by
+  /// the gap. `Calendar`'s own policy for such times is deliberately not relied on.
   public static func instant(for wall: WallClock, in zone: TimeZone) -> Date {
-    fatalError("implemented by the time-math work")
+    Date(timeIntervalSince1970: TimeInterval(unixSeconds(for: wall, in: zone)))
   }
 
-  /// The wall-clock components of `instant` in `zone`.
+  /// The wall-clock components of `instant` in `zone` (sub-second parts are dropped).
   public static func wallClock(for instant: Date, in zone: TimeZone) -> WallClock {
-    fatalError("implemented by the time-math work")
+    let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
+    let offset = Int64(zone.secondsFromGMT(for: instant))
+    return WallClock(localSeconds: seconds + offset)
+  }
+
+  /// `instant(for:in:)` in whole Unix seconds.
+  static func unixSeconds(for wall: WallClock, in zone: TimeZone) -> Int64 {
+    let local = wall.localSeconds
+    let before = offset(of: zone, at: local - CivilCalendar.secondsPerDay)
+    let after = offset(of: zone, at: local + CivilCalendar.secondsPerDay)
+    let candidates = before == after ? [before] : [before, after]
+    var earliest: Int64?
+    for candidate in candidates where offset(of: zone, at: local - candidate) == candidate {
+      earliest = min(earliest ?? .max, local - candidate)
+    }
+    return earliest ?? local - before
+  }
+
+  private static func offset(of zone: TimeZone, at unixSeconds: Int64) -> Int64 {
+    Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(unixSeconds))))
   }
 }

@@ -1,0 +1,92 @@
+import Foundation
+import NotifyCore
+import SystemPackage
+
+extension SoundLibrary {
+  /// Validates the sound file at `path` and copies it into `installFolder` under its own
+  /// file name, replacing a sound of that name; returns the installed path.
+  ///
+  /// Throws `.noInput` (66) when the file is missing, `.invalidData` (65) when it is not
+  /// a valid sound or its name is not a plain file name (nothing is copied then), and
+  /// `.ioError` (74) when the folder cannot be written. Folders are created 0700; the
+  /// copy is checked again before it is renamed into place, so a file changed while it
+  /// was copied never lands.
+  public func install(file path: String) throws(NotifyError) -> String {
+    let check = try SoundCheck.file(path)
+    let name = FilePath(path).lastComponent?.string ?? path
+    try Validator.soundName(name)
+    if case .invalid(let reason, let fix) = check.verdict {
+      throw NotifyError(.invalidData, "'\(Escaper.visible(path))' \(reason)", fix: fix)
+    }
+    try Self.makeFolders(installFolder)
+    let temporary = "\(installFolder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).partial"
+    do throws(NotifyError) {
+      try Self.copy(from: path, to: temporary)
+      let copied = try SoundCheck.file(temporary)
+      guard copied.verdict.isValid else {
+        throw NotifyError(
+          .invalidData, "'\(Escaper.visible(path))' changed while it was copied",
+          fix: "run 'notify sound install' again")
+      }
+      let destination = "\(installFolder)/\(name)"
+      guard rename(temporary, destination) == 0 else {
+        throw NotifyError(
+          .ioError, "cannot install '\(Escaper.visible(destination))': \(Errno(rawValue: errno))",
+          fix: "check the folder's permissions")
+      }
+      return destination
+    } catch {
+      unlink(temporary)
+      throw error
+    }
+  }
+
+  /// Creates `folder` and any missing parents with mode 0700.
+  static func makeFolders(_ folder: String) throws(NotifyError) {
+    var path = ""
+    for component in folder.split(separator: "/") {
+      path += "/\(component)"
+      if mkdir(path, 0o700) != 0 && errno != EEXIST {
+        throw NotifyError(
+          .ioError, "cannot create '\(Escaper.visible(path))': \(Errno(rawValue: errno))",
+          fix: "check that the folder's parent is writable, or set XDG_DATA_HOME")
+      }
+    }
+    var status = stat()
+    guard stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR else {
+      throw NotifyError(
+        .ioError, "'\(Escaper.visible(folder))' is not a folder", fix: "move the file away")
+    }
+  }
+
+  /// Copies in bounded chunks into a new file created 0600 with O_EXCL.
+  static func copy(from source: String, to destination: String) throws(NotifyError) {
+    func failed(_ what: String, _ error: any Error) -> NotifyError {
+      NotifyError(
+        .ioError, "cannot \(what): \(error)", fix: "check the disk space and the folder's permissions")
+    }
+    let input: FileDescriptor
+    do {
+      input = try FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec, .nonBlocking])
+    } catch {
+      throw NotifyError(.noInput, "cannot open '\(Escaper.visible(source))': \(error)", fix: "check the path")
+    }
+    defer { try? input.close() }
+    let output: FileDescriptor
+    do {
+      output = try FileDescriptor.open(
+        FilePath(destination), .writeOnly, options: [.create, .exclusiveCreate, .closeOnExec],
+        permissions: [.ownerRead, .ownerWrite])
+    } catch { throw failed("create '\(Escaper.visible(destination))'", error) }
+    defer { try? output.close() }
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    do {
+      while true {
+        let count = try buffer.withUnsafeMutableBytes { try input.read(into: $0) }
+        if count == 0 { break }
+        _ = try buffer.withUnsafeBytes { try output.writeAll(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+      }
+      _ = fsync(output.rawValue)
+    } catch { throw failed("copy to '\(Escaper.visible(destination))'", error) }
+  }
+}

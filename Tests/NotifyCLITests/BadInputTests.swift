@@ -1,0 +1,154 @@
+import Foundation
+import NotifyTestSupport
+import Testing
+
+/// Every malformed input gets the spec's exit code, a message naming the fix, and leaves
+/// the store byte for byte as it was. These run the built binary.
+@Suite("Bad input, end to end")
+struct BadInputTests {
+  struct Case: CustomTestStringConvertible, Sendable {
+    var name: String
+    var arguments: [String]
+    var status: Int32
+    var says: String
+    var testDescription: String { name }
+  }
+
+  static let longTitle = String(repeating: "t", count: 201)
+  static let longBody = String(repeating: "b", count: 4001)
+  static let bigUserInfo = "{\"k\":\"" + String(repeating: "x", count: 4100) + "\"}"
+
+  static let cases: [Case] = [
+    Case(name: "no fire date", arguments: ["schedule", "x"], status: 64, says: "--at WHEN or --in"),
+    Case(
+      name: "--at and --in", arguments: ["schedule", "--at", "09:00", "--in", "1m", "x"], status: 64,
+      says: "only one"),
+    Case(name: "bad date", arguments: ["schedule", "--at", "2026-13-40T09:00", "x"], status: 65, says: "at"),
+    Case(name: "words as a date", arguments: ["schedule", "--at", "tomorrow", "x"], status: 65, says: "at"),
+    Case(name: "Feb 30", arguments: ["schedule", "--at", "2027-02-30T09:00", "x"], status: 65, says: "at"),
+    Case(name: "hour 24", arguments: ["schedule", "--at", "24:00", "x"], status: 65, says: "at"),
+    Case(name: "--in 0s", arguments: ["schedule", "--in", "0s", "x"], status: 65, says: "in"),
+    Case(name: "--in negative", arguments: ["schedule", "--in", "-5m", "x"], status: 65, says: "in"),
+    Case(name: "--in unknown unit", arguments: ["schedule", "--in", "5y", "x"], status: 65, says: "in"),
+    Case(
+      name: "unknown repeat unit", arguments: ["schedule", "--in", "1m", "--repeat", "fortnight", "x"],
+      status: 65, says: "minute, hour, day"),
+    Case(
+      name: "--repeat-count without --repeat",
+      arguments: ["schedule", "--in", "1m", "--repeat-count", "3", "x"], status: 64, says: "--repeat"),
+    Case(
+      name: "--repeat-count 0",
+      arguments: ["schedule", "--in", "1m", "--repeat", "day", "--repeat-count", "0", "x"], status: 65,
+      says: "repeat-count"),
+    Case(
+      name: "--time-zone with an offset time",
+      arguments: ["schedule", "--at", "2026-11-22T09:00:00+01:00", "--time-zone", "Europe/Berlin", "x"],
+      status: 64, says: "time-zone"),
+    Case(
+      name: "--time-zone with --in",
+      arguments: ["schedule", "--in", "1m", "--time-zone", "Europe/Berlin", "x"], status: 64,
+      says: "time-zone"),
+    Case(
+      name: "unknown zone", arguments: ["schedule", "--at", "09:00", "--time-zone", "Mars/Olympus", "x"],
+      status: 65, says: "Mars/Olympus"),
+    Case(
+      name: "negative badge", arguments: ["schedule", "--in", "1m", "--badge", "-1", "x"], status: 65,
+      says: "0 to 99999"),
+    Case(
+      name: "huge badge", arguments: ["schedule", "--in", "1m", "--badge", "100000", "x"], status: 65,
+      says: "0 to 99999"),
+    Case(
+      name: "badge beyond Int",
+      arguments: ["schedule", "--in", "1m", "--badge", "99999999999999999999999", "x"], status: 65,
+      says: "number"),
+    Case(
+      name: "userInfo not JSON", arguments: ["schedule", "--in", "1m", "--user-info", "{room:4B}", "x"],
+      status: 65, says: "JSON"),
+    Case(
+      name: "userInfo an array", arguments: ["schedule", "--in", "1m", "--user-info", "[1,2]", "x"],
+      status: 65, says: "object"),
+    Case(
+      name: "userInfo a string", arguments: ["schedule", "--in", "1m", "--user-info", "\"hi\"", "x"],
+      status: 65, says: "object"),
+    Case(
+      name: "userInfo too big", arguments: ["schedule", "--in", "1m", "--user-info", bigUserInfo, "x"],
+      status: 65, says: "4096"),
+    Case(
+      name: "bad id", arguments: ["schedule", "--in", "1m", "--id", "has space", "x"], status: 65,
+      says: "A-Z a-z 0-9"),
+    Case(
+      name: "id too long",
+      arguments: ["schedule", "--in", "1m", "--id", String(repeating: "i", count: 129), "x"], status: 65,
+      says: "128"),
+    Case(
+      name: "bad app", arguments: ["schedule", "--in", "1m", "--app", "my/app", "x"], status: 65, says: "app"),
+    Case(
+      name: "title too long", arguments: ["schedule", "--in", "1m", "--title", longTitle, "x"], status: 65,
+      says: "200"),
+    Case(name: "body too long", arguments: ["schedule", "--in", "1m", longBody], status: 65, says: "4000"),
+    Case(
+      name: "control character", arguments: ["schedule", "--in", "1m", "bell\u{07}"], status: 65,
+      says: "control character"),
+    Case(
+      name: "terminal escape", arguments: ["schedule", "--in", "1m", "--title", "\u{1B}[31mred", "x"],
+      status: 65, says: "control character"),
+    Case(
+      name: "nothing to show", arguments: ["schedule", "--in", "1m"], status: 65, says: "nothing to show"),
+    Case(
+      name: "sound name with a slash",
+      arguments: ["schedule", "--in", "1m", "--sound", "../../etc/passwd", "x"], status: 65,
+      says: "plain file name"),
+    Case(
+      name: "hidden sound name", arguments: ["schedule", "--in", "1m", "--sound", ".secret.wav", "x"],
+      status: 65, says: "plain file name"),
+    Case(
+      name: "unknown urgency", arguments: ["schedule", "--in", "1m", "--urgency", "panic", "x"], status: 65,
+      says: "low, normal or critical"),
+    Case(
+      name: "--until before the first fire",
+      arguments: [
+        "schedule", "--at", "2030-01-02T09:00:00Z", "--repeat", "day", "--until", "2030-01-01T00:00:00Z", "x",
+      ], status: 65, says: "until"),
+    Case(
+      name: "unknown flag", arguments: ["schedule", "--in", "1m", "--colour", "red", "x"], status: 64,
+      says: "colour"),
+    Case(name: "cancel nothing", arguments: ["cancel"], status: 64, says: "--all"),
+    Case(name: "cancel an unknown id", arguments: ["cancel", "nope"], status: 1, says: "not pending"),
+    Case(name: "badge not a number", arguments: ["badge", "lots"], status: 65, says: "number"),
+    Case(name: "badge too big", arguments: ["badge", "100000"], status: 65, says: "99999"),
+    Case(name: "show an unknown id", arguments: ["show", "nope"], status: 1, says: "not pending"),
+  ]
+
+  @Test("is refused with the spec's exit code and the store untouched", arguments: cases)
+  func refused(_ c: Case) throws {
+    // Given a store that already holds one notification
+    let folder = TemporaryFolder()
+    let db = folder.file("notify.db")
+    let notify = CommandRunner(environment: ["NOTIFY_DB": db, "NOTIFY_APP": "tests"])
+    let seeded = try notify.run(["schedule", "--in", "1h", "--id", "keep", "seed"])
+    try #require(seeded.status == 0, "seeding failed: \(seeded.stderr)")
+    let before = try #require(fileBytes(db))
+    // When the bad input is given
+    let result = try notify.run(c.arguments)
+    // Then the exit code and message are the spec's, and the store is byte for byte the same
+    #expect(result.status == c.status, "stderr: \(result.stderr)")
+    #expect(result.stderr.contains(c.says), "stderr: \(result.stderr)")
+    if c.status != 64 || result.stderr.contains("notify: error:") {
+      #expect(result.stderr.contains("notify: "), "stderr: \(result.stderr)")
+    }
+    #expect(fileBytes(db) == before)
+  }
+
+  @Test("an argument that is not UTF-8 is refused with 65")
+  func invalidUTF8() throws {
+    let folder = TemporaryFolder()
+    let db = folder.file("notify.db")
+    let shell = CommandRunner(executable: "/bin/sh", environment: ["NOTIFY_DB": db])
+    let result = try shell.run([
+      "-c", "\"$0\" schedule --in 1m \"$(printf 'caf\\351')\"", CommandRunner.product("notify"),
+    ])
+    #expect(result.status == 65)
+    #expect(result.stderr.contains("not valid UTF-8"))
+    #expect(!FileManager.default.fileExists(atPath: db))
+  }
+}

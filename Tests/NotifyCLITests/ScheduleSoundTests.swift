@@ -1,0 +1,68 @@
+import Foundation
+import NotifyTestSupport
+import Testing
+
+/// SPEC.md §4 at schedule time: a bad sound never loses the notification; `--strict-sound`
+/// refuses it and leaves the store unchanged.
+@Suite("schedule with sounds, end to end")
+struct ScheduleSoundTests {
+  let folder = TemporaryFolder()
+
+  var notify: CommandRunner {
+    CommandRunner(environment: [
+      "NOTIFY_DB": folder.file("notify.db"), "NOTIFY_APP": "tests", "XDG_DATA_HOME": folder.file("data"),
+      "XDG_DATA_DIRS": folder.file("none"),
+    ])
+  }
+
+  /// Writes a sine tone of `seconds` into the app's sound folder with sox.
+  func makeSound(_ name: String, seconds: Double) throws -> Bool {
+    let sounds = folder.file("data/notify/sounds/tests")
+    try FileManager.default.createDirectory(atPath: sounds, withIntermediateDirectories: true)
+    let sox = CommandRunner(executable: "/usr/bin/sox")
+    guard FileManager.default.isExecutableFile(atPath: sox.executable) else { return false }
+    let result = try sox.run([
+      "-n", "-r", "8000", "-b", "16", sounds + "/" + name, "synth", String(seconds), "sine", "440",
+    ])
+    return result.status == 0
+  }
+
+  @Test("a 40 s sound is scheduled with a warning and kept, and refused with --strict-sound")
+  func longSound() throws {
+    guard try makeSound("long.wav", seconds: 40) else {
+      print("skipped: sox is not installed (apt-get install sox)")
+      return
+    }
+    // When it is scheduled plainly, Then it is stored with a warning naming the reason
+    let kept = try notify.run(["schedule", "--in", "1h", "--id", "k", "--sound", "long.wav", "x"])
+    #expect(kept.status == 0, "\(kept.stderr)")
+    #expect(kept.stderr.contains("notify: warning:"))
+    #expect(kept.stderr.contains("40.0 s"))
+    #expect(try notify.run(["show", "k", "--json"]).stdout.contains("\"sound\": \"long.wav\""))
+    // When it is scheduled with --strict-sound, Then it is refused and the store is unchanged
+    let before = try #require(fileBytes(folder.file("notify.db")))
+    let strict = try notify.run([
+      "schedule", "--in", "1h", "--id", "s", "--sound", "long.wav", "--strict-sound", "x",
+    ])
+    #expect(strict.status == 65)
+    #expect(strict.stderr.contains("notify: error:"))
+    #expect(strict.stderr.contains("shorter than 30 s"))
+    #expect(fileBytes(folder.file("notify.db")) == before)
+  }
+
+  @Test("a valid sound from the app's folder is accepted silently; a missing one warns")
+  func validAndMissing() throws {
+    guard try makeSound("ping.wav", seconds: 0.5) else {
+      print("skipped: sox is not installed (apt-get install sox)")
+      return
+    }
+    let valid = try notify.run(["schedule", "--in", "1h", "--sound", "ping.wav", "x"])
+    #expect(valid.status == 0)
+    #expect(valid.stderr.isEmpty, "\(valid.stderr)")
+    let missing = try notify.run(["schedule", "--in", "1h", "--sound", "nope.wav", "x"])
+    #expect(missing.status == 0)
+    #expect(missing.stderr.contains("notify: warning:"))
+    let strict = try notify.run(["schedule", "--in", "1h", "--sound", "nope.wav", "--strict-sound", "x"])
+    #expect(strict.status == 65)
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import NotifyCore
+import NotifyTestSupport
+import Testing
+
+@testable import NotifyStore
+
+@Suite("The store file")
+struct StoreFileTests {
+  @Test("a new store is private: folder 0700, file 0600, WAL mode")
+  func newStoreIsPrivate() throws {
+    // Given a path whose folder does not exist
+    let folder = TemporaryFolder()
+    let path = folder.file("state/notify/notify.db")
+    // When the store is opened
+    let store = try SQLiteStore(path: path)
+    // Then the folder and file are the user's own and the journal is WAL
+    #expect(try permissions(folder.file("state/notify")) == 0o700)
+    #expect(try permissions(path) == 0o600)
+    let mode = try store.queue.read { try String.fetchOne($0, sql: "PRAGMA journal_mode") }
+    #expect(mode == "wal")
+    #expect(try store.integrityCheck() == "ok")
+  }
+
+  @Test("a corrupt file is reported with exit 74 and never replaced")
+  func corruptFileIsRefused() throws {
+    // Given a file that is not SQLite
+    let folder = TemporaryFolder()
+    let path = folder.file("notify.db")
+    let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7919) })
+    FileManager.default.createFile(atPath: path, contents: garbage)
+    // When it is opened, Then it is refused as unreadable and left byte for byte
+    let error = #expect(throws: NotifyError.self) { try SQLiteStore(path: path) }
+    #expect(error?.kind == .ioError)
+    #expect(error?.description.contains("corrupt") == true)
+    #expect(fileBytes(path) == garbage)
+  }
+
+  @Test("a store from a newer notify is refused with exit 74")
+  func newerSchemaIsRefused() throws {
+    // Given a store that a later version migrated further
+    let folder = TemporaryFolder()
+    let path = folder.file("notify.db")
+    let store = try SQLiteStore(path: path)
+    try store.queue.write { db in
+      try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+    }
+    // When it is opened again, Then it is refused with a message saying what to do
+    let error = #expect(throws: NotifyError.self) { try SQLiteStore(path: path) }
+    #expect(error?.kind == .ioError)
+    #expect(error?.description.contains("newer version of notify") == true)
+  }
+
+  @Test("a store held by another writer past the busy timeout fails with exit 75")
+  func busyStoreIsTemporary() throws {
+    // Given a store whose write lock another connection holds
+    let folder = TemporaryFolder()
+    let path = folder.file("notify.db")
+    let store = try SQLiteStore(path: path)
+    let blocker = try DatabaseQueue(path: path)
+    try blocker.writeWithoutTransaction { db in
+      try db.execute(sql: "BEGIN IMMEDIATE")
+      defer { try? db.execute(sql: "ROLLBACK") }
+      // When a write is attempted, Then it gives up after the timeout as temporary
+      let started = Date()
+      let error = #expect(throws: NotifyError.self) {
+        try store.setBadge(app: "a", count: 1, at: Date())
+      }
+      #expect(error?.kind == .temporary)
+      #expect(Date().timeIntervalSince(started) >= SQLiteStore.busyTimeout - 0.5)
+    }
+  }
+
+  private func permissions(_ path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+  }
+}
