@@ -1,5 +1,7 @@
 import Foundation
 import NotifyCore
+import NotifyDesktop
+import NotifyStore
 
 /// `--sink auto|desktop|stdout` (SPEC.md §5).
 public enum SinkChoice: String, CaseIterable, Sendable {
@@ -10,21 +12,26 @@ public enum SinkChoice: String, CaseIterable, Sendable {
   /// JSON Lines (or readable lines on a terminal) on stdout.
   case stdout
 
-  /// Makes the sink this choice stands for.
-  public func makeSink() throws(NotifyError) -> any DeliverySink {
+  /// Makes the sink this choice stands for. With a store, the desktop sink remembers the
+  /// server's ids there, so a replacement from any process reuses the same bubble.
+  public func makeSink(store: SQLiteStore? = nil) throws(NotifyError) -> any DeliverySink {
     switch self {
     case .stdout: return StdoutSink()
-    case .desktop: return try DesktopSinkFactory.make()
-    case .auto: return (try? DesktopSinkFactory.make()) ?? StdoutSink()
+    case .desktop: return try Self.desktop(store: store)
+    case .auto: return (try? Self.desktop(store: store)) ?? StdoutSink()
     }
   }
-}
 
-/// Where the desktop sink comes from; replaced when the desktop adapter lands.
-enum DesktopSinkFactory {
-  static func make() throws(NotifyError) -> any DeliverySink {
-    throw NotifyError(
-      .unavailable, "no notification server answers on the session bus",
-      fix: "start a notification daemon (e.g. dunst) in your desktop session, or use --sink stdout")
+  private static func desktop(store: SQLiteStore?) throws(NotifyError) -> DesktopSink {
+    let sink = try DesktopSink()
+    guard let store else { return sink }
+    if let known = try? store.desktopServerIDs() {
+      sink.restoreServerIDs(
+        Dictionary(known.map { (DesktopNotificationKey(app: $0.app, id: $0.id), $0.serverID) }) { $1 })
+    }
+    sink.onServerIDChange = { key, serverID in
+      try? store.setDesktopServerID(serverID, app: key.app, id: key.id)
+    }
+    return sink
   }
 }

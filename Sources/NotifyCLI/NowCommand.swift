@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifySound
 
 /// `notify now`: delivers at once (`presentLocalNotificationNow`).
 struct NowCommand: ParsableCommand {
@@ -24,10 +25,15 @@ struct NowCommand: ParsableCommand {
     let notification = try content.notification(
       app: app, schedule: Schedule(fireDate: .instant(now)), now: now)
     let store = try store.open()
-    let sink = try sink.makeSink()
-    let delivery = Presenter.delivery(for: notification, now: now)
+    let sink = try sink.makeSink(store: store)
+    var delivery = Presenter.delivery(for: notification, now: now)
+    let sound = SoundLibrary.resolve(notification)
+    delivery.apply(sound)
     do {
       try sink.deliver(delivery)
+      if let desktop = sink as? DesktopSink, !desktop.handlesSound(for: delivery) {
+        _ = SoundPlayer.play(sound)
+      }
     } catch let error as NotifyError {
       throw error
     } catch {

@@ -1,0 +1,92 @@
+import CSystemd
+
+/// One open connection to the session bus. Closing is `sd_bus_flush_close_unref`, done
+/// when the object goes away, so a reconnect is "drop this one, open another".
+final class BusConnection {
+  /// The `sd_bus*`; valid for the lifetime of this object.
+  let handle: OpaquePointer
+
+  /// Opens the user's session bus (`sd_bus_open_user`), or the session bus at `address`
+  /// when one is given (tests, or a session other than this process's environment).
+  init(address: String?, description: String) throws(BusFailure) {
+    var bus: OpaquePointer? = nil
+    if let address {
+      try BusFailure.check(sd_bus_new(&bus), "creating a bus connection")
+      guard let bus else { throw BusFailure(operation: "creating a bus connection", code: ENOMEM) }
+      do {
+        try BusFailure.check(sd_bus_set_address(bus, address), "setting the session bus address")
+        try BusFailure.check(sd_bus_set_bus_client(bus, 1), "configuring the bus connection")
+        // The same trust sd_bus_open_user gives the session bus: no per-method checks.
+        try BusFailure.check(sd_bus_set_trusted(bus, 1), "configuring the bus connection")
+        _ = sd_bus_set_description(bus, description)
+        try BusFailure.check(sd_bus_start(bus), "connecting to the session bus")
+      } catch {
+        sd_bus_flush_close_unref(bus)
+        throw error
+      }
+      handle = bus
+    } else {
+      try BusFailure.check(sd_bus_open_user(&bus), "connecting to the session bus")
+      guard let bus else { throw BusFailure(operation: "connecting to the session bus", code: ENOMEM) }
+      _ = sd_bus_set_description(bus, description)
+      handle = bus
+    }
+  }
+
+  deinit {
+    sd_bus_flush_close_unref(handle)
+  }
+
+  /// False once the bus daemon went away or the connection failed.
+  var isOpen: Bool { sd_bus_is_open(handle) > 0 }
+
+  /// This connection's unique name (`:1.42`).
+  var uniqueName: String? {
+    var name: UnsafePointer<CChar>? = nil
+    guard sd_bus_get_unique_name(handle, &name) >= 0, let name else { return nil }
+    return String(cString: name)
+  }
+
+  /// A new method call message.
+  func methodCall(
+    destination: String, path: String, interface: String, member: String
+  ) throws(BusFailure) -> BusMessage {
+    var message: OpaquePointer? = nil
+    try BusFailure.check(
+      sd_bus_message_new_method_call(handle, &message, destination, path, interface, member),
+      "creating a \(member) call")
+    return BusMessage(adopting: message!)
+  }
+
+  /// A new signal message.
+  func signal(path: String, interface: String, member: String) throws(BusFailure) -> BusMessage {
+    var message: OpaquePointer? = nil
+    try BusFailure.check(
+      sd_bus_message_new_signal(handle, &message, path, interface, member), "creating a \(member) signal")
+    return BusMessage(adopting: message!)
+  }
+
+  /// Sends `message` and waits at most `timeout` for the reply.
+  func call(_ message: BusMessage, timeout: Duration, operation: String) throws(BusFailure) -> BusMessage {
+    var error = notify_bus_error_null()
+    var reply: OpaquePointer? = nil
+    let result = sd_bus_call(handle, message.handle, timeout.microseconds, &error, &reply)
+    try BusFailure.check(result, operation, error: &error)
+    return BusMessage(adopting: reply!)
+  }
+
+  /// Queues `message` and writes it out before returning.
+  func send(_ message: BusMessage, operation: String) throws(BusFailure) {
+    try BusFailure.check(sd_bus_send(handle, message.handle, nil), operation)
+    try BusFailure.check(sd_bus_flush(handle), operation)
+  }
+}
+
+extension Duration {
+  /// Whole microseconds, at least 1 (sd-bus treats 0 as "use the default timeout").
+  var microseconds: UInt64 {
+    let (seconds, attoseconds) = components
+    let total = seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    return UInt64(max(1, total))
+  }
+}

@@ -1,0 +1,22 @@
+import NotifyCore
+
+extension DesktopSink {
+  /// Shows `count` on `app`'s launcher by emitting `com.canonical.Unity.LauncherEntry.Update`
+  /// (`application://APP.desktop`, `count`, `count-visible` false when 0). Docks only see
+  /// it while this connection stays on the bus, so the sink remembers the last count per
+  /// app and emits it again after a reconnect.
+  public func publishBadge(app: String, count: Int) throws {
+    badges[app] = count
+    try withConnection(needsServer: false) { connection throws(BusFailure) in
+      try emitBadge(LauncherEntry(app: app, count: count), on: connection)
+    }
+  }
+
+  /// Emits one LauncherEntry Update signal.
+  func emitBadge(_ entry: LauncherEntry, on connection: BusConnection) throws(BusFailure) {
+    let message = try connection.signal(
+      path: entry.objectPath, interface: LauncherEntry.interface, member: "Update")
+    try entry.write(to: message)
+    try connection.send(message, operation: "emitting the LauncherEntry Update signal")
+  }
+}

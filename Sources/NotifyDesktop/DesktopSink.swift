@@ -1,0 +1,281 @@
+import CSystemd
+import Logging
+import NotifyCore
+
+/// Delivers notifications to the desktop's notification server
+/// (`org.freedesktop.Notifications`) over one reused session-bus connection, and turns the
+/// server's `ActionInvoked` / `NotificationClosed` signals into `DesktopEvent`s.
+///
+/// The sink reads the server's capabilities once per connection and uses them: the body is
+/// markup-escaped only when the server parses markup, and sound hints are sent only when
+/// the server plays sounds (`supportsSound`; otherwise the caller plays the sound). A call
+/// that fails because the bus or the server went away is retried once on a fresh
+/// connection; a call that times out is not, so one delivery blocks at most one
+/// `Configuration.callTimeout`.
+///
+/// Not thread-safe: use it from one thread, the one that runs its sd-event loop or calls
+/// `processPending()`.
+///
+/// ```swift
+/// let sink = try DesktopSink()
+/// sink.onEvent = { event in print(event.kind, event.id) }
+/// try sink.attach(to: event)  // or call sink.processPending() when sink.fileDescriptor is readable
+/// try sink.deliver(delivery)
+/// ```
+public final class DesktopSink: DeliverySink {
+  static let busName = "org.freedesktop.Notifications"
+  static let objectPath = "/org/freedesktop/Notifications"
+  static let interface = "org.freedesktop.Notifications"
+  /// How many shown notifications are remembered for events; the oldest are forgotten.
+  static let trackedLimit = 4096
+
+  /// `desktop`.
+  public let name = "desktop"
+  /// How this sink talks to the bus.
+  public let configuration: Configuration
+  /// Called for every activation or dismissal of a notification this sink showed.
+  public var onEvent: ((DesktopEvent) -> Void)?
+  /// Called when a notification gets a server id (for `replaces_id`) or loses it (nil),
+  /// so a store can persist the map.
+  public var onServerIDChange: ((DesktopNotificationKey, UInt32?) -> Void)?
+  /// The server's capabilities (`GetCapabilities`), read once per connection and again
+  /// when another server takes over the name.
+  public internal(set) var capabilities: Set<String> = []
+
+  let logger = Logger(label: "notify.desktop")
+  /// The open connection; nil after a failure until the next use reopens it.
+  var connection: BusConnection?
+  /// Connections dropped while one of their callbacks was running: freed later.
+  var retiredConnections: [BusConnection] = []
+  /// True while a signal callback runs (dropping the connection then must wait).
+  var dispatching = false
+  /// The unique name of the server that answered last; signals from others are ignored.
+  var serverOwner: String?
+  /// True when `capabilities` must be read again before the next notification.
+  var capabilitiesStale = true
+  /// What was shown, by server id, so signals can be tied back to notifications.
+  var shown: [UInt32: Delivery] = [:]
+  /// The server id of each notification's last bubble, sent as `replaces_id`.
+  var serverIDs: [DesktopNotificationKey: UInt32] = [:]
+  /// The last badge published per app, published again on a new connection.
+  var badges: [String: Int] = [:]
+  /// The sd-event loop the bus is attached to (one reference held).
+  var attachedEvent: OpaquePointer?
+  var attachedPriority: Int32 = 0
+
+  /// Connects to the session bus and reads the server's capabilities.
+  ///
+  /// Throws `NotifyError.unavailable` (exit 69) when there is no session bus or no
+  /// notification server answers on it: what `--sink desktop` reports.
+  public init(configuration: Configuration = Configuration()) throws(NotifyError) {
+    self.configuration = configuration
+    do throws(BusFailure) {
+      _ = try ready(needsServer: true)
+    } catch {
+      throw DesktopSink.unavailableError(error)
+    }
+  }
+
+  deinit {
+    connection = nil
+    retiredConnections = []
+    if let attachedEvent { sd_event_unref(attachedEvent) }
+  }
+
+  /// True when the server plays sounds itself (`sound` capability); otherwise the caller
+  /// plays the delivery's sound.
+  public var supportsSound: Bool { capabilities.contains("sound") }
+
+  /// True when delivering `delivery` makes the server play its sound, so the caller must
+  /// not play it too. False for silent deliveries and for ones that show no bubble.
+  public func handlesSound(for delivery: Delivery) -> Bool {
+    supportsSound && delivery.sound != .none && NotifyRequest.hasAlert(delivery.notification)
+  }
+
+  /// Shows `delivery` (when it has a title or body) and publishes its badge (when it has
+  /// one). Throws `NotifyError` when the server did not take it; it may be retried.
+  public func deliver(_ delivery: Delivery) throws {
+    if NotifyRequest.hasAlert(delivery.notification) {
+      try withConnection(needsServer: true) { connection throws(BusFailure) in
+        try notify(delivery, on: connection)
+      }
+    }
+    if let badge = delivery.notification.badge {
+      do {
+        try publishBadge(app: delivery.notification.app, count: badge)
+      } catch {
+        // The bubble was shown: failing the delivery now would show it twice on retry.
+        logger.warning("could not publish the badge of app \(delivery.notification.app): \(error)")
+      }
+    }
+  }
+
+  /// One `Notify` call; remembers the server id for events and `replaces_id`.
+  func notify(_ delivery: Delivery, on connection: BusConnection) throws(BusFailure) {
+    let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
+    let request = NotifyRequest(
+      delivery: delivery, capabilities: capabilities, replacesID: serverIDs[key] ?? 0)
+    var (serverID, owner) = try send(request, on: connection)
+    if noteServer(owner) {
+      // A new server answered (it was restarted since the last call) and the request was
+      // formatted for the old one's capabilities: read them and, if that changes the
+      // request, replace the bubble just shown with a correct one. It was shown either
+      // way, so a failure here must not fail (and repeat) the delivery.
+      do throws(BusFailure) {
+        try readCapabilities(on: connection)
+        let fresh = NotifyRequest(delivery: delivery, capabilities: capabilities, replacesID: serverID)
+        var sent = request
+        sent.replacesID = serverID
+        if fresh != sent {
+          (serverID, owner) = try send(fresh, on: connection)
+        }
+      } catch {
+        logger.warning("could not reformat a notification for the new server: \(error)")
+      }
+    }
+    remember(delivery, serverID: serverID, key: key)
+  }
+
+  /// One `Notify` call: the server id it returned and who answered.
+  func send(_ request: NotifyRequest, on connection: BusConnection) throws(BusFailure) -> (UInt32, String?) {
+    let message = try connection.methodCall(
+      destination: DesktopSink.busName, path: DesktopSink.objectPath, interface: DesktopSink.interface,
+      member: "Notify")
+    try request.write(to: message)
+    let reply = try connection.call(message, timeout: configuration.callTimeout, operation: "calling Notify")
+    return (try reply.readUInt32(), reply.sender)
+  }
+
+  /// Records a server id for events and for `replaces_id`.
+  func remember(_ delivery: Delivery, serverID: UInt32, key: DesktopNotificationKey) {
+    if shown.count >= DesktopSink.trackedLimit, let oldest = shown.keys.min() {
+      shown[oldest] = nil
+    }
+    shown[serverID] = delivery
+    if serverIDs[key] != serverID {
+      serverIDs[key] = serverID
+      onServerIDChange?(key, serverID)
+    }
+  }
+
+  /// Notes which connection answered as the server; true when it is another one than
+  /// before. That means the server was restarted or replaced: the old ids are not ours any
+  /// more and the capabilities may differ.
+  @discardableResult
+  func noteServer(_ owner: String?) -> Bool {
+    guard let owner, owner != serverOwner else { return false }
+    let previous = serverOwner
+    serverOwner = owner
+    guard previous != nil else { return false }
+    logger.info("the notification server changed (\(previous ?? "none") → \(owner))")
+    forgetServerState()
+    capabilitiesStale = true
+    return true
+  }
+
+  /// Forgets every id the previous server gave out.
+  func forgetServerState() {
+    shown.removeAll()
+    let keys = serverIDs.keys
+    serverIDs.removeAll()
+    for key in keys { onServerIDChange?(key, nil) }
+  }
+
+  // MARK: Connection
+
+  /// Runs `operation` on an open connection; when it fails for any reason but a timeout,
+  /// reopens the connection (re-reading capabilities) and runs it once more.
+  @discardableResult
+  func withConnection<T>(
+    needsServer: Bool, _ operation: (BusConnection) throws(BusFailure) -> T
+  ) throws(NotifyError) -> T {
+    do throws(BusFailure) {
+      return try operation(try ready(needsServer: needsServer))
+    } catch let failure {
+      if failure.isTimeout { throw timeoutError(failure) }
+      logger.info("retrying on a new connection after: \(failure)")
+    }
+    dropConnection()
+    do throws(BusFailure) {
+      return try operation(try ready(needsServer: needsServer))
+    } catch let failure {
+      if failure.isTimeout { throw timeoutError(failure) }
+      throw DesktopSink.unavailableError(failure)
+    }
+  }
+
+  /// The open connection, opened (with signal matches, sd-event attachment and badges)
+  /// when there is none, and with fresh capabilities when `needsServer`.
+  func ready(needsServer: Bool) throws(BusFailure) -> BusConnection {
+    if !dispatching { retiredConnections.removeAll() }
+    let current: BusConnection
+    if let connection, connection.isOpen {
+      current = connection
+    } else {
+      dropConnection()
+      current = try BusConnection(
+        address: configuration.busAddress, description: configuration.connectionName)
+      try installMatches(on: current)
+      if let attachedEvent {
+        try BusFailure.check(
+          sd_bus_attach_event(current.handle, attachedEvent, attachedPriority), "attaching to sd-event")
+      }
+      connection = current
+      capabilitiesStale = true
+      for (app, count) in badges {
+        try? emitBadge(LauncherEntry(app: app, count: count), on: current)
+      }
+    }
+    if needsServer && capabilitiesStale {
+      try readCapabilities(on: current)
+    }
+    return current
+  }
+
+  /// `GetCapabilities`, which also tells who the server is.
+  func readCapabilities(on connection: BusConnection) throws(BusFailure) {
+    let message = try connection.methodCall(
+      destination: DesktopSink.busName, path: DesktopSink.objectPath, interface: DesktopSink.interface,
+      member: "GetCapabilities")
+    let reply = try connection.call(
+      message, timeout: configuration.callTimeout, operation: "calling GetCapabilities")
+    capabilities = Set(try reply.readStringArray())
+    noteServer(reply.sender)
+    capabilitiesStale = false
+  }
+
+  /// Closes the connection. Notifications shown through it can no longer send us signals
+  /// (the server sends them to the connection that asked), so they are forgotten.
+  func dropConnection() {
+    guard let old = connection else { return }
+    connection = nil
+    shown.removeAll()
+    if dispatching { retiredConnections.append(old) }
+  }
+
+  // MARK: Errors
+
+  /// The error for a sink that cannot reach a server (exit 69).
+  static func unavailableError(_ failure: BusFailure) -> NotifyError {
+    if failure.operation == "connecting to the session bus" {
+      return NotifyError(
+        .unavailable, "cannot connect to the session bus (\(failure))",
+        fix: "run notify inside your desktop session (DBUS_SESSION_BUS_ADDRESS set), or use --sink stdout")
+    }
+    if failure.isNoServer || failure.isTimeout || failure.operation == "calling GetCapabilities" {
+      return NotifyError(
+        .unavailable, "no notification server answers on the session bus",
+        fix: "start a notification daemon (e.g. dunst) in your desktop session, or use --sink stdout")
+    }
+    return NotifyError(
+      .unavailable, "the notification server did not take the notification (\(failure))",
+      fix: "check the notification daemon's log, or use --sink stdout")
+  }
+
+  /// The error for a server that did not answer in time (exit 75: try again later).
+  func timeoutError(_ failure: BusFailure) -> NotifyError {
+    NotifyError(
+      .temporary, "the notification server did not answer within \(configuration.callTimeout)",
+      fix: "check that the notification daemon is responsive; the notification can be retried")
+  }
+}

@@ -1,0 +1,85 @@
+import NotifyCore
+
+/// The arguments of one `org.freedesktop.Notifications.Notify` call, computed from a
+/// delivery and the server's capabilities. Pure: no bus, so the mapping is tested alone.
+///
+/// SPEC.md §7: app_name = app; summary = title, or the body when there is no title;
+/// body = body (when there is a title), escaped only when the server parses markup;
+/// actions = `default` labelled by the action; hints urgency, desktop-entry and, only
+/// when the server plays sounds itself, sound-name / sound-file / suppress-sound.
+struct NotifyRequest: Hashable, Sendable {
+  /// The sound theme name played for `SoundName.default`.
+  static let defaultSoundName = "message-new-instant"
+
+  var appName: String
+  var replacesID: UInt32
+  var appIcon: String
+  var summary: String
+  var body: String
+  var actions: [String]
+  var hints: [String: BusVariant]
+  /// -1: the server's default expiry.
+  var expireTimeout: Int32
+
+  /// True when the delivery has text to show. A notification with only a sound or a badge
+  /// shows no bubble (iOS behaviour).
+  static func hasAlert(_ notification: LocalNotification) -> Bool {
+    !(notification.title ?? "").isEmpty || !(notification.body ?? "").isEmpty
+  }
+
+  /// Maps `delivery` for a server advertising `capabilities`.
+  init(delivery: Delivery, capabilities: Set<String>, replacesID: UInt32 = 0) {
+    let notification = delivery.notification
+    let title = notification.title ?? ""
+    let body = notification.body ?? ""
+    appName = notification.app
+    self.replacesID = replacesID
+    appIcon = ""
+    if title.isEmpty {
+      // The summary is plain text in every server: never escaped.
+      summary = body
+      self.body = ""
+    } else {
+      summary = title
+      self.body = capabilities.contains("body-markup") ? Escaper.markup(body) : body
+    }
+    actions = ["default", notification.actionLabel]
+    hints = [
+      "urgency": .byte(notification.urgency.level),
+      "desktop-entry": .string(notification.app),
+    ]
+    if capabilities.contains("sound") {
+      switch delivery.sound {
+      case .none:
+        hints["suppress-sound"] = .bool(true)
+      case .default:
+        hints["sound-name"] = .string(NotifyRequest.defaultSoundName)
+      case .file:
+        // The firer resolves and validates the file; without a path it falls back to the
+        // default sound, as an invalid sound does (SPEC.md §4).
+        if let path = delivery.soundFile {
+          hints["sound-file"] = .string(path)
+        } else {
+          hints["sound-name"] = .string(NotifyRequest.defaultSoundName)
+        }
+      }
+    }
+    expireTimeout = -1
+  }
+
+  /// Writes the `susssasa{sv}i` arguments into `message`.
+  func write(to message: BusMessage) throws(BusFailure) {
+    try message.append(appName)
+    try message.append(replacesID)
+    try message.append(appIcon)
+    try message.append(summary)
+    try message.append(body)
+    try message.append(actions)
+    try message.container("a", "{sv}") { () throws(BusFailure) in
+      for key in hints.keys.sorted() {
+        try message.appendEntry(key, hints[key]!)
+      }
+    }
+    try message.append(expireTimeout)
+  }
+}

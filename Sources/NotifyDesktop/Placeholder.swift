@@ -1,2 +1,0 @@
-import CSystemd
-// Placeholder until this target's issue lands.
