@@ -24,8 +24,14 @@ public final class LocalNotificationCenter: Sendable {
   public let clock: any NotifyClock
 
   let sink: SerializedSink
-  let broadcaster = EventBroadcaster()
-  let recent = RecentDeliveries()
+  let broadcaster: EventBroadcaster
+  let recent: RecentDeliveries
+  /// Fires the app's due notifications through the shared store.
+  let firer: CenterFirer
+  /// Records activations and dismissals.
+  let interactions: InteractionRecorder
+  /// Relays the desktop's answers while the service runs; nil for other sinks.
+  let desktopRelay: DesktopEventRelay?
   /// Rung whenever this process changes the store, so the firing service re-arms at once.
   let storeChanged = Doorbell()
 
@@ -34,10 +40,28 @@ public final class LocalNotificationCenter: Sendable {
     app: String, store: SQLiteStore, sink: any DeliverySink, clock: any NotifyClock = SystemClock()
   ) throws(NotifyError) {
     try Validator.app(app)
+    let serialized = SerializedSink(sink)
+    let broadcaster = EventBroadcaster()
+    let recent = RecentDeliveries()
     self.app = app
     self.store = store
-    self.sink = SerializedSink(sink)
+    self.sink = serialized
     self.clock = clock
+    self.broadcaster = broadcaster
+    self.recent = recent
+    let relay = DesktopEventRelay(sink: serialized)
+    self.desktopRelay = relay
+    self.firer = CenterFirer(app: app, store: store, sink: serialized, clock: clock) { delivery in
+      LocalNotificationCenter.announce(delivery, to: broadcaster, recent: recent)
+      relay?.nudge()
+    }
+    let interactions = InteractionRecorder(
+      app: app, store: store, clock: clock, broadcaster: broadcaster, recent: recent)
+    self.interactions = interactions
+    if let desktop = sink as? DesktopSink {
+      // Called from inside `processPending()`, under the sink's lock: record only.
+      desktop.onEvent = { event in interactions.record(event) }
+    }
   }
 
   /// Creates the center for `app`, opening the store at `storePath` (default: `NOTIFY_DB`,
@@ -46,7 +70,8 @@ public final class LocalNotificationCenter: Sendable {
     app: String, storePath: String? = nil, sink: SinkChoice = .auto, clock: any NotifyClock = SystemClock()
   ) throws(NotifyError) {
     let path = storePath ?? Self.defaultStorePath()
-    try self.init(app: app, store: try SQLiteStore(path: path), sink: try sink.makeSink(), clock: clock)
+    let store = try SQLiteStore(path: path)
+    try self.init(app: app, store: store, sink: try sink.makeSink(store: store), clock: clock)
   }
 
   deinit { broadcaster.finish() }
@@ -101,11 +126,16 @@ public final class LocalNotificationCenter: Sendable {
     try Validator.id(id)
     let notification = try content.notification(
       id: id, app: app, schedule: Schedule(fireDate: .instant(now)), createdAt: now)
-    let delivery = Delivery(
+    var delivery = Delivery(
       notification: notification, occurrence: 1, fireDate: now, deliveredAt: now, late: false)
+    // A missing or invalid sound file never loses the notification: the default plays.
+    if case .file = notification.sound, let library = try? SoundLibrary(app: app) {
+      delivery.apply(library.resolve(notification.sound))
+    }
     try sink.deliver(delivery)
     try store.recordPresented(delivery)
     didDeliver(delivery)
+    desktopRelay?.nudge()
     return delivery
   }
 
@@ -165,9 +195,12 @@ public final class LocalNotificationCenter: Sendable {
     try store.badge(app: app) ?? 0
   }
 
-  /// Sets the app's badge number; 0 clears it.
+  /// Sets the app's badge number; 0 clears it. With the desktop sink the count is also
+  /// shown on the app's launcher (Unity LauncherEntry) while this process stays on the bus.
   public func setBadge(_ count: Int) throws(NotifyError) {
     try store.setBadge(app: app, count: count, at: clock.now())
+    // The store is the record; a dock that cannot be reached is no reason to fail.
+    sink.withSink { try? ($0 as? DesktopSink)?.publishBadge(app: app, count: count) }
   }
 
   // MARK: Events
@@ -182,35 +215,23 @@ public final class LocalNotificationCenter: Sendable {
   /// Returns false when the id is unknown.
   @discardableResult
   public func recordActivation(of id: String, actionKey: String = "default") throws(NotifyError) -> Bool {
-    try recordInteraction(of: id, kind: .activated(actionKey: actionKey))
+    try interactions.record(.activated(actionKey: actionKey), id: id)
   }
 
   /// Records that a notification this app delivered was closed, and publishes a
   /// `.dismissed` event. Returns false when the id is unknown.
   @discardableResult
   public func recordDismissal(of id: String, reason: String? = nil) throws(NotifyError) -> Bool {
-    try recordInteraction(of: id, kind: .dismissed(reason: reason))
-  }
-
-  private func recordInteraction(of id: String, kind: NotificationEvent.Kind) throws(NotifyError) -> Bool {
-    var known = recent.notification(id: id)
-    if known == nil { known = try store.notification(app: app, id: id)?.notification }
-    guard let notification = known else { return false }
-    let now = clock.now()
-    let (historyKind, reason): (HistoryEvent.Kind, String?) =
-      switch kind {
-      case .delivered: (.delivered, nil)
-      case .activated(let key): (.activated, key)
-      case .dismissed(let why): (.dismissed, why)
-      }
-    try store.record(
-      HistoryEvent(at: now, app: app, notificationID: id, kind: historyKind, reason: reason))
-    broadcaster.publish(NotificationEvent(kind: kind, notification: notification, date: now))
-    return true
+    try interactions.record(.dismissed(reason: reason), id: id)
   }
 
   /// Remembers and announces a delivery made by this process.
   func didDeliver(_ delivery: Delivery) {
+    Self.announce(delivery, to: broadcaster, recent: recent)
+  }
+
+  /// Remembers a delivery (for later activations) and publishes its `.delivered` event.
+  static func announce(_ delivery: Delivery, to broadcaster: EventBroadcaster, recent: RecentDeliveries) {
     recent.remember(delivery.notification)
     broadcaster.publish(
       NotificationEvent(

@@ -27,12 +27,14 @@ struct ChatClientTests {
   }
 
   /// Starts the client and waits until it has joined the channel.
-  func startClient(port: UInt16, extra: [String] = []) throws -> RunningProcess {
+  func startClient(port: UInt16, extra: [String] = []) async throws -> RunningProcess {
     let client = try RunningProcess(
       CommandRunner.product("chat-client"),
       ["--server", "127.0.0.1:\(port)", "--nick", nick, "--channel", channel, "--sink", "stdout"] + extra,
       environment: ["NOTIFY_DB": store, "NOTIFY_APP": "chat"])
-    let joined = waitUntil(timeout: 20) { client.stderr.contains("joined \(channel)") || !client.isRunning }
+    let joined = await eventually(timeout: 20) {
+      client.stderr.contains("joined \(channel)") || !client.isRunning
+    }
     #expect(joined && client.isRunning, "the client did not join: \(client.stderr)")
     return client
   }
@@ -59,10 +61,10 @@ struct ChatClientTests {
     return members[key]
   }
 
-  @Test func privateMessagesAndMentionsBecomeNotifications() throws {
+  @Test func privateMessagesAndMentionsBecomeNotifications() async throws {
     // Given a server, the client in #notify, and SteveJ on a second connection
     let server = try startServer()
-    let client = try startClient(port: server.port)
+    let client = try await startClient(port: server.port)
     let steve = try IRCPeer(port: server.port, nick: "SteveJ")
 
     // When SteveJ sends a private message, then mentions the client in the channel
@@ -75,7 +77,7 @@ struct ChatClientTests {
     // Then each comes out of the stdout sink as one JSON line, in the chat format
     var hello: [[String: JSONValue]] = []
     var lunch: [[String: JSONValue]] = []
-    let arrived = waitUntil(timeout: 15) {
+    let arrived = await eventually(timeout: 15) {
       hello = deliveries(in: client.stdoutLines, body: "SteveJ: Hello, world!")
       lunch = deliveries(in: client.stdoutLines, body: "SteveJ: \(nick): lunch?")
       return !hello.isEmpty && !lunch.isEmpty
@@ -101,10 +103,10 @@ struct ChatClientTests {
     #expect(try center.delivered().count == 2)
   }
 
-  @Test func aReminderIsFiredOnceWhileClientAndDaemonBothRun() throws {
+  @Test func aReminderIsFiredOnceWhileClientAndDaemonBothRun() async throws {
     // Given the client online and a daemon on the same store
     let server = try startServer()
-    let client = try startClient(port: server.port)
+    let client = try await startClient(port: server.port)
     let daemon = try startDaemon()
 
     // When a reminder is set for two seconds ahead
@@ -112,45 +114,49 @@ struct ChatClientTests {
 
     // Then exactly one of them delivers it, once
     let body = "Stand up"
-    let delivered = waitUntil(timeout: 20) {
+    let delivered = await eventually(timeout: 20) {
       !deliveries(in: client.stdoutLines + daemon.stdoutLines, body: body).isEmpty
     }
     #expect(delivered, "not delivered; client: \(client.stderr) daemon: \(daemon.stderr)")
     // The occurrence is finished once it is marked delivered: wait for that record,
     // after which no firer can claim it again.
     let sqlite = try SQLiteStore(path: store)
-    let recorded = waitUntil(timeout: 10) {
+    let recorded = await eventually(timeout: 10) {
       ((try? sqlite.history(app: "chat", limit: 50)) ?? []).contains { $0.kind == .delivered }
         && (try? sqlite.pending(app: "chat"))?.isEmpty == true
     }
     #expect(recorded)
     #expect(deliveries(in: client.stdoutLines + daemon.stdoutLines, body: body).count == 1)
     #expect(try sqlite.history(app: "chat", limit: 50).filter { $0.kind == .delivered }.count == 1)
+    // And both firers were really running throughout
+    #expect(client.isRunning, "client: \(client.stderr)")
+    #expect(daemon.isRunning, "daemon: \(daemon.stderr)")
   }
 
-  @Test func offlineTheClientLeavesItsReminderToTheDaemon() throws {
+  @Test func offlineTheClientLeavesItsReminderToTheDaemon() async throws {
     // Given the client online with a reminder set, and a daemon on the same store
     let server = try startServer()
-    let client = try startClient(port: server.port)
+    let client = try await startClient(port: server.port)
     let daemon = try startDaemon()
     client.type("/remind 4s Drink water")
-    let scheduled = waitUntil(timeout: 10) { client.stderr.contains("reminder ") }
+    let scheduled = await eventually(timeout: 10) { client.stderr.contains("reminder ") }
     #expect(scheduled, "the reminder was not scheduled: \(client.stderr)")
 
     // When the connection drops (the server goes away)
     server.stop()
 
     // Then the client goes offline within its budget, leaves the reminder and exits 0
-    #expect(client.waitForExit(timeout: 20) == 0, "client: \(client.stderr)")
+    #expect(await eventually(timeout: 20) { !client.isRunning })
+    #expect(client.exitStatus == 0, "client: \(client.stderr)")
     #expect(client.stderr.contains("offline"))
     #expect(client.stderr.contains("1 scheduled notification left to the daemon"))
     // And the daemon delivers it once, on time
-    let delivered = waitUntil(timeout: 20) {
+    let delivered = await eventually(timeout: 20) {
       !deliveries(in: daemon.stdoutLines, body: "Drink water").isEmpty
     }
     #expect(delivered, "daemon: \(daemon.stderr)")
     let sqlite = try SQLiteStore(path: store)
-    let finished = waitUntil(timeout: 10) {
+    let finished = await eventually(timeout: 10) {
       ((try? sqlite.history(app: "chat", limit: 50)) ?? []).contains { $0.kind == .delivered }
     }
     #expect(finished)

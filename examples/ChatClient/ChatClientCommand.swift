@@ -79,10 +79,12 @@ struct ChatClientCommand: AsyncParsableCommand {
     // Either one returning shuts the other down gracefully. The last in the list shuts
     // down first: on SIGTERM the session goes offline while firing still runs.
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
-    if !noFiring {
-      services.append(
-        .init(service: center.firingService(), successTerminationBehavior: .gracefullyShutdownGroup))
-    }
+    // The center's service also relays desktop activations, so it runs even when firing
+    // is left to the daemon.
+    services.append(
+      .init(
+        service: center.firingService(firesScheduledNotifications: !noFiring),
+        successTerminationBehavior: .gracefullyShutdownGroup))
     services.append(.init(service: session, successTerminationBehavior: .gracefullyShutdownGroup))
     var logger = Logger(label: "chat-client")
     logger.logLevel = .warning
