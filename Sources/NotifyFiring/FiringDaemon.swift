@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Logging
 import NotifyCore
+import NotifyDesktop
 
 /// The resident firer (`notify daemon`, SPEC.md §6): one sd-event loop with one
 /// `CLOCK_REALTIME` timer armed for the earliest next fire instant over all apps.
@@ -54,6 +55,7 @@ public final class FiringDaemon: @unchecked Sendable {
   private let notifier: ServiceNotifier
   private let logger: Logger
   private let pendingCount: (() throws -> Int)?
+  private let desktop: DesktopSink?
 
   private let lock = NSLock()
   private var stopRequested = false
@@ -69,12 +71,15 @@ public final class FiringDaemon: @unchecked Sendable {
   private var lastWatchdogPing = Date.distantPast
   private let watchdogInterval: TimeInterval?
 
-  /// Creates a daemon around `firer`. `pendingCount` feeds the service status line.
+  /// Creates a daemon around `firer`. `pendingCount` feeds the service status line. A
+  /// `desktop` sink is attached to the loop, so that its activations and dismissals
+  /// (its `onEvent`) arrive while the daemon sleeps.
   public init(
     firer: Firer, clock: any NotifyClock = SystemClock(), configuration: Configuration,
     notifier: ServiceNotifier = ServiceNotifier(), logger: Logger = Logger(label: "notify.daemon"),
-    pendingCount: (() throws -> Int)? = nil
+    pendingCount: (() throws -> Int)? = nil, desktop: DesktopSink? = nil
   ) {
+    self.desktop = desktop
     self.firer = firer
     self.clock = clock
     self.configuration = configuration
@@ -130,6 +135,14 @@ public final class FiringDaemon: @unchecked Sendable {
     }
     if stopEarly { return }
     loop.enableWatchdog()
+    if let desktop {
+      do {
+        try desktop.attach(to: loop.handle)
+      } catch {
+        logger.warning("desktop activations and dismissals will not be recorded: \(error)")
+      }
+    }
+    defer { desktop?.detach() }
 
     rearm()
     notifier.ready(status: statusLine())
