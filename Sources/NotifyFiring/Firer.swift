@@ -195,7 +195,8 @@ public final class Firer {
     } catch {
       logger.error("could not record a failed delivery: \(error)", metadata: Firer.metadata(claim))
     }
-    logger.error("delivery failed after \(options.attempts) attempts: \(lastError)", metadata: Firer.metadata(claim))
+    logger.error(
+      "delivery failed after \(options.attempts) attempts: \(lastError)", metadata: Firer.metadata(claim))
     return false
   }
 

@@ -205,7 +205,9 @@ public final class FiringDaemon: @unchecked Sendable {
       let task = BackgroundTask.begin(
         named: "delivery batch", budget: configuration.batchBudget, clock: clock, trigger: .checkpoints
       ) {}
-      let (report, unstarted) = firer.deliver(Array(ready), task: task) { [unowned self] in self.pingWatchdog() }
+      let (report, unstarted) = firer.deliver(Array(ready), task: task) { [unowned self] in
+        self.pingWatchdog()
+      }
       task.end()
       if report.stopped {
         // Still claimed by this daemon: delivered on the next iteration, after other events.
@@ -237,7 +239,8 @@ public final class FiringDaemon: @unchecked Sendable {
         nothingClaimable = claimed.isEmpty
         if nothingClaimable { break }
       }
-      var wake = [prepared.first?.fireDate, next.map { $0 - configuration.claimAhead }].compactMap { $0 }.min()
+      var wake = [prepared.first?.fireDate, next.map { $0 - configuration.claimAhead }].compactMap { $0 }
+        .min()
       if nothingClaimable, let soon = wake, prepared.first.map({ $0.fireDate > soon }) ?? true {
         // The store said something is due but nothing could be claimed (an instant a
         // fraction of a millisecond ahead of its stored millisecond): look again shortly
@@ -259,7 +262,8 @@ public final class FiringDaemon: @unchecked Sendable {
       try firer.release(prepared)
       prepared = []
     } catch {
-      logger.error("could not give back \(prepared.count) claimed deliveries; the next firer takes them over: \(error)")
+      logger.error(
+        "could not give back \(prepared.count) claimed deliveries; the next firer takes them over: \(error)")
     }
   }
 

@@ -14,7 +14,8 @@ struct DesktopDaemonTests {
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
     let daemon = try NotifyProcess(
-      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: desktop.environment)
+      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
+      environment: desktop.environment)
     #expect(daemon.waitReady(), "\(daemon.errorText)")
     // When a notification comes due
     try f.schedule("hello", at: Date() + 1)
@@ -38,7 +39,9 @@ final class HeadlessDesktop {
     let missing = ["Xvfb", "dbus-daemon", "dunst", "dunstctl"].first { tool in
       !path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
     }
-    if let missing { print("DesktopDaemonTests: skipping: \(missing) is not installed (apt-get install xvfb dbus dunst)") }
+    if let missing {
+      print("DesktopDaemonTests: skipping: \(missing) is not installed (apt-get install xvfb dbus dunst)")
+    }
     return missing
   }()
 
@@ -60,13 +63,17 @@ final class HeadlessDesktop {
   }
 
   deinit {
-    _ = try? HeadlessDesktop.run(["/bin/bash", HeadlessDesktop.script, "stop", folder.file("session")], in: folder)
+    _ = try? HeadlessDesktop.run(
+      ["/bin/bash", HeadlessDesktop.script, "stop", folder.file("session")], in: folder)
   }
 
   @discardableResult
   func dunstctl(_ arguments: String...) throws -> String {
-    let result = try HeadlessDesktop.run(["/usr/bin/dunstctl"] + arguments, environment: environment, in: folder)
-    guard result.status == 0 else { throw NotifyError(.unavailable, "dunstctl \(arguments) failed: \(result.errors)") }
+    let result = try HeadlessDesktop.run(
+      ["/usr/bin/dunstctl"] + arguments, environment: environment, in: folder)
+    guard result.status == 0 else {
+      throw NotifyError(.unavailable, "dunstctl \(arguments) failed: \(result.errors)")
+    }
     return result.output
   }
 

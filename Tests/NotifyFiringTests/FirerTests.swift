@@ -15,7 +15,8 @@ struct FirerTests {
     try f.schedule("once", at: now - 3600)
     try f.schedule("rep", at: now - 600 + 5, repeat: .minute)
     let sink = RecordingSink()
-    let firer = Firer(store: f.store, sink: sink, identity: .current, clock: ManualClock(now: now), sounds: UncheckedSounds())
+    let firer = Firer(
+      store: f.store, sink: sink, identity: .current, clock: ManualClock(now: now), sounds: UncheckedSounds())
     // When one batch runs
     let report = try firer.fireBatch()
     // Then each was delivered once, late, the repeat as its latest occurrence
