@@ -56,6 +56,7 @@ public final class FiringDaemon: @unchecked Sendable {
   private let logger: Logger
   private let pendingCount: (() throws -> Int)?
   private let desktop: DesktopSink?
+  private let readySignal = DispatchSemaphore(value: 0)
 
   private let lock = NSLock()
   private var stopRequested = false
@@ -146,6 +147,7 @@ public final class FiringDaemon: @unchecked Sendable {
 
     rearm()
     notifier.ready(status: statusLine())
+    readySignal.signal()
     logger.info("ready; watching \(configuration.storePath ?? "no store file")")
     _ = try loop.run()
     notifier.stopping()
@@ -162,6 +164,14 @@ public final class FiringDaemon: @unchecked Sendable {
     sigaddset(&set, SIGTERM)
     sigaddset(&set, SIGINT)
     pthread_sigmask(SIG_BLOCK, &set, nil)
+  }
+
+  /// Waits until the loop has delivered what was overdue and armed its timer (what
+  /// READY=1 tells systemd); false at the timeout.
+  public func waitUntilReady(timeout: TimeInterval) -> Bool {
+    guard readySignal.wait(timeout: .now() + timeout) == .success else { return false }
+    readySignal.signal()
+    return true
   }
 
   /// Stops a running loop; safe from any thread, also before `run()` has started.
