@@ -38,7 +38,8 @@ final class EventLoop {
   }
 
   /// A timer on `CLOCK_REALTIME`, created disabled; arm it with `EventSource.arm(at:)`.
-  func addRealtimeTimer(priority: Int64 = 0, _ body: @escaping () -> Void) throws(NotifyError) -> EventSource {
+  func addRealtimeTimer(priority: Int64 = 0, _ body: @escaping () -> Void) throws(NotifyError) -> EventSource
+  {
     let box = EventSource.Box(body)
     var source: OpaquePointer?
     try SystemdCall.check(

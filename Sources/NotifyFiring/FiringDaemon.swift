@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Logging
 import NotifyCore
+import NotifyDesktop
 
 /// The resident firer (`notify daemon`, SPEC.md §6): one sd-event loop with one
 /// `CLOCK_REALTIME` timer armed for the earliest next fire instant over all apps.
@@ -54,6 +55,8 @@ public final class FiringDaemon: @unchecked Sendable {
   private let notifier: ServiceNotifier
   private let logger: Logger
   private let pendingCount: (() throws -> Int)?
+  private let desktop: DesktopSink?
+  private let readySignal = DispatchSemaphore(value: 0)
 
   private let lock = NSLock()
   private var stopRequested = false
@@ -69,12 +72,15 @@ public final class FiringDaemon: @unchecked Sendable {
   private var lastWatchdogPing = Date.distantPast
   private let watchdogInterval: TimeInterval?
 
-  /// Creates a daemon around `firer`. `pendingCount` feeds the service status line.
+  /// Creates a daemon around `firer`. `pendingCount` feeds the service status line. A
+  /// `desktop` sink is attached to the loop, so that its activations and dismissals
+  /// (its `onEvent`) arrive while the daemon sleeps.
   public init(
     firer: Firer, clock: any NotifyClock = SystemClock(), configuration: Configuration,
     notifier: ServiceNotifier = ServiceNotifier(), logger: Logger = Logger(label: "notify.daemon"),
-    pendingCount: (() throws -> Int)? = nil
+    pendingCount: (() throws -> Int)? = nil, desktop: DesktopSink? = nil
   ) {
+    self.desktop = desktop
     self.firer = firer
     self.clock = clock
     self.configuration = configuration
@@ -130,9 +136,18 @@ public final class FiringDaemon: @unchecked Sendable {
     }
     if stopEarly { return }
     loop.enableWatchdog()
+    if let desktop {
+      do {
+        try desktop.attach(to: loop.handle)
+      } catch {
+        logger.warning("desktop activations and dismissals will not be recorded: \(error)")
+      }
+    }
+    defer { desktop?.detach() }
 
     rearm()
     notifier.ready(status: statusLine())
+    readySignal.signal()
     logger.info("ready; watching \(configuration.storePath ?? "no store file")")
     _ = try loop.run()
     notifier.stopping()
@@ -149,6 +164,14 @@ public final class FiringDaemon: @unchecked Sendable {
     sigaddset(&set, SIGTERM)
     sigaddset(&set, SIGINT)
     pthread_sigmask(SIG_BLOCK, &set, nil)
+  }
+
+  /// Waits until the loop has delivered what was overdue and armed its timer (what
+  /// READY=1 tells systemd); false at the timeout.
+  public func waitUntilReady(timeout: TimeInterval) -> Bool {
+    guard readySignal.wait(timeout: .now() + timeout) == .success else { return false }
+    readySignal.signal()
+    return true
   }
 
   /// Stops a running loop; safe from any thread, also before `run()` has started.
@@ -192,7 +215,9 @@ public final class FiringDaemon: @unchecked Sendable {
       let task = BackgroundTask.begin(
         named: "delivery batch", budget: configuration.batchBudget, clock: clock, trigger: .checkpoints
       ) {}
-      let (report, unstarted) = firer.deliver(Array(ready), task: task) { [unowned self] in self.pingWatchdog() }
+      let (report, unstarted) = firer.deliver(Array(ready), task: task) { [unowned self] in
+        self.pingWatchdog()
+      }
       task.end()
       if report.stopped {
         // Still claimed by this daemon: delivered on the next iteration, after other events.
@@ -224,7 +249,8 @@ public final class FiringDaemon: @unchecked Sendable {
         nothingClaimable = claimed.isEmpty
         if nothingClaimable { break }
       }
-      var wake = [prepared.first?.fireDate, next.map { $0 - configuration.claimAhead }].compactMap { $0 }.min()
+      var wake = [prepared.first?.fireDate, next.map { $0 - configuration.claimAhead }].compactMap { $0 }
+        .min()
       if nothingClaimable, let soon = wake, prepared.first.map({ $0.fireDate > soon }) ?? true {
         // The store said something is due but nothing could be claimed (an instant a
         // fraction of a millisecond ahead of its stored millisecond): look again shortly
@@ -246,7 +272,8 @@ public final class FiringDaemon: @unchecked Sendable {
       try firer.release(prepared)
       prepared = []
     } catch {
-      logger.error("could not give back \(prepared.count) claimed deliveries; the next firer takes them over: \(error)")
+      logger.error(
+        "could not give back \(prepared.count) claimed deliveries; the next firer takes them over: \(error)")
     }
   }
 

@@ -101,7 +101,9 @@ extension SQLiteStore: FiringStore {
         try Int.fetchOne(
           db, sql: "SELECT count(*) FROM notification WHERE next_fire_at IS NOT NULL AND next_fire_at <= ?",
           arguments: [Millis.from(now)]) ?? 0
-      let abandoned = try String.fetchAll(db, sql: "SELECT owner FROM claim").filter { !ClaimOwner.isAlive($0) }
+      let abandoned = try String.fetchAll(db, sql: "SELECT owner FROM claim").filter {
+        !ClaimOwner.isAlive($0)
+      }
       return rows + abandoned.count
     }
   }
@@ -118,7 +120,8 @@ extension SQLiteStore: FiringStore {
     let schedule = stored.notification.schedule
     guard
       let plan = DuePlanner.plan(
-        schedule, nextIndex: stored.nextOccurrence, now: now, localZone: localZone, misfireGrace: misfireGrace)
+        schedule, nextIndex: stored.nextOccurrence, now: now, localZone: localZone, misfireGrace: misfireGrace
+      )
     else {
       // next_fire_at was stale (the zone moved, or the schedule ended): recompute it.
       let next = schedule.occurrence(stored.nextOccurrence, localZone: localZone)
@@ -168,7 +171,8 @@ extension SQLiteStore: FiringStore {
   }
 
   /// Claims left by firers that died (or released for anyone) become this firer's.
-  private static func takeOver(now: Date, owner: FirerIdentity, limit: Int, in db: Database) throws -> [Claim] {
+  private static func takeOver(now: Date, owner: FirerIdentity, limit: Int, in db: Database) throws -> [Claim]
+  {
     guard limit > 0 else { return [] }
     var claims: [Claim] = []
     // Only what is due: a dead daemon may have claimed an occurrence just before its instant.

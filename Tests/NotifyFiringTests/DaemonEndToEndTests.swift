@@ -51,7 +51,8 @@ struct DaemonEndToEndTests {
     #expect(daemon.waitReady())
     // When another process (the CLI) schedules one for 1.5 s from now
     let at = Date() + 1.5
-    let result = try notify(["schedule", "--app", "test", "--id", "soon", "--at", rfc3339(at), "--title", "x"], db: f.path)
+    let result = try notify(
+      ["schedule", "--app", "test", "--id", "soon", "--at", rfc3339(at), "--title", "x"], db: f.path)
     #expect(result.status == 0, "\(result.stderr)")
     // Then it fires at its instant
     #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
@@ -136,7 +137,8 @@ struct DaemonEndToEndTests {
     let deadline = Date() + 20
     func seen() -> [String] { ([a, b] + runs).flatMap(\.deliveries).map(\.key) }
     while Date() < deadline, !Set(seen()).isSuperset(of: expected) {
-      let run = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f\(runs.count)")
+      let run = try NotifyProcess(
+        ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f\(runs.count)")
       runs.append(run)
       #expect(run.waitExit() == 0)
     }
@@ -153,7 +155,8 @@ struct DaemonEndToEndTests {
     let f = try FiringFixture()
     try f.schedule("ancient", at: Date() - 3600)
     try f.schedule("recent", at: Date() - 5)
-    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d", extra: ["--misfire-grace", "1m"])
+    let daemon = try NotifyProcess.daemon(
+      db: f.path, folder: f.folder, name: "d", extra: ["--misfire-grace", "1m"])
     #expect(daemon.waitReady())
     #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
     #expect(daemon.deliveries.map(\.id) == ["recent"])
@@ -233,10 +236,13 @@ struct DaemonIdleTests {
 
 /// Voluntary plus involuntary context switches over all threads of `pid`.
 func contextSwitches(of pid: Int32) -> Int? {
-  guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+  guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else {
+    return nil
+  }
   var total = 0
   for thread in threads {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8) else {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8)
+    else {
       continue
     }
     for line in status.split(separator: "\n") where line.contains("ctxt_switches") {

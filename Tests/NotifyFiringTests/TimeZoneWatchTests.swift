@@ -21,7 +21,8 @@ struct TimeZoneWatchTests {
     // When the link is replaced twice the way timedatectl does it (a new link renamed over it)
     func replace(with zone: String) {
       let fresh = folder.file("localtime.new")
-      try? FileManager.default.createSymbolicLink(atPath: fresh, withDestinationPath: "/usr/share/zoneinfo/" + zone)
+      try? FileManager.default.createSymbolicLink(
+        atPath: fresh, withDestinationPath: "/usr/share/zoneinfo/" + zone)
       rename(fresh, link)
     }
     let first = try loop.addRealtimeTimer { replace(with: "Europe/Berlin") }
@@ -48,7 +49,8 @@ struct TimeZoneWatchTests {
       loop.exit(0)
     }
     let create = try loop.addRealtimeTimer {
-      try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/usr/share/zoneinfo/UTC")
+      try? FileManager.default.createSymbolicLink(
+        atPath: link, withDestinationPath: "/usr/share/zoneinfo/UTC")
     }
     try create.arm(at: Date() + 0.05)
     let deadline = try loop.addRealtimeTimer { loop.exit(1) }
@@ -63,7 +65,10 @@ struct TimeZoneWatchTests {
 struct JournalLogHandlerTests {
   @Test(
     "metadata keys become journal field names",
-    arguments: [("notify_id", "NOTIFY_ID"), ("notify_app", "NOTIFY_APP"), ("_private", "PRIVATE"), ("9lives", "F9LIVES"), ("a.b-c", "A_B_C")])
+    arguments: [
+      ("notify_id", "NOTIFY_ID"), ("notify_app", "NOTIFY_APP"), ("_private", "PRIVATE"),
+      ("9lives", "F9LIVES"), ("a.b-c", "A_B_C"),
+    ])
   func fieldNames(key: String, field: String) {
     #expect(JournalLogHandler.fieldName(key) == field)
   }

@@ -44,7 +44,9 @@ func realNow() -> Double {
 }
 
 /// Starts `path arguments` with stdout on a pipe; returns the process and the read end.
-func spawn(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (Process, FileHandle) {
+func spawn(_ path: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
+  Process, FileHandle
+) {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: path)
   process.arguments = arguments
@@ -102,11 +104,14 @@ let floorStart = realNow() + 1
 let (floorProcess, floorOut) = try spawn(
   options.floor,
   ["\(UInt64(floorStart * 1e6))", "\(UInt64(options.spacing * 1e6))", "\(options.count)"])
-let floorLines = readLines(floorOut, count: options.count, deadline: floorStart + Double(options.count) * options.spacing + 10)
+let floorLines = readLines(
+  floorOut, count: options.count, deadline: floorStart + Double(options.count) * options.spacing + 10)
 floorProcess.waitUntilExit()
 let floor = Figures(
   name: "sd-event floor",
-  latencies: floorLines.compactMap { line, at in Int(line).map { at - (floorStart + Double($0) * options.spacing) } })
+  latencies: floorLines.compactMap { line, at in
+    Int(line).map { at - (floorStart + Double($0) * options.spacing) }
+  })
 
 // 2. The daemon: schedule COUNT one-shot notifications (16 apps, under the 64 limit), then run it.
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notify-bench-\(getpid())").path
@@ -146,7 +151,9 @@ for i in 0..<options.count {
   queue.addOperation { [environment] in
     let process = Process()
     process.executableURL = URL(fileURLWithPath: notify)
-    process.arguments = ["schedule", "--app", "bench\(i % 16)", "--id", "b\(i)", "--at", at, "--title", "bench \(i)"]
+    process.arguments = [
+      "schedule", "--app", "bench\(i % 16)", "--id", "b\(i)", "--at", at, "--title", "bench \(i)",
+    ]
     process.environment = environment
     process.standardOutput = FileHandle.nullDevice
     try? process.run()
@@ -174,15 +181,23 @@ let daemonFigures = Figures(
   })
 
 // 3. Report.
-print("fire latency, due instant -> line read from the pipe; \(options.count) occurrences \(Int(options.spacing * 1000)) ms apart")
+print(
+  "fire latency, due instant -> line read from the pipe; \(options.count) occurrences \(Int(options.spacing * 1000)) ms apart"
+)
 print("| | n | min | p50 | p99 | max |")
 print("|---|---|---|---|---|---|")
 for f in [floor, daemonFigures] {
-  print("| \(f.name) | \(f.latencies.count) | \(micro(f.min)) | \(micro(f.p50)) | \(micro(f.p99)) | \(micro(f.max)) |")
+  print(
+    "| \(f.name) | \(f.latencies.count) | \(micro(f.min)) | \(micro(f.p50)) | \(micro(f.p99)) | \(micro(f.max)) |"
+  )
 }
-print(String(format: "p50 ratio daemon/floor: %.2fx (target <= 1.5x); daemon p99 %@ (target < 2 ms)",
-  daemonFigures.p50 / floor.p50, micro(daemonFigures.p99)))
+print(
+  String(
+    format: "p50 ratio daemon/floor: %.2fx (target <= 1.5x); daemon p99 %@ (target < 2 ms)",
+    daemonFigures.p50 / floor.p50, micro(daemonFigures.p99)))
 if daemonFigures.latencies.count != options.count || floor.latencies.count != options.count {
-  warn("fire-latency: missing deliveries (floor \(floor.latencies.count), daemon \(daemonFigures.latencies.count))\n")
+  warn(
+    "fire-latency: missing deliveries (floor \(floor.latencies.count), daemon \(daemonFigures.latencies.count))\n"
+  )
   exit(1)
 }

@@ -11,7 +11,10 @@ final class NotifyProcess: @unchecked Sendable {
   let listener: NotifySocketListener
 
   /// Starts `notify ARGUMENTS --db DB`; `name` keeps its files apart from other processes'.
-  init(_ arguments: [String], db: String, folder: TemporaryFolder, name: String, environment: [String: String] = [:])
+  init(
+    _ arguments: [String], db: String, folder: TemporaryFolder, name: String,
+    environment: [String: String] = [:]
+  )
     throws
   {
     outputPath = folder.file("\(name).out")
@@ -37,9 +40,11 @@ final class NotifyProcess: @unchecked Sendable {
 
   /// A daemon with the stdout sink.
   static func daemon(
-    db: String, folder: TemporaryFolder, name: String, extra: [String] = [], environment: [String: String] = [:]
+    db: String, folder: TemporaryFolder, name: String, extra: [String] = [],
+    environment: [String: String] = [:]
   ) throws -> NotifyProcess {
-    try NotifyProcess(["daemon", "--sink", "stdout"] + extra, db: db, folder: folder, name: name, environment: environment)
+    try NotifyProcess(
+      ["daemon", "--sink", "stdout"] + extra, db: db, folder: folder, name: name, environment: environment)
   }
 
   var pid: Int32 { process.processIdentifier }
@@ -52,7 +57,9 @@ final class NotifyProcess: @unchecked Sendable {
   /// The JSON lines the sink wrote so far (a line cut short by a kill is ignored).
   var deliveries: [Delivered] {
     guard let data = fileBytes(outputPath) else { return [] }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Delivered(line: String($0)) }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+      Delivered(line: String($0))
+    }
   }
 
   /// What the process wrote on stderr.
