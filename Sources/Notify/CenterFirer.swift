@@ -27,16 +27,3 @@ final class CenterFirer: @unchecked Sendable {
     return try firer.fireBatch(task: task)
   }
 }
-
-/// Checks sounds at fire time against the app's sound folders (SPEC.md §4).
-struct LibrarySounds: SoundResolving {
-  func resolve(_ sound: SoundName, app: String) -> ResolvedSound {
-    guard case .file = sound, let library = try? SoundLibrary(app: app) else {
-      return ResolvedSound(effective: sound)
-    }
-    let resolution = library.resolve(sound)
-    return ResolvedSound(
-      effective: resolution.effective, file: resolution.file, requested: resolution.requested,
-      note: resolution.note)
-  }
-}
