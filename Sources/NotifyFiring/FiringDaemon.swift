@@ -115,6 +115,7 @@ public final class FiringDaemon: @unchecked Sendable {
     sources.append(
       TimeZoneWatch(loop: loop) { [unowned self] in
         self.logger.info("the system time zone changed; re-arming")
+        (self.clock as? ZoneCachingClock)?.zoneChanged()
         self.requestRearm()
       })
     if configuration.handlesSignals {
