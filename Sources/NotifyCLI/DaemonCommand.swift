@@ -36,12 +36,14 @@ struct DaemonCommand: ParsableCommand {
     }
     let store = try store.open()
     let (sink, desktop) = try FiringSink.make(sink, store: store)
+    // The zone is read once and again when /etc/localtime changes, not on every wake-up.
+    let clock = ZoneCachingClock()
     let firer = Firer(
-      store: store, sink: sink, identity: .current, logger: Logger(label: "notify.firing"),
+      store: store, sink: sink, identity: .current, clock: clock, logger: Logger(label: "notify.firing"),
       options: .init(misfireGrace: grace))
     let daemon = FiringDaemon(
-      firer: firer, configuration: .init(storePath: store.path), pendingCount: { try store.pendingCount() },
-      desktop: desktop)
+      firer: firer, clock: clock, configuration: .init(storePath: store.path),
+      pendingCount: { try store.pendingCount() }, desktop: desktop)
     try daemon.run()
   }
 }

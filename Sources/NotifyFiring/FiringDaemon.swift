@@ -49,14 +49,14 @@ public final class FiringDaemon: @unchecked Sendable {
     }
   }
 
-  private let firer: Firer
-  private let clock: any NotifyClock
-  private let configuration: Configuration
-  private let notifier: ServiceNotifier
-  private let logger: Logger
-  private let pendingCount: (() throws -> Int)?
+  let firer: Firer
+  let clock: any NotifyClock
+  let configuration: Configuration
+  let notifier: ServiceNotifier
+  let logger: Logger
+  let pendingCount: (() throws -> Int)?
   private let desktop: DesktopSink?
-  private let readySignal = DispatchSemaphore(value: 0)
+  private var ready = false
 
   private let lock = NSLock()
   private var stopRequested = false
@@ -68,9 +68,9 @@ public final class FiringDaemon: @unchecked Sendable {
   private var rearmSource: EventSource?
   /// Occurrences this daemon has claimed and will hand over at their instants, soonest first.
   private var prepared: [Firer.Prepared] = []
-  private var lastStatus = ""
-  private var lastWatchdogPing = Date.distantPast
-  private let watchdogInterval: TimeInterval?
+  var lastStatus = ""
+  var lastWatchdogPing = Date.distantPast
+  let watchdogInterval: TimeInterval?
 
   /// Creates a daemon around `firer`. `pendingCount` feeds the service status line. A
   /// `desktop` sink is attached to the loop, so that its activations and dismissals
@@ -115,6 +115,7 @@ public final class FiringDaemon: @unchecked Sendable {
     sources.append(
       TimeZoneWatch(loop: loop) { [unowned self] in
         self.logger.info("the system time zone changed; re-arming")
+        (self.clock as? ZoneCachingClock)?.zoneChanged()
         self.requestRearm()
       })
     if configuration.handlesSignals {
@@ -147,9 +148,10 @@ public final class FiringDaemon: @unchecked Sendable {
 
     rearm()
     notifier.ready(status: statusLine())
-    readySignal.signal()
+    lock.withLock { ready = true }
     logger.info("ready; watching \(configuration.storePath ?? "no store file")")
     _ = try loop.run()
+    lock.withLock { ready = false }
     notifier.stopping()
     giveBackPrepared()
     withExtendedLifetime(sources) {}
@@ -166,13 +168,9 @@ public final class FiringDaemon: @unchecked Sendable {
     pthread_sigmask(SIG_BLOCK, &set, nil)
   }
 
-  /// Waits until the loop has delivered what was overdue and armed its timer (what
-  /// READY=1 tells systemd); false at the timeout.
-  public func waitUntilReady(timeout: TimeInterval) -> Bool {
-    guard readySignal.wait(timeout: .now() + timeout) == .success else { return false }
-    readySignal.signal()
-    return true
-  }
+  /// True once the loop has delivered what was overdue and armed its timer (what
+  /// READY=1 tells systemd), until it stops.
+  public var isReady: Bool { lock.withLock { ready } }
 
   /// Stops a running loop; safe from any thread, also before `run()` has started.
   public func stop() {
@@ -228,7 +226,7 @@ public final class FiringDaemon: @unchecked Sendable {
     rearm()
   }
 
-  private func requestRearm() {
+  func requestRearm() {
     try? rearmSource?.trigger()
   }
 
@@ -274,47 +272,6 @@ public final class FiringDaemon: @unchecked Sendable {
     } catch {
       logger.error(
         "could not give back \(prepared.count) claimed deliveries; the next firer takes them over: \(error)")
-    }
-  }
-
-  private func pingWatchdog() {
-    guard let interval = watchdogInterval else { return }
-    let now = Date()
-    if now.timeIntervalSince(lastWatchdogPing) >= interval / 4 {
-      lastWatchdogPing = now
-      notifier.watchdog()
-    }
-  }
-
-  private func updateStatus() {
-    guard notifier.isActive else { return }
-    let line = statusLine()
-    if line != lastStatus {
-      lastStatus = line
-      notifier.status(line)
-    }
-  }
-
-  private func statusLine() -> String {
-    let count = (try? pendingCount?()).flatMap { $0 }
-    let next = try? firer.store.nextFireDate(localZone: clock.localZone)
-    let pending = count.map { "\($0) pending" } ?? "running"
-    guard let next = next.flatMap({ $0 }) else { return "\(pending), nothing scheduled" }
-    return "\(pending), next at \(RFC3339.string(from: next))"
-  }
-
-  // MARK: - Watches
-
-  /// inotify on the store's folder, filtered to the store's own files: the database,
-  /// its `-wal` and `-journal`. Every commit by any process changes one of them.
-  private func watchStore(_ path: String, on loop: EventLoop) throws(NotifyError) -> EventSource {
-    let url = URL(fileURLWithPath: path)
-    let folder = url.deletingLastPathComponent().path
-    let base = url.lastPathComponent
-    let names: Set<String> = [base, base + "-wal", base + "-journal"]
-    let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-    return try loop.addInotify(path: folder, mask: mask) { [unowned self] name in
-      if names.contains(name) { self.requestRearm() }
     }
   }
 

@@ -211,21 +211,22 @@ struct DaemonEndToEndTests {
 @Suite("notify daemon idle")
 struct DaemonIdleTests {
   @Test("idle with 64 pending an hour away, the daemon makes no wake-ups for 30 s")
-  func noWakeUps() throws {
+  func noWakeUps() async throws {
     // Given 64 notifications an hour away and a daemon that has settled
     let f = try FiringFixture()
     for i in 0..<64 { try f.schedule("n\(i)", at: Date() + 3600 + Double(i)) }
     let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
     #expect(daemon.waitReady())
-    let settled = waitUntil(timeout: 10, interval: 0.5) {
+    var settled = false
+    for _ in 0..<20 where !settled {
       let before = contextSwitches(of: daemon.pid)
-      Thread.sleep(forTimeInterval: 0.5)
-      return before == contextSwitches(of: daemon.pid)
+      try await Task.sleep(for: .milliseconds(500))
+      settled = before == contextSwitches(of: daemon.pid)
     }
     #expect(settled)
-    // When 30 s pass
+    // When 30 s pass (sleeping without holding a cooperative thread)
     let before = contextSwitches(of: daemon.pid)
-    Thread.sleep(forTimeInterval: 30)
+    try await Task.sleep(for: .seconds(30))
     let after = contextSwitches(of: daemon.pid)
     // Then not one thread of it was scheduled
     #expect(before != nil)

@@ -18,7 +18,8 @@ struct InProcessDaemonTests {
     let firer = Firer(store: try f.openAgain(), sink: sink, identity: .current, sounds: UncheckedSounds())
     let daemon = FiringDaemon(firer: firer, configuration: .init(storePath: f.path, handlesSignals: false))
     let running = Task { try await daemon.run() }
-    #expect(daemon.waitUntilReady(timeout: 10))
+    // (waits without blocking: other tests may hold the cooperative threads for a while)
+    #expect(try await pollUntil(timeout: 60) { daemon.isReady })
     // When another connection schedules one that is already due
     let committed = Date()
     try f.schedule("now", at: committed - 0.001, createdAt: committed)

@@ -77,6 +77,24 @@ struct SQLiteFiringStoreTests {
     #expect(try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).isEmpty)
   }
 
+  @Test("an app-scoped claim takes only that app's occurrences, abandoned ones included")
+  func appScoped() throws {
+    // Given due notifications of two apps, and an abandoned claim of each
+    let f = try FiringFixture()
+    try f.schedule("a-dead", at: now - 9, app: "a")
+    try f.schedule("b-dead", at: now - 8, app: "b")
+    _ = try f.store.claimDue(now: now, localZone: f.utc, owner: deadFirer, misfireGrace: nil, limit: 64)
+    try f.schedule("a1", at: now - 2, app: "a")
+    try f.schedule("b1", at: now - 1, app: "b")
+    // When app a's firer claims
+    let claims = try f.store.claimDue(
+      now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64, app: "a")
+    // Then it gets a's two and leaves b's due for someone else
+    #expect(claims.map(\.notification.id) == ["a-dead", "a1"])
+    let rest = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
+    #expect(rest.map(\.notification.id) == ["b-dead", "b1"])
+  }
+
   @Test("released claims return to pending and are claimed again")
   func release() throws {
     // Given two claimed occurrences of a one-shot and of a minutely repeat that missed 3

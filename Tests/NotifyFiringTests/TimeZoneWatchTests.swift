@@ -1,4 +1,5 @@
 import Foundation
+import NotifyCore
 import NotifyTestSupport
 import Testing
 
@@ -87,5 +88,25 @@ struct JournalLogHandlerTests {
     #expect(JournalLogHandler.runsUnderSystemd(environment: ["INVOCATION_ID": "abc"]))
     #expect(!JournalLogHandler.runsUnderSystemd(environment: [:]))
     #expect(!JournalLogHandler.runsUnderSystemd(environment: ["JOURNAL_STREAM": "1:2"]))
+  }
+}
+
+@Suite("ZoneCachingClock")
+struct ZoneCachingClockTests {
+  @Test("keeps the zone until told it changed")
+  func caches() {
+    // Given a clock in Berlin, read once through the cache
+    let base = ManualClock(
+      now: Date(timeIntervalSince1970: 0), localZone: TimeZone(identifier: "Europe/Berlin")!)
+    let clock = ZoneCachingClock(base)
+    #expect(clock.localZone.identifier == "Europe/Berlin")
+    // When the system zone moves
+    base.setLocalZone(TimeZone(identifier: "Asia/Tokyo")!)
+    // Then the cache still says Berlin until it is told, then Tokyo
+    #expect(clock.localZone.identifier == "Europe/Berlin")
+    clock.zoneChanged()
+    #expect(clock.localZone.identifier == "Asia/Tokyo")
+    base.advance(by: 5)
+    #expect(clock.now() == Date(timeIntervalSince1970: 5))
   }
 }
