@@ -32,8 +32,8 @@ extension LocalNotificationCenter {
   }
 }
 
-/// The store as this app's firer sees it: claims of other apps are handed straight back,
-/// so an app never shows another app's notifications.
+/// The store as this app's firer sees it: only the app's own occurrences are claimed, so
+/// an app never shows (or holds up) another app's notifications.
 final class AppScopedFiringStore: FiringStore {
   let base: SQLiteStore
   let app: String
@@ -50,11 +50,8 @@ final class AppScopedFiringStore: FiringStore {
   func claimDue(now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int)
     throws -> [Claim]
   {
-    let claims = try base.claimDue(
-      now: now, localZone: localZone, owner: owner, misfireGrace: misfireGrace, limit: limit)
-    let others = claims.filter { $0.notification.app != app }
-    if !others.isEmpty { try base.release(others) }
-    return claims.filter { $0.notification.app == app }
+    try base.claimDue(
+      now: now, localZone: localZone, owner: owner, misfireGrace: misfireGrace, limit: limit, app: app)
   }
 
   func markDelivered(_ claim: Claim, delivery: Delivery) throws {
