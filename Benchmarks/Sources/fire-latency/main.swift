@@ -1,6 +1,6 @@
 // Fire latency of `notify daemon --sink stdout` (due instant to the line arriving on a
-// pipe) over COUNT occurrences, against sd-event-floor measured the same way in the same
-// run. See BENCHMARKS.md.
+// pipe) over COUNT occurrences, against sd-event-floor measured the same way, at the same
+// time (its instants fall halfway between the daemon's). See BENCHMARKS.md.
 //   usage: fire-latency [--notify PATH] [--floor PATH] [--count N] [--spacing-ms MS]
 import Foundation
 import Glibc
@@ -99,21 +99,7 @@ for path in [options.notify, options.floor] where !FileManager.default.isExecuta
   exit(66)
 }
 
-// 1. The floor.
-let floorStart = realNow() + 1
-let (floorProcess, floorOut) = try spawn(
-  options.floor,
-  ["\(UInt64(floorStart * 1e6))", "\(UInt64(options.spacing * 1e6))", "\(options.count)"])
-let floorLines = readLines(
-  floorOut, count: options.count, deadline: floorStart + Double(options.count) * options.spacing + 10)
-floorProcess.waitUntilExit()
-let floor = Figures(
-  name: "sd-event floor",
-  latencies: floorLines.compactMap { line, at in
-    Int(line).map { at - (floorStart + Double($0) * options.spacing) }
-  })
-
-// 2. The daemon: schedule COUNT one-shot notifications (16 apps, under the 64 limit), then run it.
+// 1. Schedule COUNT one-shot notifications for the daemon (16 apps, under the 64 limit).
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("notify-bench-\(getpid())").path
 try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
 defer { try? FileManager.default.removeItem(atPath: folder) }
@@ -166,11 +152,39 @@ guard failed == 0, realNow() < daemonStart - 0.5 else {
   warn("fire-latency: scheduling failed (\(failed)) or took longer than \(scheduleEstimate) s\n")
   exit(75)
 }
+// 2. Run the daemon and the floor side by side, the floor's instants halfway between the
+// daemon's, so that both see the same machine at the same time; one reader thread each.
+let floorStart = daemonStart + options.spacing / 2
+let deadline = daemonStart + Double(options.count) * options.spacing + 10
 let (daemon, daemonOut) = try spawn(options.notify, ["daemon", "--sink", "stdout"], environment: environment)
-let daemonLines = readLines(
-  daemonOut, count: options.count, deadline: daemonStart + Double(options.count) * options.spacing + 10)
+let (floorProcess, floorOut) = try spawn(
+  options.floor,
+  [
+    "\(UInt64((floorStart * 1e6).rounded()))", "\(UInt64((options.spacing * 1e6).rounded()))",
+    "\(options.count)",
+  ])
+/// What the floor's reader thread collected.
+final class Collected: @unchecked Sendable {
+  var lines: [(String, Double)] = []
+  let done = DispatchSemaphore(value: 0)
+}
+let floorCollected = Collected()
+let floorCount = options.count
+Thread.detachNewThread { [floorOut] in
+  floorCollected.lines = readLines(floorOut, count: floorCount, deadline: deadline)
+  floorCollected.done.signal()
+}
+let daemonLines = readLines(daemonOut, count: options.count, deadline: deadline)
+floorCollected.done.wait()
+let floorLines = floorCollected.lines
+floorProcess.waitUntilExit()
 daemon.terminate()
 daemon.waitUntilExit()
+let floor = Figures(
+  name: "sd-event floor",
+  latencies: floorLines.compactMap { line, at in
+    Int(line).map { at - (floorStart + Double($0) * options.spacing) }
+  })
 let daemonFigures = Figures(
   name: "notify daemon",
   latencies: daemonLines.compactMap { line, at in
