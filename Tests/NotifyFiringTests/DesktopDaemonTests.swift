@@ -77,48 +77,13 @@ final class HeadlessDesktop {
     return result.output
   }
 
-  /// Runs a command with its output in files, through posix_spawn and waitpid: the
-  /// session script leaves daemons behind that inherit its descriptors, which keeps
-  /// Foundation's Process from ever seeing it end.
+  /// Runs a command to completion (CommandRunner waits for the command itself, not for
+  /// the daemons the session script leaves behind holding its descriptors).
   static func run(_ command: [String], environment: [String: String] = [:], in folder: TemporaryFolder) throws
     -> (status: Int32, output: String, errors: String)
   {
-    let name = UUID().uuidString
-    let (out, err) = (folder.file(name + ".out"), folder.file(name + ".err"))
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-    let env = ProcessInfo.processInfo.environment.merging(environment) { $1 }.map { "\($0)=\($1)" }
-    let argv = command.map { strdup($0) } + [nil]
-    let envp = env.map { strdup($0) } + [nil]
-    defer { (argv + envp).forEach { free($0) } }
-    // Test code may run on a thread that blocks signals; the session's daemons must not
-    // inherit that, or SIGTERM would not stop them.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    var all = sigset_t()
-    sigemptyset(&none)
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-    var pid: pid_t = 0
-    guard posix_spawn(&pid, command[0], &actions, &attributes, argv, envp) == 0 else {
-      throw NotifyError(.unavailable, "cannot start \(command[0])")
-    }
-    // Foundation's own child reaper may collect it first (waitpid then fails with ECHILD):
-    // it has ended either way, and its output is in the files.
-    var status: Int32 = 0
-    guard waitUntil(timeout: 30, { waitpid(pid, &status, WNOHANG) != 0 }) else {
-      kill(pid, SIGKILL)
-      throw NotifyError(.temporary, "\(command[0]) did not finish within 30 s")
-    }
-    let read = { (path: String) in fileBytes(path).map { String(decoding: $0, as: UTF8.self) } ?? "" }
-    return ((status >> 8) & 0xff, read(out), read(err))
+    let result = try CommandRunner(executable: command[0], environment: environment)
+      .run(Array(command.dropFirst()), timeout: 30)
+    return (result.status, result.stdout, result.stderr)
   }
 }

@@ -148,25 +148,7 @@ struct HeadlessDesktop {
   }
 
   static func shell(_ command: String, _ arguments: [String]) throws -> Int32 {
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var nothing = sigset_t()
-    sigemptyset(&nothing)
-    posix_spawnattr_setsigmask(&attributes, &nothing)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-    let argv = (["/bin/bash", "-c", command] + arguments).map { strdup($0) } + [nil]
-    let envp = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      argv.forEach { free($0) }
-      envp.forEach { free($0) }
-    }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, "/bin/bash", nil, &attributes, argv, envp)
-    guard result == 0 else { throw DesktopError(description: "cannot run bash: error \(result)") }
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
+    try CommandRunner(executable: "/bin/bash").run(["-c", command] + arguments, timeout: 60).status
   }
 
   private static func installed(_ tool: String) -> Bool {

@@ -74,7 +74,8 @@ public struct CommandRunner: Sendable {
       stderr: String(decoding: fileBytes(errors) ?? Data(), as: UTF8.self))
   }
 
-  /// Starts `arguments` with stdio redirected to files; returns the pid.
+  /// Starts `arguments` (the first looked up in PATH) with stdio redirected to files, an
+  /// empty signal mask and default signal handlers; returns the pid.
   public static func spawn(
     _ arguments: [String], environment: [String: String], stdin: String = "/dev/null",
     stdout: String = "/dev/null", stderr: String = "/dev/null"
@@ -102,7 +103,7 @@ public struct CommandRunner: Sendable {
       for pointer in envp { free(pointer) }
     }
     var pid: pid_t = 0
-    let result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, envp)
+    let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
     guard result == 0 else { throw CommandRunnerError.cannotStart(arguments[0], result) }
     return pid
   }
