@@ -44,6 +44,10 @@ struct DaemonCommand: ParsableCommand {
     let daemon = FiringDaemon(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
       pendingCount: { try store.pendingCount() }, desktop: desktop)
+    if let desktop {
+      let badges = BadgeSync(store: store, desktop: desktop)
+      daemon.onRearm = { badges.sync() }
+    }
     try daemon.run()
   }
 }

@@ -49,6 +49,10 @@ public final class FiringDaemon: @unchecked Sendable {
     }
   }
 
+  /// Called on the loop's thread after every re-arm: at start, and after the store, the
+  /// clock or the zone changed (the daemon uses it to keep launcher badges in step).
+  public var onRearm: (() -> Void)?
+
   let firer: Firer
   let clock: any NotifyClock
   let configuration: Configuration
@@ -257,6 +261,7 @@ public final class FiringDaemon: @unchecked Sendable {
       }
       if let wake { try timer.arm(at: wake) } else { timer.disarm() }
       updateStatus()
+      onRearm?()
     } catch {
       logger.error("could not read the store; trying again in \(Int(configuration.retryDelay)) s: \(error)")
       try? timer.arm(at: clock.now() + configuration.retryDelay)

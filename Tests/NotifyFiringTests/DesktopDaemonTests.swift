@@ -32,6 +32,43 @@ struct DesktopDaemonTests {
   }
 }
 
+extension DesktopDaemonTests {
+  @Test("the daemon publishes badges at start and when `notify badge N` changes one")
+  func publishesBadges() throws {
+    // Given a store where app "chat" already has badge 2, and a bus monitor
+    let desktop = try HeadlessDesktop()
+    let f = try FiringFixture()
+    try f.store.setBadge(app: "chat", count: 2, at: Date())
+    let monitorOutput = f.folder.file("monitor.out")
+    let monitor = try CommandRunner.spawn(
+      ["dbus-monitor", "type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'"],
+      environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { $1 },
+      stdout: monitorOutput)
+    defer {
+      kill(monitor, SIGKILL)
+      waitpid(monitor, nil, 0)
+    }
+    func seen() -> String { fileBytes(monitorOutput).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+    // dbus-monitor announces NameLost once it has become a monitor: from then on it sees everything
+    try #require(waitUntil(timeout: 10) { seen().contains("member=NameLost") }, "dbus-monitor did not start")
+    // When the daemon starts on the bus
+    let daemon = try NotifyProcess(
+      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
+      environment: desktop.environment)
+    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    // Then it re-emits the stored badge
+    #expect(
+      waitUntil(timeout: 10) { seen().contains("application://chat.desktop") && seen().contains("int64 2") })
+    // When another process sets the badge
+    let set = try CommandRunner(environment: ["NOTIFY_APP": "chat"]).run(["badge", "5", "--db", f.path])
+    #expect(set.status == 0)
+    // Then the daemon publishes the new count
+    #expect(waitUntil(timeout: 10) { seen().contains("int64 5") }, "\(seen())")
+    daemon.send(SIGTERM)
+    #expect(daemon.waitExit() == 0)
+  }
+}
+
 /// A private Xvfb + session bus + dunst, from the project's `.ci/desktop-session.sh`.
 final class HeadlessDesktop {
   static let toolsMissing: String? = {
