@@ -1,8 +1,75 @@
 import ArgumentParser
+import Foundation
+import Logging
+import Notify
+import NotifyFiring
 
-/// `notify fire-due`: deliver what is due, then exit (SPEC.md §6). Owned by the firing work.
+/// `notify fire-due`: delivers what is due, within a budget, then exits (SPEC.md §6).
 struct FireDueCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "fire-due", abstract: "Deliver what is due, then exit.")
-  func run() throws { throw CleanExit.message("notify fire-due: not built yet") }
+    commandName: "fire-due", abstract: "Deliver what is due, then exit.",
+    discussion: """
+      For a systemd timer (units/notify-fire.timer) or cron. Missed occurrences are
+      delivered once with late: true (a repeating notification once, then it moves on).
+      Shortly before --budget is spent no new delivery starts; what is left stays due for
+      the next run, and the count is printed on stderr. Exit 0 then, 75 if one delivery
+      alone outlasted the whole budget.
+      """)
+
+  @OptionGroup var store: StoreOptions
+
+  @Option(name: .long, help: "auto (desktop when a server answers, else stdout), desktop or stdout.")
+  var sink: SinkChoice = .auto
+
+  @Option(name: .long, help: "Time allowed for the whole run (e.g. 25s, 1m).")
+  var budget: String = "25s"
+
+  func run() throws {
+    LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
+    let budget = try DurationArgument.parse(budget, option: "--budget")
+    let store = try store.open()
+    let sink = try sink.makeSink()
+    let firer = Firer(
+      store: store, sink: sink, identity: .current, sounds: FiringSounds.resolver,
+      logger: Logger(label: "notify.firing"))
+    let summary = try FireDue.run(
+      firer: firer, budget: budget, dueCount: { now in try store.dueCount(now: now) },
+      onOverrun: {
+        Output.error(
+          "error: a delivery was still running \(Int(FireDue.overrunGrace)) s after the budget of \(TimeText.seconds(budget)) ran out: the sink is stuck; the next run delivers what is left"
+        )
+        _exit(NotifyError.Kind.temporary.rawValue)
+      })
+    if summary.budgetSpent {
+      Output.error(
+        "budget of \(TimeText.seconds(budget)) spent: delivered \(summary.report.delivered), left \(summary.left) for the next run"
+      )
+    }
+  }
+}
+
+/// Durations for `--budget` and `--misfire-grace`: the `--in` syntax (`25s`, `1m30s`)
+/// plus whole milliseconds (`300ms`), since budgets are often shorter than a second.
+enum DurationArgument {
+  static func parse(_ text: String, option: String) throws(NotifyError) -> TimeInterval {
+    if text.hasSuffix("ms"), let millis = Int(text.dropLast(2)), millis > 0 {
+      return TimeInterval(millis) / 1000
+    }
+    do {
+      return try TimeParser.duration(text)
+    } catch {
+      // The parser names --in; say which option was wrong.
+      throw NotifyError(
+        error.kind, error.problem.replacingOccurrences(of: "--in", with: option),
+        fix: error.fix.map { $0 + " (or milliseconds such as 500ms)" })
+    }
+  }
+}
+
+/// Short spellings of durations for messages.
+enum TimeText {
+  /// `25 s`, `0.2 s`.
+  static func seconds(_ value: TimeInterval) -> String {
+    value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
+  }
 }

@@ -32,7 +32,9 @@ struct ScheduleCommandTests {
     #expect(item["body"] as? String == "Stand up")
     #expect(item["timeZone"] is NSNull)
     let fire = try #require(item["fireDate"] as? String)
-    let fireDate = try #require(ISO8601DateFormatter().date(from: fire))
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    let fireDate = try #require(formatter.date(from: fire))
     #expect(abs(fireDate.timeIntervalSinceNow - 600) < 30)
     let readable = try notify.run(["list"])
     #expect(readable.stdout.contains(id))

@@ -1,0 +1,247 @@
+import Foundation
+import Glibc
+import NotifyCore
+import NotifyStore
+import NotifyTestSupport
+import Testing
+
+/// `notify daemon` as a user runs it: the built binary, a real store file, real sd-event.
+/// Serialized so that timing checks do not compete with each other for the CPU.
+@Suite("notify daemon end to end", .serialized)
+struct DaemonEndToEndTests {
+  /// How far from its due instant a delivery may come and still count as on time here:
+  /// generous, because CI machines are busy; the benchmark measures the real figure.
+  let onTime: TimeInterval = 0.5
+
+  @Test("20 notifications due in 1-3 s, scheduled in shuffled order, come out in fire order, once each")
+  func fireOrder() throws {
+    // Given a running daemon
+    let f = try FiringFixture()
+    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    #expect(daemon.waitReady())
+    // When 20 notifications due 1.2 s to 3 s from now are scheduled in shuffled order
+    let start = Date() + 1.2
+    var due: [String: Date] = [:]
+    for i in (0..<20).shuffled() {
+      let at = start + Double(i) * 0.09
+      due["n\(i)"] = at
+      try f.schedule("n\(i)", at: at, createdAt: Date())
+    }
+    // Then all 20 come out, in fire order, each once and on time
+    #expect(waitUntil(timeout: 15) { daemon.deliveries.count >= 20 }, "\(daemon.errorText)")
+    Thread.sleep(forTimeInterval: 0.3)  // room for a duplicate to show up, were there one
+    let lines = daemon.deliveries
+    #expect(lines.map(\.id) == (0..<20).map { "n\($0)" })
+    // And its log names each delivery by id and app, never by its body
+    #expect(daemon.errorText.contains("id=n0"))
+    #expect(!daemon.errorText.contains("private body"))
+    for line in lines {
+      let lateness = line.deliveredAt.timeIntervalSince(due[line.id]!)
+      #expect(lateness > -0.002 && lateness < onTime, "\(line.id) came \(lateness) s after its due instant")
+      #expect(!line.late)
+    }
+  }
+
+  @Test("a notification scheduled while the daemon sleeps on a far timer fires on time")
+  func scheduledWhileSleeping() throws {
+    // Given a daemon armed for a notification an hour away
+    let f = try FiringFixture()
+    try f.schedule("far", at: Date() + 3600)
+    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    #expect(daemon.waitReady())
+    // When another process (the CLI) schedules one for 1.5 s from now
+    let at = Date() + 1.5
+    let result = try notify(["schedule", "--app", "test", "--id", "soon", "--at", rfc3339(at), "--title", "x"], db: f.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    // Then it fires at its instant
+    #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
+    let line = try #require(daemon.deliveries.first)
+    #expect(line.id == "soon")
+    let lateness = line.deliveredAt.timeIntervalSince(at)
+    #expect(lateness > -0.002 && lateness < onTime, "came \(lateness) s after its due instant")
+  }
+
+  @Test("a notification cancelled while the daemon is armed for it never fires")
+  func cancelWhileArmed() throws {
+    // Given a daemon armed for `doomed` in 1.5 s, with `witness` due 1 s later
+    let f = try FiringFixture()
+    let now = Date()
+    try f.schedule("doomed", at: now + 1.5)
+    try f.schedule("witness", at: now + 2.5)
+    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    #expect(daemon.waitReady())
+    // When the CLI cancels `doomed`
+    let result = try notify(["cancel", "--app", "test", "doomed"], db: f.path)
+    #expect(result.status == 0, "\(result.stderr)")
+    // Then only the witness comes out, after the cancelled one's instant has passed
+    #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
+    Thread.sleep(forTimeInterval: 0.2)
+    #expect(daemon.deliveries.map(\.id) == ["witness"])
+    #expect(try f.events(.cancelled).map(\.notificationID) == ["doomed"])
+  }
+
+  @Test("kill -9 while delivering, restarted each time: nothing lost, duplicates only from hand-offs")
+  func killLoop() throws {
+    // Given 60 notifications due over the next 4 s (two apps, under the 64 limit)
+    let f = try FiringFixture()
+    let start = Date() + 0.5
+    var expected: Set<String> = []
+    for i in 0..<60 {
+      let app = "app\(i % 2)"
+      try f.schedule("n\(i)", at: start + Double(i) * 0.066, app: app, createdAt: Date())
+      expected.insert("\(app)/n\(i)#1")
+    }
+    // When the daemon is killed with SIGKILL every 150-450 ms and restarted at once
+    var daemons: [NotifyProcess] = []
+    var kills = 0
+    for round in 0..<10 {
+      let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d\(round)")
+      daemons.append(daemon)
+      Thread.sleep(forTimeInterval: Double.random(in: 0.15...0.45))
+      daemon.send(SIGKILL)
+      #expect(daemon.waitExit() != nil)
+      kills += 1
+    }
+    let last = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "final")
+    daemons.append(last)
+    // Then every occurrence comes out at least once
+    let delivered = { daemons.flatMap(\.deliveries).map(\.key) }
+    #expect(waitUntil(timeout: 20) { Set(delivered()).isSuperset(of: expected) })
+    Thread.sleep(forTimeInterval: 0.3)
+    let all = delivered()
+    #expect(Set(all) == expected)
+    // And each duplicate stems from one kill between hand-off and mark
+    let duplicates = all.count - Set(all).count
+    #expect(duplicates <= kills, "\(duplicates) duplicates from \(kills) kills")
+    // And the store ends with nothing claimed or pending
+    #expect(try f.store.dueCount(now: Date()) == 0)
+    #expect(try f.store.pending(app: nil).isEmpty)
+  }
+
+  @Test("two daemons and fire-due on one store at once: no duplicates at all")
+  func concurrentFirers() throws {
+    // Given 100 notifications, some overdue and the rest due over 3 s, in two apps
+    let f = try FiringFixture()
+    let start = Date() - 1
+    var expected: Set<String> = []
+    for i in 0..<100 {
+      let app = "app\(i % 2)"
+      try f.schedule("n\(i)", at: start + Double(i) * 0.04, app: app, createdAt: Date())
+      expected.insert("\(app)/n\(i)#1")
+    }
+    // When two daemons run and fire-due runs over and over beside them
+    let a = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "a")
+    let b = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "b")
+    var runs: [NotifyProcess] = []
+    let deadline = Date() + 20
+    func seen() -> [String] { ([a, b] + runs).flatMap(\.deliveries).map(\.key) }
+    while Date() < deadline, !Set(seen()).isSuperset(of: expected) {
+      let run = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f\(runs.count)")
+      runs.append(run)
+      #expect(run.waitExit() == 0)
+    }
+    Thread.sleep(forTimeInterval: 0.3)
+    // Then every occurrence came out exactly once, whoever delivered it
+    let all = seen()
+    #expect(Set(all) == expected)
+    #expect(all.count == expected.count, "\(all.count - Set(all).count) duplicates")
+    #expect(runs.count > 1)
+  }
+
+  @Test("--misfire-grace records an old occurrence as missed instead of delivering it")
+  func misfireGrace() throws {
+    let f = try FiringFixture()
+    try f.schedule("ancient", at: Date() - 3600)
+    try f.schedule("recent", at: Date() - 5)
+    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d", extra: ["--misfire-grace", "1m"])
+    #expect(daemon.waitReady())
+    #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
+    #expect(daemon.deliveries.map(\.id) == ["recent"])
+    #expect(daemon.deliveries.first?.late == true)
+    #expect(try f.events(.missed).map(\.notificationID) == ["ancient"])
+  }
+
+  @Test("READY=1 and STATUS reach NOTIFY_SOCKET; SIGTERM exits 0 with STOPPING=1")
+  func readyAndSigterm() throws {
+    // Given a store with one pending notification
+    let f = try FiringFixture()
+    try f.schedule("later", at: Date() + 3600)
+    // When the daemon starts under a NOTIFY_SOCKET listener
+    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    // Then it reports ready with a status naming the pending count and the next instant
+    let ready = try #require(daemon.listener.waitFor("READY=1", timeout: 20))
+    #expect(ready.contains("STATUS=1 pending, next at "))
+    // When it gets SIGTERM
+    daemon.send(SIGTERM)
+    // Then it says it is stopping and exits 0
+    #expect(daemon.waitExit() == 0)
+    #expect(daemon.listener.waitFor("STOPPING=1", timeout: 5) != nil)
+    #expect(daemon.process.terminationReason == .exit)
+  }
+
+  @Test("with WATCHDOG_USEC set the daemon pings WATCHDOG=1")
+  func watchdog() throws {
+    let f = try FiringFixture()
+    let daemon = try NotifyProcess.daemon(
+      db: f.path, folder: f.folder, name: "d", environment: ["WATCHDOG_USEC": "400000"])
+    #expect(daemon.waitReady())
+    #expect(daemon.listener.waitFor("WATCHDOG=1", timeout: 5) != nil)
+  }
+
+  @Test("SIGINT stops it cleanly too, giving back nothing it had not started")
+  func sigint() throws {
+    // Given a daemon that has claimed nothing yet
+    let f = try FiringFixture()
+    try f.schedule("later", at: Date() + 3600)
+    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    #expect(daemon.waitReady())
+    // When it gets SIGINT
+    daemon.send(SIGINT)
+    // Then it exits 0 and the notification is still pending
+    #expect(daemon.waitExit() == 0)
+    #expect(try f.store.pending(app: nil).map(\.notification.id) == ["later"])
+  }
+}
+
+/// The idle check runs apart from the suite above so that its 30 s window overlaps the
+/// other tests; the daemon's own counters are not affected by their load.
+@Suite("notify daemon idle")
+struct DaemonIdleTests {
+  @Test("idle with 64 pending an hour away, the daemon makes no wake-ups for 30 s")
+  func noWakeUps() throws {
+    // Given 64 notifications an hour away and a daemon that has settled
+    let f = try FiringFixture()
+    for i in 0..<64 { try f.schedule("n\(i)", at: Date() + 3600 + Double(i)) }
+    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    #expect(daemon.waitReady())
+    let settled = waitUntil(timeout: 10, interval: 0.5) {
+      let before = contextSwitches(of: daemon.pid)
+      Thread.sleep(forTimeInterval: 0.5)
+      return before == contextSwitches(of: daemon.pid)
+    }
+    #expect(settled)
+    // When 30 s pass
+    let before = contextSwitches(of: daemon.pid)
+    Thread.sleep(forTimeInterval: 30)
+    let after = contextSwitches(of: daemon.pid)
+    // Then not one thread of it was scheduled
+    #expect(before != nil)
+    #expect(after == before, "context switches went from \(before ?? -1) to \(after ?? -1)")
+    #expect(daemon.deliveries.isEmpty)
+  }
+}
+
+/// Voluntary plus involuntary context switches over all threads of `pid`.
+func contextSwitches(of pid: Int32) -> Int? {
+  guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+  var total = 0
+  for thread in threads {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8) else {
+      continue
+    }
+    for line in status.split(separator: "\n") where line.contains("ctxt_switches") {
+      total += Int(line.split(separator: ":").last!.trimmingCharacters(in: .whitespaces)) ?? 0
+    }
+  }
+  return total
+}

@@ -1,0 +1,216 @@
+import Foundation
+import NotifyCore
+import NotifyStore
+import NotifyTestSupport
+import Testing
+
+@Suite("SQLite store as a FiringStore: durable claims")
+struct SQLiteFiringStoreTests {
+  let now = Date(timeIntervalSince1970: 1_800_000_000)
+  let me = FirerIdentity.current
+
+  @Test("due occurrences are claimed once; a second firer gets nothing")
+  func claimOnce() throws {
+    // Given two due notifications and one in the future
+    let f = try FiringFixture()
+    try f.schedule("a", at: now - 1)
+    try f.schedule("b", at: now - 2)
+    try f.schedule("later", at: now + 60)
+    // When this firer claims, then another one does
+    let first = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
+    let second = try f.openAgain().claimDue(
+      now: now, localZone: f.utc, owner: otherLiveFirer, misfireGrace: nil, limit: 64)
+    // Then the first gets both, soonest first, and the second none
+    #expect(first.map(\.notification.id) == ["b", "a"])
+    #expect(second.isEmpty)
+    // And the claimed ones left pending (they fire once) while `later` stays
+    #expect(try f.store.pending(app: nil).map(\.notification.id) == ["later"])
+    #expect(try f.store.nextFireDate(localZone: f.utc) == now + 60)
+  }
+
+  @Test("eight firers claiming at once never share an occurrence")
+  func concurrentClaims() async throws {
+    // Given 300 due occurrences over five apps
+    let f = try FiringFixture()
+    for i in 0..<300 { try f.schedule("n\(i)", at: now - Double(i % 7), app: "app\(i % 5)") }
+    // When eight connections (threads) claim in small batches until nothing is left
+    let claimed = Collected()
+    let (now, me, zone) = (now, me, f.utc)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for _ in 0..<8 {
+        let store = try f.openAgain()
+        group.addTask {
+          while true {
+            let claims = try store.claimDue(now: now, localZone: zone, owner: me, misfireGrace: nil, limit: 7)
+            if claims.isEmpty { break }
+            claimed.append(claims.map { "\($0.notification.app)/\($0.notification.id)" })
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    // Then every occurrence was claimed exactly once
+    let all = claimed.values
+    #expect(all.count == 300)
+    #expect(Set(all).count == 300)
+  }
+
+  @Test("a claim left by a dead firer is taken over; a live firer's is not")
+  func takeOver() throws {
+    // Given one occurrence claimed by a firer that died and one by a live other firer
+    let f = try FiringFixture()
+    try f.schedule("alive", at: now - 5)
+    _ = try f.store.claimDue(now: now, localZone: f.utc, owner: otherLiveFirer, misfireGrace: nil, limit: 64)
+    try f.schedule("dead", at: now - 10)
+    _ = try f.store.claimDue(now: now, localZone: f.utc, owner: deadFirer, misfireGrace: nil, limit: 64)
+    // Then the dead one's claim counts as due
+    #expect(try f.store.nextFireDate(localZone: f.utc) == now - 10)
+    #expect(try f.store.dueCount(now: now) == 1)
+    // When this firer claims
+    let claims = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
+    // Then it gets the dead firer's occurrence, late, with the notification from the snapshot
+    #expect(claims.map(\.notification.id) == ["dead"])
+    #expect(claims.first?.late == true)
+    #expect(claims.first?.notification.body == "private body")
+    #expect(claims.first?.notification.userInfo == ["k": .string("v")])
+    // And no one else gets it again
+    #expect(try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).isEmpty)
+  }
+
+  @Test("released claims return to pending and are claimed again")
+  func release() throws {
+    // Given two claimed occurrences of a one-shot and of a minutely repeat that missed 3
+    let f = try FiringFixture()
+    try f.schedule("once", at: now - 1)
+    try f.schedule("rep", at: now - 180, repeat: .minute)
+    let claims = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
+    #expect(claims.count == 2)
+    #expect(claims.first { $0.notification.id == "rep" }?.coalesced == 3)
+    // When they are released unstarted
+    try f.store.release(claims)
+    // Then both are pending and due again, and a new claim sees the same occurrences
+    #expect(Set(try f.store.pending(app: nil).map(\.notification.id)) == ["once", "rep"])
+    let again = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
+    #expect(Set(again.map { "\($0.notification.id)#\($0.occurrence)/\($0.coalesced)" }) == ["once#0/0", "rep#3/3"])
+  }
+
+  @Test("a released claim whose notification was cancelled is dropped")
+  func releaseAfterCancel() throws {
+    let f = try FiringFixture()
+    try f.schedule("r", at: now - 1, repeat: .hour)
+    let claims = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
+    _ = try f.store.cancel(app: "test", ids: ["r"], at: now)
+    try f.store.release(claims)
+    #expect(try f.store.pending(app: nil).isEmpty)
+    #expect(try f.store.dueCount(now: now + 3600) == 0)
+  }
+
+  @Test("a released claim whose row moved on stays claimable by anyone")
+  func releaseAfterMoveOn() throws {
+    // Given occurrences 0 and 1 claimed by a firer that died, taken over by this one
+    let f = try FiringFixture()
+    try f.schedule("r", at: now - 1, repeat: .minute)
+    _ = try f.store.claimDue(now: now, localZone: f.utc, owner: deadFirer, misfireGrace: nil, limit: 64)
+    _ = try f.store.claimDue(now: now + 60, localZone: f.utc, owner: deadFirer, misfireGrace: nil, limit: 64)
+    let taken = try f.store.claimDue(now: now + 61, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
+    #expect(taken.map(\.occurrence) == [0, 1])
+    // When both are released (the row has moved past 0, but not past 1)
+    try f.store.release(taken)
+    // Then 1 is pending again, 0 stays claimable, and the next firer gets both
+    #expect(try f.store.pending(app: nil).first?.nextOccurrence == 1)
+    let again = try f.store.claimDue(now: now + 62, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
+    #expect(again.map(\.occurrence) == [0, 1])
+  }
+
+  @Test("past the misfire grace an occurrence is recorded missed, not claimed")
+  func misfireGrace() throws {
+    let f = try FiringFixture()
+    try f.schedule("old", at: now - 3600)
+    try f.schedule("fresh", at: now - 5)
+    let claims = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: 60, limit: 64)
+    #expect(claims.map(\.notification.id) == ["fresh"])
+    let missed = try f.events(.missed)
+    #expect(missed.map(\.notificationID) == ["old"])
+    #expect(missed.first?.reason == "misfire-grace")
+    #expect(missed.first?.occurrence == 1)
+    #expect(try f.store.pending(app: nil).isEmpty)
+  }
+
+  @Test("delivering records history, the count and the badge; the last one leaves pending")
+  func markDelivered() throws {
+    // Given a repeat of 2 with a badge
+    let f = try FiringFixture()
+    try f.schedule("r", at: now - 61, repeat: .minute, count: 2, badge: 7)
+    // When its first occurrence is claimed and delivered
+    let first = try #require(
+      try f.store.claimDue(now: now - 60, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).first)
+    try f.store.markDelivered(first, delivery: delivery(first, at: now - 60))
+    // Then it is still pending, counted and the badge is set
+    #expect(try f.store.pending(app: nil).first?.notification.deliveredCount == 1)
+    #expect(try f.store.badge(app: "test") == 7)
+    // When the second (last) one is delivered
+    let second = try #require(
+      try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).first)
+    try f.store.markDelivered(second, delivery: delivery(second, at: now))
+    // Then it left pending but stays in history with both occurrences
+    #expect(try f.store.pending(app: nil).isEmpty)
+    #expect(try f.store.nextFireDate(localZone: f.utc) == nil)
+    #expect(try f.events(.delivered).map { $0.occurrence } == [1, 2])
+    #expect(try f.store.notification(app: "test", id: "r")?.notification.deliveredCount == 2)
+  }
+
+  @Test("a failed delivery is recorded with its reason")
+  func markFailed() throws {
+    let f = try FiringFixture()
+    try f.schedule("x", at: now - 1)
+    let claim = try #require(
+      try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).first)
+    try f.store.markFailed(claim, reason: "desktop sink: timed out", at: now)
+    let failed = try f.events(.failed)
+    #expect(failed.map(\.reason) == ["desktop sink: timed out"])
+    #expect(try f.store.dueCount(now: now) == 0)
+  }
+
+  @Test("a clock set backwards delivers nothing twice")
+  func backwardsClock() throws {
+    let f = try FiringFixture()
+    try f.schedule("r", at: now - 30, repeat: .minute)
+    let claims = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
+    #expect(claims.count == 1)
+    // When the clock is set back an hour and back to now
+    #expect(try f.store.claimDue(now: now - 3600, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).isEmpty)
+    #expect(try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).isEmpty)
+    // Then the next one is still the next future minute
+    #expect(try f.store.nextFireDate(localZone: f.utc) == now + 30)
+  }
+
+  @Test("a local wall-clock notification follows the system zone")
+  func localZoneMoves() throws {
+    // Given 09:00 local scheduled while the zone was Berlin
+    let f = try FiringFixture()
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+    let wall = WallClock(year: 2030, month: 1, day: 15, hour: 9)
+    let n = LocalNotification(
+      id: "w", app: "test", schedule: Schedule(fireDate: .wallClock(wall, .local)), title: "t", createdAt: now)
+    _ = try f.store.schedule(n, localZone: berlin)
+    #expect(try f.store.nextFireDate(localZone: berlin) == ZoneResolver.instant(for: wall, in: berlin))
+    // When the system zone becomes Tokyo
+    // Then the next fire instant is 09:00 in Tokyo
+    #expect(try f.store.nextFireDate(localZone: tokyo) == ZoneResolver.instant(for: wall, in: tokyo))
+  }
+
+  func delivery(_ claim: Claim, at date: Date) -> Delivery {
+    Delivery(
+      notification: claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
+      deliveredAt: date, late: claim.late)
+  }
+}
+
+/// Strings gathered from several tasks.
+final class Collected: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [String] = []
+  func append(_ more: [String]) { lock.withLock { items += more } }
+  var values: [String] { lock.withLock { items } }
+}

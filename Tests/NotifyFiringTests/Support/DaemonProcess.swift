@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import NotifyTestSupport
+
+/// A `notify` child process whose stdout goes to a file (so that what it delivered
+/// survives `kill -9`) and whose sd_notify messages reach a listener.
+final class NotifyProcess: @unchecked Sendable {
+  let process = Process()
+  let outputPath: String
+  let errorPath: String
+  let listener: NotifySocketListener
+
+  /// Starts `notify ARGUMENTS --db DB`; `name` keeps its files apart from other processes'.
+  init(_ arguments: [String], db: String, folder: TemporaryFolder, name: String, environment: [String: String] = [:])
+    throws
+  {
+    outputPath = folder.file("\(name).out")
+    errorPath = folder.file("\(name).err")
+    listener = try NotifySocketListener(path: folder.file("\(name).sock"))
+    _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+    process.executableURL = URL(fileURLWithPath: CommandRunner.product("notify"))
+    process.arguments = arguments + ["--db", db]
+    var env = ProcessInfo.processInfo.environment
+    // Log to stderr, not to a journal the test cannot read.
+    env["JOURNAL_STREAM"] = nil
+    env["INVOCATION_ID"] = nil
+    env["NOTIFY_SOCKET"] = listener.path
+    env["NOTIFY_DB"] = nil
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+    process.standardError = FileHandle(forWritingAtPath: errorPath)
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+  }
+
+  /// A daemon with the stdout sink.
+  static func daemon(
+    db: String, folder: TemporaryFolder, name: String, extra: [String] = [], environment: [String: String] = [:]
+  ) throws -> NotifyProcess {
+    try NotifyProcess(["daemon", "--sink", "stdout"] + extra, db: db, folder: folder, name: name, environment: environment)
+  }
+
+  var pid: Int32 { process.processIdentifier }
+
+  /// Waits for READY=1 from sd_notify.
+  func waitReady(timeout: TimeInterval = 20) -> Bool {
+    listener.waitFor("READY=1", timeout: timeout) != nil
+  }
+
+  /// The JSON lines the sink wrote so far (a line cut short by a kill is ignored).
+  var deliveries: [Delivered] {
+    guard let data = fileBytes(outputPath) else { return [] }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Delivered(line: String($0)) }
+  }
+
+  /// What the process wrote on stderr.
+  var errorText: String { fileBytes(errorPath).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+
+  func send(_ signal: Int32) { kill(pid, signal) }
+
+  /// Waits for the process to end; its exit status, or nil at the deadline.
+  func waitExit(timeout: TimeInterval = 20) -> Int32? {
+    guard waitUntil(timeout: timeout, interval: 0.01, { !process.isRunning }) else { return nil }
+    return process.terminationStatus
+  }
+
+  /// Kills it if still running.
+  func stop() {
+    if process.isRunning {
+      send(SIGKILL)
+      _ = waitExit(timeout: 5)
+    }
+  }
+
+  deinit { stop() }
+}
+
+/// One delivery line of the stdout sink.
+struct Delivered: Hashable {
+  var app: String
+  var id: String
+  var occurrence: Int
+  var late: Bool
+  var deliveredAt: Date
+  var line: String
+
+  init?(line: String) {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+      object["event"] as? String == "delivered", let app = object["app"] as? String,
+      let id = object["id"] as? String, let occurrence = object["occurrence"] as? Int,
+      let late = object["late"] as? Bool, let at = object["deliveredAt"] as? String,
+      let deliveredAt = Delivered.parse(at)
+    else { return nil }
+    self.app = app
+    self.id = id
+    self.occurrence = occurrence
+    self.late = late
+    self.deliveredAt = deliveredAt
+    self.line = line
+  }
+
+  /// The key that identifies one occurrence.
+  var key: String { "\(app)/\(id)#\(occurrence)" }
+
+  static func parse(_ text: String) -> Date? {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    return formatter.date(from: text)
+  }
+}
+
+/// RFC 3339 with milliseconds, for `--at`.
+func rfc3339(_ date: Date) -> String {
+  let formatter = ISO8601DateFormatter()
+  formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+  return formatter.string(from: date)
+}
+
+/// Runs `notify ARGUMENTS --db DB` to completion.
+@discardableResult
+func notify(_ arguments: [String], db: String) throws -> CommandRunner.Result {
+  try CommandRunner(environment: ["JOURNAL_STREAM": "", "INVOCATION_ID": ""]).run(arguments + ["--db", db])
+}
