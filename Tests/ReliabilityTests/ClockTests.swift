@@ -68,7 +68,7 @@ struct ClockTests {
     // Then the two one-shots and one occurrence of the repeat fired, once each, late;
     // the 3 h one did not
     #expect(rig.keys.sorted() == ["hourly#2", "in10m#1", "in90m#1"])
-    #expect(rig.sink.deliveries.allSatisfy(\.late))
+    #expect(rig.sink.deliveries.allSatisfy { $0.late })
     // And the repeat waits for its next instant, 2.5 h after the old now
     #expect(try rig.store.nextFireDate(localZone: utc) == start + 9000)
   }
@@ -119,7 +119,7 @@ struct ClockTests {
     // Then each notification delivers exactly one late occurrence: its latest past one
     let after = Array(rig.sink.deliveries.dropFirst())
     #expect(after.map(\.notification.id).sorted() == ["daily", "hourly", "minutely", "once"])
-    #expect(after.allSatisfy(\.late))
+    #expect(after.allSatisfy { $0.late })
     let occurrence = Dictionary(uniqueKeysWithValues: after.map { ($0.notification.id, $0.occurrence) })
     #expect(occurrence["minutely"] == 121)
     #expect(occurrence["hourly"] == 2)
