@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NotifyCore
 import NotifyFiring
 import NotifyStore
@@ -25,7 +26,9 @@ struct ClockTests {
     init(start: Date) throws {
       store = try SQLiteStore(path: folder.file("notify.db"))
       clock = ManualClock(now: start)
-      firer = Firer(store: store, sink: sink, identity: .current, clock: clock)
+      var logger = Logger(label: "notify.reliability")
+      logger.logLevel = .warning  // each delivery logs at info: hundreds of lines here
+      firer = Firer(store: store, sink: sink, identity: .current, clock: clock, logger: logger)
     }
 
     /// Schedules `id` at `date`, optionally repeating.

@@ -9,7 +9,9 @@ import Testing
 /// several processes).
 @Suite("Reliability: one process, two connections")
 struct SharedStoreTests {
-  @Test("opening a second SQLiteStore keeps the first one's locks: another process's close cannot take the WAL away")
+  @Test(
+    "opening a second SQLiteStore keeps the first one's locks: another process's close cannot take the WAL away"
+  )
   func secondOpenKeepsLocks() throws {
     // Given a store open in this process, with a write in its WAL
     let folder = TemporaryFolder(prefix: "notify-shared")
@@ -18,7 +20,8 @@ struct SharedStoreTests {
     let first = try SQLiteStore(path: db)
     func note(_ id: String) -> LocalNotification {
       LocalNotification(
-        id: id, app: "shared", schedule: Schedule(fireDate: .instant(Date() + 3600)), title: id, createdAt: Date())
+        id: id, app: "shared", schedule: Schedule(fireDate: .instant(Date() + 3600)), title: id,
+        createdAt: Date())
     }
     _ = try first.schedule(note("before"), localZone: utc)
     // When the same process opens the store a second time, and another process opens and

@@ -78,7 +78,8 @@ struct StoreFaultTests {
     CrashTests.report("full disk: schedule exit \(refused.status); daemon survived and delivered after")
   }
 
-  @Test("a read-only file system: commands and the daemon exit 74 saying so; nothing changes; a restart recovers")
+  @Test(
+    "a read-only file system: commands and the daemon exit 74 saying so; nothing changes; a restart recovers")
   func readOnly() throws {
     let (mount, reason) = ScratchMount.make(size: "4m")
     guard let mount else {
@@ -91,7 +92,9 @@ struct StoreFaultTests {
     let db = mount.file("notify.db")
     try Self.seed(db)
     let due = Date() + 1
-    #expect(try runNotify(["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db).status == 0)
+    #expect(
+      try runNotify(["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db).status
+        == 0)
     if let failure = mount.setReadOnly(true) {
       Issue.record("cannot remount read-only: \(failure)")
       return
@@ -109,13 +112,15 @@ struct StoreFaultTests {
       #expect(result.status == 74, "\(name): \(result.stderr)")
       #expect(result.stderr.contains("read-only"), "\(name): \(result.stderr)")
     }
-    #expect(daemonStatus == 74, "daemon: \(daemonStatus.map(String.init) ?? "still running"): \(daemon.errors)")
+    #expect(
+      daemonStatus == 74, "daemon: \(daemonStatus.map(String.init) ?? "still running"): \(daemon.errors)")
     #expect(daemon.errors.contains("read-only"), "\(daemon.errors)")
     #expect(fileBytes(db) == before)
     // When the file system is writable again and the daemon restarted (systemd's
     // Restart=on-failure does that)
     mount.setReadOnly(false)
-    let restarted = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "restarted")
+    let restarted = try Spawned.notify(
+      ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "restarted")
     // Then the overdue notification is delivered once, late, and nothing was lost
     #expect(waitUntil(timeout: 15) { !restarted.deliveries.isEmpty }, "\(restarted.errors)")
     #expect(restarted.deliveries.map(\.id) == ["due"])

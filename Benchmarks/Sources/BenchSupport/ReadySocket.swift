@@ -8,6 +8,7 @@ public final class ReadySocket {
   /// The socket's path, for `NOTIFY_SOCKET`.
   public let path: String
   private let fd: Int32
+  private var closed = false
 
   /// Binds a socket at `path`.
   public init(path: String) throws {
@@ -33,8 +34,15 @@ public final class ReadySocket {
     guard result == 0 else { throw BenchError("bind \(path): \(String(cString: strerror(errno)))") }
   }
 
-  deinit {
-    close(fd)
+  deinit { close() }
+
+  /// Closes and removes the socket. Afterwards the daemon's sd_notify calls fail at once;
+  /// a socket left open and unread fills up and then blocks the daemon in sd_notify (systemd
+  /// always reads; a harness must either read or close).
+  public func close() {
+    guard !closed else { return }
+    closed = true
+    Glibc.close(fd)
     unlink(path)
   }
 

@@ -74,7 +74,8 @@ runHarness("cli-cost") {
   }
   // The daemon, as a user runs it, on the same store.
   let daemon = try Child(
-    [notify, "daemon", "--sink", "stdout", "--db", db], environment: environment, stderr: scratch.file("daemon.err"))
+    [notify, "daemon", "--sink", "stdout", "--db", db], environment: environment,
+    stderr: scratch.file("daemon.err"))
   defer { daemon.stop() }
   // Warm-up: the store file exists and both binaries are in the page cache.
   for _ in 0..<3 {
@@ -101,7 +102,7 @@ runHarness("cli-cost") {
   }
   let ours = Stats.median(notifyMedians)
   let theirs = Stats.median(atMedians)
-  print("### CLI cost: process start to exit, median of \(repeats) x \(runs) runs (release build)")
+  print("### CLI cost: process start to exit, median of \(repeats) x \(runs) runs")
   print()
   print(Format.header(["", "median", "medians of the repeats"]))
   print(

@@ -46,6 +46,7 @@ runHarness("idle-cost") {
     stdout: .file(scratch.file("daemon.out")), stderr: scratch.file("daemon.err"))
   guard ready.wait(timeout: 30) else { throw BenchError("notify daemon sent no READY=1 within 30 s") }
   environment["NOTIFY_SOCKET"] = nil
+  ready.close()
   let scheduler = try Child(
     [python, peer, "idle", scratch.file("apscheduler.db"), "\(count)"], environment: environment,
     stdout: .pipe,
@@ -61,7 +62,6 @@ runHarness("idle-cost") {
   // Let start-up work finish: counters still for a whole second (at most 20 s).
   let settleDeadline = monotonicNow() + 20
   while monotonicNow() < settleDeadline {
-    ready.drain()
     let first = watched.map { ProcessStats.contextSwitches($0.child.pid) ?? -1 }
     usleep(1_000_000)
     if first == watched.map({ ProcessStats.contextSwitches($0.child.pid) ?? -1 }) { break }
