@@ -8,6 +8,8 @@ Run by the Benchmarks harnesses (see BENCHMARKS.md) with the interpreter of the 
       (CLOCK_REALTIME microseconds), then runs the scheduler. Each job writes "i\\n" on
       stdout (one write(2), like notify's stdout sink), so the harness stamps its arrival on
       the pipe exactly as it does for the daemon and the sd-event floor. Exits after the last.
+      START_USEC "auto": the script picks START once it is loaded (1 s plus 3 ms per job
+      ahead) and writes "start START_USEC\\n" first.
   apscheduler_peer.py idle DB COUNT
       Stores COUNT jobs an hour away, starts the scheduler, writes "ready\\n", then idles
       until SIGTERM: the harness counts its context switches and reads its RSS.
@@ -55,6 +57,9 @@ def make_scheduler(db):
 
 
 def latency(db, start_usec, spacing_usec, count):
+    if start_usec is None:
+        start_usec = int((time.time() + 1 + count * 0.003) * 1e6)
+        os.write(1, b"start %d\n" % start_usec)
     scheduler = make_scheduler(db)
     scheduler.start(paused=True)
     remaining[0] = count
@@ -89,7 +94,8 @@ def idle(db, count):
 
 def main(argv):
     if len(argv) == 6 and argv[1] == "latency":
-        latency(argv[2], int(argv[3]), int(argv[4]), int(argv[5]))
+        start = None if argv[3] == "auto" else int(argv[3])
+        latency(argv[2], start, int(argv[4]), int(argv[5]))
     elif len(argv) == 4 and argv[1] == "idle":
         idle(argv[2], int(argv[3]))
     else:

@@ -205,14 +205,23 @@ func measureAPScheduler(python: String) throws -> Figures {
     .path
   try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: folder) }
-  // Storing a job through SQLAlchemy takes about a millisecond; leave room for a slow machine.
-  let start = realNow() + 2 + Double(options.count) * 0.004
+  // The script picks the first due instant itself once Python and SQLAlchemy are loaded
+  // (storing a job takes about a millisecond) and says it on its first line.
   let (process, output) = try spawn(
     python,
     [
-      options.peer, "latency", folder + "/jobs.db", "\(UInt64(start * 1e6))",
-      "\(UInt64(options.spacing * 1e6))", "\(options.count)",
+      options.peer, "latency", folder + "/jobs.db", "auto", "\(UInt64(options.spacing * 1e6))",
+      "\(options.count)",
     ])
+  let first = readLines(output, count: 1, deadline: realNow() + 60)
+  guard let announced = first.first?.0, announced.hasPrefix("start "),
+    let micros = Double(announced.dropFirst(6))
+  else {
+    process.waitUntilExit()
+    warn("fire-latency: APScheduler did not start (exit \(process.terminationStatus))\n")
+    return Figures(name: "APScheduler 3 + SQLite", latencies: [])
+  }
+  let start = micros / 1e6
   let lines = readLines(
     output, count: options.count, deadline: start + Double(options.count) * options.spacing + 10)
   process.waitUntilExit()
@@ -225,7 +234,14 @@ func measureAPScheduler(python: String) throws -> Figures {
 /// The median over repeats of each figure, as one row.
 struct Summary {
   var name: String
+  /// Rounds that produced figures (a failed round is reported by the count check below).
   var rounds: [Figures]
+  init(name: String, rounds: [Figures]) {
+    self.name = name
+    self.rounds = rounds.filter { !$0.latencies.isEmpty }
+    failed = rounds.count - self.rounds.count
+  }
+  var failed: Int
   var n: Int { rounds.map(\.latencies.count).min() ?? 0 }
   func median(_ figure: (Figures) -> Double) -> Double {
     let values = rounds.map(figure).sorted()
@@ -277,7 +293,7 @@ if options.repeats > 1 {
   }
 }
 if daemonFigures.n != options.count || floor.n != options.count
-  || (!peerRounds.isEmpty && peer.n != options.count)
+  || (!peerRounds.isEmpty && peer.n != options.count) || floor.failed + daemonFigures.failed + peer.failed > 0
 {
   warn(
     "fire-latency: missing deliveries (floor \(floor.n), daemon \(daemonFigures.n), APScheduler \(peer.n))\n")
