@@ -17,17 +17,17 @@ struct CrashTests {
   @Test(
     "50 random kill -9s during a stream of due notifications: nothing lost, duplicates only from hand-offs")
   func killNineLoop() throws {
-    // Given 200 notifications over four apps falling due one every 60 ms from now on,
-    // some already overdue
+    // Given 600 notifications over ten apps falling due one every 20 ms from now on (dense,
+    // so that kills land between hand-off and mark now and then), some already overdue
     let folder = TemporaryFolder(prefix: "notify-crash")
     let db = folder.file("notify.db")
     let store = try SQLiteStore(path: db)
     let utc = TimeZone(identifier: "UTC")!
     let start = Date() + 0.3
     var expected: Set<String> = []
-    for i in 0..<200 {
-      let app = "crash\(i % 4)"
-      let due = start + Double(i - 10) * 0.06
+    for i in 0..<600 {
+      let app = "crash\(i % 10)"
+      let due = start + Double(i - 30) * 0.02
       let n = LocalNotification(
         id: "n\(i)", app: app, schedule: Schedule(fireDate: .instant(due)), title: "crash \(i)",
         createdAt: Date())
