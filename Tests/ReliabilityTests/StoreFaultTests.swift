@@ -41,28 +41,34 @@ struct StoreFaultTests {
       CrashTests.report("full disk: skipped: \(reason)")
       return
     }
-    // Given a store on a small tmpfs with five notifications, a daemon running on it and one
-    // notification due in 2 s
+    // Given a store on a small tmpfs with five notifications and a daemon running on it,
+    // held stopped (SIGSTOP) while the fault is set up, so that a busy machine cannot let it
+    // deliver first
     let folder = TemporaryFolder(prefix: "notify-full")
     let db = mount.file("notify.db")
     try Self.seed(db)
     let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
-    let due = Date() + 2
+    try #require(waitUntil(timeout: 20) { daemon.hasOpen("notify.db-wal") }, "\(daemon.errors)")
+    daemon.send(SIGSTOP)
+    // When one notification falls due while the disk is full (the write-ahead log emptied
+    // first, so that the next write must grow it)
+    let due = Date() + 0.3
     let scheduled = try runNotify(
       ["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db)
     try #require(scheduled.status == 0, "\(scheduled.stderr)")
-    // When the disk fills up (the write-ahead log emptied first, so the next write must grow it)
     try DatabaseQueue(path: db).writeWithoutTransaction {
       try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
     }
     let filler = mount.file("filler")
     Self.fill(filler)
-    // Then scheduling fails with 74 and a message naming the full disk, changing nothing
     let refused = try runNotify(["schedule", "--app", "faults", "--in", "1h", "refused"], db: db)
+    Thread.sleep(forTimeInterval: max(0, due.timeIntervalSinceNow))
+    daemon.send(SIGCONT)
+    // Then scheduling fails with 74 and a message naming the full disk, changing nothing
     #expect(refused.status == 74, "\(refused.stderr)")
     #expect(refused.stderr.contains("full"), "\(refused.stderr)")
     // And the daemon, unable to record its claim, delivers nothing but keeps running
-    Thread.sleep(forTimeInterval: max(0, due.timeIntervalSinceNow) + 1.5)
+    Thread.sleep(forTimeInterval: 1.5)
     #expect(daemon.isRunning, "\(daemon.errors)")
     #expect(daemon.deliveries.isEmpty)
     // When space is freed
@@ -186,21 +192,26 @@ struct StoreFaultTests {
 
   @Test("another process holds the write lock past the busy timeout: 75, then the daemon delivers")
   func lockedPastTimeout() throws {
-    // Given a store with five notifications, a daemon on it, one notification due in 1.5 s
+    // Given a store with five notifications and a daemon on it, held stopped (SIGSTOP) while
+    // the lock is taken so that a busy machine cannot let it deliver first
     let folder = TemporaryFolder(prefix: "notify-locked")
     let db = folder.file("notify.db")
     try Self.seed(db)
     let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
-    let due = Date() + 1.5
+    try #require(waitUntil(timeout: 20) { daemon.hasOpen("notify.db-wal") }, "\(daemon.errors)")
+    daemon.send(SIGSTOP)
+    let due = Date() + 0.5
     #expect(
       try runNotify(["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db).status
         == 0)
-    // When another connection takes the write lock and keeps it for 8 s
+    // When another connection takes the write lock and keeps it for 8 s, the daemon running
+    // again meanwhile, and the notification falls due
     var holdOpen = Configuration()
     holdOpen.allowsUnsafeTransactions = true  // the point: a transaction left open
     let locker = try DatabaseQueue(path: db, configuration: holdOpen)
     try locker.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
     let lockedAt = Date()
+    daemon.send(SIGCONT)
     let schedule = try runNotify(["schedule", "--app", "faults", "--in", "1h", "refused"], db: db)
     let waited = Date().timeIntervalSince(lockedAt)
     let list = try runNotify(["list", "--app", "faults"], db: db)

@@ -108,6 +108,16 @@ final class Spawned: @unchecked Sendable {
     waitExit(timeout: 10)
   }
 
+  /// True when it holds a file whose path ends with `suffix` open (e.g. the store's WAL,
+  /// which a daemon opens with the store).
+  func hasOpen(_ suffix: String) -> Bool {
+    let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+    return fds.contains { fd in
+      (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)"))?.hasSuffix(suffix)
+        ?? false
+    }
+  }
+
   /// Its stdout so far.
   var output: String { fileBytes(outputPath).map { String(decoding: $0, as: UTF8.self) } ?? "" }
   /// Its stderr so far.
