@@ -86,5 +86,11 @@ let package = Package(
     .testTarget(name: "NotifyTests", dependencies: ["NotifyTestSupport", "Notify"]),
     .testTarget(name: "NotifyCLITests", dependencies: ["NotifyTestSupport", "NotifyCLI", "Notify"]),
     .testTarget(name: "ChatClientTests", dependencies: ["NotifyTestSupport", "Notify"]),
+    .testTarget(
+      name: "ReliabilityTests",
+      dependencies: [
+        "NotifyTestSupport", "NotifyCLI", "NotifyFiring", "NotifyStore",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ]),
   ]
 )

@@ -13,7 +13,13 @@ enum CLIEntry {
     } catch let exit as ExitCode {
       Foundation.exit(exit.rawValue)
     } catch {
-      NotifyCommand.exit(withError: error)
+      // ArgumentParser repeats an offending argument verbatim: show its control characters
+      // instead of letting them drive the terminal (SPEC.md §5). Help and version unchanged.
+      let status = NotifyCommand.exitCode(for: error)
+      if status == .success { NotifyCommand.exit(withError: error) }
+      let message = Escaper.visible(NotifyCommand.fullMessage(for: error), keepLines: true)
+      FileHandle.standardError.write(Data((message + "\n").utf8))
+      Foundation.exit(status.rawValue)
     }
   }
 

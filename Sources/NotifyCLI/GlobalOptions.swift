@@ -15,7 +15,15 @@ struct StoreOptions: ParsableArguments {
   }
 
   /// Opens the store.
-  func open() throws(NotifyError) -> SQLiteStore { try SQLiteStore(path: path) }
+  func open() throws(NotifyError) -> SQLiteStore {
+    // The environment is decoded with bad bytes replaced by U+FFFD, which names another file.
+    if db == nil, let raw = getenv("NOTIFY_DB"), String(validatingCString: raw) == nil {
+      throw NotifyError(
+        .invalidData, "NOTIFY_DB is not valid UTF-8 text",
+        fix: "set NOTIFY_DB to a path encoded as UTF-8, or pass --db PATH")
+    }
+    return try SQLiteStore(path: path)
+  }
 }
 
 /// The app a command acts for.

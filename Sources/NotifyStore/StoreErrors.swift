@@ -10,7 +10,21 @@ enum StoreErrors {
       return NotifyError(
         .ioError, "cannot use the store \(path) (\(error))", fix: "check the path and its permissions")
     }
-    switch db.resultCode {
+    // SQLite names the step that failed first (often creating the -shm file: CANTOPEN or
+    // IOERR), not the cause: a read-only or full file system says so itself.
+    var code = db.resultCode
+    var volume = statvfs()
+    let folder = (path as NSString).deletingLastPathComponent
+    if [.SQLITE_CANTOPEN, .SQLITE_IOERR, .SQLITE_PERM].contains(code),
+      statvfs(folder.isEmpty ? "." : folder, &volume) == 0
+    {
+      if volume.f_flag & UInt(ST_RDONLY) != 0 {
+        code = .SQLITE_READONLY
+      } else if volume.f_bavail == 0 {
+        code = .SQLITE_FULL
+      }
+    }
+    switch code {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
       return NotifyError(
         .temporary, "the store \(path) stayed busy for more than \(Int(SQLiteStore.busyTimeout)) s",
@@ -26,7 +40,7 @@ enum StoreErrors {
     case .SQLITE_READONLY:
       return NotifyError(
         .ioError, "the store \(path) is read-only; nothing was changed",
-        fix: "make the file and its folder writable by you")
+        fix: "make the file, its folder and their file system writable by you")
     case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
       return NotifyError(
         .ioError, "cannot open the store \(path)", fix: "check that its folder exists and is yours (0700)")

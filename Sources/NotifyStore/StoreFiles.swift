@@ -16,11 +16,23 @@ enum StoreFiles {
           .ioError, "cannot create the store folder \(folder)", fix: "check the permissions of its parent")
       }
     }
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+    // An existing store is never opened here: closing any descriptor of a file drops every
+    // POSIX lock this process holds on it, SQLite's included, and another process closing
+    // the store would then checkpoint and delete the WAL under this process's connections.
+    var info = stat()
+    if stat(path, &info) == 0 {
+      guard info.st_mode & S_IFMT != S_IFDIR else {
+        throw NotifyError(
+          .ioError, "cannot open the store \(path): Is a directory", fix: "check the path and its permissions"
+        )
+      }
+      return
+    }
+    let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     if fd < 0 {
       let reason = String(cString: strerror(errno))
-      // A read-only store may still be opened for reading; SQLite reports it on write.
-      if errno == EACCES || errno == EROFS, access(path, R_OK) == 0 { return }
+      // Another process created it first.
+      if errno == EEXIST { return }
       throw NotifyError(
         .ioError, "cannot open the store \(path): \(reason)", fix: "check the path and its permissions")
     }
