@@ -65,4 +65,28 @@ struct ScheduleSoundTests {
     let strict = try notify.run(["schedule", "--in", "1h", "--sound", "nope.wav", "--strict-sound", "x"])
     #expect(strict.status == 65)
   }
+
+  @Test("at fire time a 40 s sound is delivered as the default sound, with the request and the reason")
+  func deliveredWithDefault() throws {
+    guard try makeSound("long.wav", seconds: 40) else {
+      print("skipped: sox is not installed (apt-get install sox)")
+      return
+    }
+    // Given a due notification asking for a sound that is too long
+    let past = "2020-01-01T00:00:00Z"
+    #expect(try notify.run(["schedule", "--at", past, "--id", "d", "--sound", "long.wav", "x"]).status == 0)
+    // When it fires
+    let fired = try notify.run(["fire-due", "--sink", "stdout"])
+    #expect(fired.status == 0, "\(fired.stderr)")
+    // Then the delivery plays the default sound and says why
+    let line = try #require(fired.stdout.split(separator: "\n").first.map(String.init))
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    #expect(object["sound"] as? String == "default")
+    #expect(object["soundRequested"] as? String == "long.wav")
+    #expect((object["soundNote"] as? String)?.contains("40.0 s") == true)
+    #expect(object["late"] as? Bool == true)
+    // And history keeps both
+    let history = try notify.run(["history", "--json"]).stdout
+    #expect(history.contains("\"soundRequested\":\"long.wav\""))
+  }
 }

@@ -8,15 +8,16 @@ extension LocalNotification {
     return r
   }
 
-  /// Appends the notification fields in SPEC.md §5 order to `r`.
-  func appendFields(to r: inout JSONRecord, fireDate: Date?) {
+  /// Appends the notification fields in SPEC.md §5 order to `r`; `sound` replaces the
+  /// notification's own when a delivery substituted it.
+  func appendFields(to r: inout JSONRecord, fireDate: Date?, sound: SoundName? = nil) {
     r.set("id", id)
     r.set("app", app)
     r.set("title", title)
     r.set("body", body)
     r.set("action", action)
     r.set("launchImage", launchImage)
-    r.set("sound", sound.name)
+    r.set("sound", (sound ?? self.sound).name)
     r.set("badge", badge)
     r.set("userInfo", .object(userInfo))
     r.set("urgency", urgency.rawValue)
@@ -47,7 +48,7 @@ extension Delivery {
   public var jsonRecord: JSONRecord {
     var r = JSONRecord(capacity: 24)
     r.set("event", "delivered")
-    notification.appendFields(to: &r, fireDate: fireDate)
+    notification.appendFields(to: &r, fireDate: fireDate, sound: sound)
     r.set("deliveredAt", RFC3339.string(from: deliveredAt, milliseconds: true))
     r.set("late", .bool(late))
     r.set("occurrence", occurrence)
