@@ -71,6 +71,7 @@ let package = Package(
       dependencies: [
         "Notify",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       path: "examples/ChatClient"

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Notify
+import NotifyDesktop
 import NotifyFiring
 
 /// `notify daemon`: the resident service that fires every app's notifications on time
@@ -34,18 +35,41 @@ struct DaemonCommand: ParsableCommand {
       try DurationArgument.parse(text, option: "--misfire-grace")
     }
     let store = try store.open()
-    let sink = try sink.makeSink()
+    let (sink, desktop) = try FiringSink.make(sink, store: store)
+    // The zone is read once and again when /etc/localtime changes, not on every wake-up.
+    let clock = ZoneCachingClock()
     let firer = Firer(
-      store: store, sink: sink, identity: .current, sounds: FiringSounds.resolver,
-      logger: Logger(label: "notify.firing"), options: .init(misfireGrace: grace))
+      store: store, sink: sink, identity: .current, clock: clock, logger: Logger(label: "notify.firing"),
+      options: .init(misfireGrace: grace))
     let daemon = FiringDaemon(
-      firer: firer, configuration: .init(storePath: store.path), pendingCount: { try store.pendingCount() })
+      firer: firer, clock: clock, configuration: .init(storePath: store.path),
+      pendingCount: { try store.pendingCount() }, desktop: desktop)
+    if let desktop {
+      let badges = BadgeSync(store: store, desktop: desktop)
+      daemon.onRearm = { badges.sync() }
+    }
     try daemon.run()
   }
 }
 
-/// Where fire-time sound checks come from (SPEC.md §4: "the check runs again at fire time").
-enum FiringSounds {
-  /// The sound library's resolver once it lands; until then sounds pass through unchecked.
-  static var resolver: any SoundResolving { UncheckedSounds() }
+/// The sink a firer delivers to: the chosen one, with the sound fallback around the
+/// desktop sink, whose activations and dismissals go to history.
+enum FiringSink {
+  static func make(_ choice: SinkChoice, store: SQLiteStore) throws(NotifyError)
+    -> (sink: any DeliverySink, desktop: DesktopSink?)
+  {
+    let sink = try choice.makeSink(store: store)
+    guard let desktop = sink as? DesktopSink else { return (sink, nil) }
+    let logger = Logger(label: "notify.desktop")
+    desktop.onEvent = { event in
+      do {
+        try store.record(HistoryEvent(event, at: Date()))
+      } catch {
+        logger.error(
+          "could not record an activation or dismissal: \(error)",
+          metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
+      }
+    }
+    return (SoundFallbackSink(desktop), desktop)
+  }
 }

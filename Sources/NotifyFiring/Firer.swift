@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NotifyCore
+import NotifySound
 
 /// Claims what is due, hands it to a sink and marks it (SPEC.md §6): the delivery engine
 /// shared by `notify daemon`, `notify fire-due` and apps that fire in-process.
@@ -75,7 +76,7 @@ public final class Firer {
   /// Creates a firer.
   public init(
     store: any FiringStore, sink: any DeliverySink, identity: FirerIdentity,
-    clock: any NotifyClock = SystemClock(), sounds: any SoundResolving = UncheckedSounds(),
+    clock: any NotifyClock = SystemClock(), sounds: any SoundResolving = LibrarySounds(),
     logger: Logger = Logger(label: "notify.firing"), options: Options = Options()
   ) {
     self.store = store
@@ -92,7 +93,7 @@ public final class Firer {
     /// The durable claim.
     public var claim: Claim
     /// The sound the delivery will use.
-    public var sound: ResolvedSound
+    public var sound: SoundResolution
     /// When it is due.
     public var fireDate: Date { claim.fireDate }
   }
@@ -131,7 +132,7 @@ public final class Firer {
         limit: options.batchLimit)
     }
     return claims.map { claim in
-      Prepared(claim: claim, sound: sounds.resolve(claim.notification.sound, app: claim.notification.app))
+      Prepared(claim: claim, sound: sounds.resolve(claim.notification))
     }
   }
 
@@ -169,11 +170,11 @@ public final class Firer {
     var lastError = ""
     for attempt in 1...options.attempts {
       let now = clock.now()
-      let delivery = Delivery(
+      var delivery = Delivery(
         notification: notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
         deliveredAt: now,
-        late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance,
-        sound: sound.effective, soundRequested: sound.requested, soundNote: sound.note, soundFile: sound.file)
+        late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance)
+      delivery.apply(sound)
       do {
         try sink.deliver(delivery)
       } catch {
@@ -194,7 +195,8 @@ public final class Firer {
     } catch {
       logger.error("could not record a failed delivery: \(error)", metadata: Firer.metadata(claim))
     }
-    logger.error("delivery failed after \(options.attempts) attempts: \(lastError)", metadata: Firer.metadata(claim))
+    logger.error(
+      "delivery failed after \(options.attempts) attempts: \(lastError)", metadata: Firer.metadata(claim))
     return false
   }
 

@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Logging
 import NotifyCore
+import NotifyDesktop
 
 /// The resident firer (`notify daemon`, SPEC.md §6): one sd-event loop with one
 /// `CLOCK_REALTIME` timer armed for the earliest next fire instant over all apps.
@@ -48,12 +49,18 @@ public final class FiringDaemon: @unchecked Sendable {
     }
   }
 
-  private let firer: Firer
-  private let clock: any NotifyClock
-  private let configuration: Configuration
-  private let notifier: ServiceNotifier
-  private let logger: Logger
-  private let pendingCount: (() throws -> Int)?
+  /// Called on the loop's thread after every re-arm: at start, and after the store, the
+  /// clock or the zone changed (the daemon uses it to keep launcher badges in step).
+  public var onRearm: (() -> Void)?
+
+  let firer: Firer
+  let clock: any NotifyClock
+  let configuration: Configuration
+  let notifier: ServiceNotifier
+  let logger: Logger
+  let pendingCount: (() throws -> Int)?
+  private let desktop: DesktopSink?
+  private var ready = false
 
   private let lock = NSLock()
   private var stopRequested = false
@@ -65,16 +72,19 @@ public final class FiringDaemon: @unchecked Sendable {
   private var rearmSource: EventSource?
   /// Occurrences this daemon has claimed and will hand over at their instants, soonest first.
   private var prepared: [Firer.Prepared] = []
-  private var lastStatus = ""
-  private var lastWatchdogPing = Date.distantPast
-  private let watchdogInterval: TimeInterval?
+  var lastStatus = ""
+  var lastWatchdogPing = Date.distantPast
+  let watchdogInterval: TimeInterval?
 
-  /// Creates a daemon around `firer`. `pendingCount` feeds the service status line.
+  /// Creates a daemon around `firer`. `pendingCount` feeds the service status line. A
+  /// `desktop` sink is attached to the loop, so that its activations and dismissals
+  /// (its `onEvent`) arrive while the daemon sleeps.
   public init(
     firer: Firer, clock: any NotifyClock = SystemClock(), configuration: Configuration,
     notifier: ServiceNotifier = ServiceNotifier(), logger: Logger = Logger(label: "notify.daemon"),
-    pendingCount: (() throws -> Int)? = nil
+    pendingCount: (() throws -> Int)? = nil, desktop: DesktopSink? = nil
   ) {
+    self.desktop = desktop
     self.firer = firer
     self.clock = clock
     self.configuration = configuration
@@ -109,6 +119,7 @@ public final class FiringDaemon: @unchecked Sendable {
     sources.append(
       TimeZoneWatch(loop: loop) { [unowned self] in
         self.logger.info("the system time zone changed; re-arming")
+        (self.clock as? ZoneCachingClock)?.zoneChanged()
         self.requestRearm()
       })
     if configuration.handlesSignals {
@@ -130,11 +141,21 @@ public final class FiringDaemon: @unchecked Sendable {
     }
     if stopEarly { return }
     loop.enableWatchdog()
+    if let desktop {
+      do {
+        try desktop.attach(to: loop.handle)
+      } catch {
+        logger.warning("desktop activations and dismissals will not be recorded: \(error)")
+      }
+    }
+    defer { desktop?.detach() }
 
     rearm()
     notifier.ready(status: statusLine())
+    lock.withLock { ready = true }
     logger.info("ready; watching \(configuration.storePath ?? "no store file")")
     _ = try loop.run()
+    lock.withLock { ready = false }
     notifier.stopping()
     giveBackPrepared()
     withExtendedLifetime(sources) {}
@@ -150,6 +171,10 @@ public final class FiringDaemon: @unchecked Sendable {
     sigaddset(&set, SIGINT)
     pthread_sigmask(SIG_BLOCK, &set, nil)
   }
+
+  /// True once the loop has delivered what was overdue and armed its timer (what
+  /// READY=1 tells systemd), until it stops.
+  public var isReady: Bool { lock.withLock { ready } }
 
   /// Stops a running loop; safe from any thread, also before `run()` has started.
   public func stop() {
@@ -192,7 +217,9 @@ public final class FiringDaemon: @unchecked Sendable {
       let task = BackgroundTask.begin(
         named: "delivery batch", budget: configuration.batchBudget, clock: clock, trigger: .checkpoints
       ) {}
-      let (report, unstarted) = firer.deliver(Array(ready), task: task) { [unowned self] in self.pingWatchdog() }
+      let (report, unstarted) = firer.deliver(Array(ready), task: task) { [unowned self] in
+        self.pingWatchdog()
+      }
       task.end()
       if report.stopped {
         // Still claimed by this daemon: delivered on the next iteration, after other events.
@@ -203,7 +230,7 @@ public final class FiringDaemon: @unchecked Sendable {
     rearm()
   }
 
-  private func requestRearm() {
+  func requestRearm() {
     try? rearmSource?.trigger()
   }
 
@@ -224,7 +251,8 @@ public final class FiringDaemon: @unchecked Sendable {
         nothingClaimable = claimed.isEmpty
         if nothingClaimable { break }
       }
-      var wake = [prepared.first?.fireDate, next.map { $0 - configuration.claimAhead }].compactMap { $0 }.min()
+      var wake = [prepared.first?.fireDate, next.map { $0 - configuration.claimAhead }].compactMap { $0 }
+        .min()
       if nothingClaimable, let soon = wake, prepared.first.map({ $0.fireDate > soon }) ?? true {
         // The store said something is due but nothing could be claimed (an instant a
         // fraction of a millisecond ahead of its stored millisecond): look again shortly
@@ -233,6 +261,7 @@ public final class FiringDaemon: @unchecked Sendable {
       }
       if let wake { try timer.arm(at: wake) } else { timer.disarm() }
       updateStatus()
+      onRearm?()
     } catch {
       logger.error("could not read the store; trying again in \(Int(configuration.retryDelay)) s: \(error)")
       try? timer.arm(at: clock.now() + configuration.retryDelay)
@@ -246,48 +275,8 @@ public final class FiringDaemon: @unchecked Sendable {
       try firer.release(prepared)
       prepared = []
     } catch {
-      logger.error("could not give back \(prepared.count) claimed deliveries; the next firer takes them over: \(error)")
-    }
-  }
-
-  private func pingWatchdog() {
-    guard let interval = watchdogInterval else { return }
-    let now = Date()
-    if now.timeIntervalSince(lastWatchdogPing) >= interval / 4 {
-      lastWatchdogPing = now
-      notifier.watchdog()
-    }
-  }
-
-  private func updateStatus() {
-    guard notifier.isActive else { return }
-    let line = statusLine()
-    if line != lastStatus {
-      lastStatus = line
-      notifier.status(line)
-    }
-  }
-
-  private func statusLine() -> String {
-    let count = (try? pendingCount?()).flatMap { $0 }
-    let next = try? firer.store.nextFireDate(localZone: clock.localZone)
-    let pending = count.map { "\($0) pending" } ?? "running"
-    guard let next = next.flatMap({ $0 }) else { return "\(pending), nothing scheduled" }
-    return "\(pending), next at \(RFC3339.string(from: next))"
-  }
-
-  // MARK: - Watches
-
-  /// inotify on the store's folder, filtered to the store's own files: the database,
-  /// its `-wal` and `-journal`. Every commit by any process changes one of them.
-  private func watchStore(_ path: String, on loop: EventLoop) throws(NotifyError) -> EventSource {
-    let url = URL(fileURLWithPath: path)
-    let folder = url.deletingLastPathComponent().path
-    let base = url.lastPathComponent
-    let names: Set<String> = [base, base + "-wal", base + "-journal"]
-    let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-    return try loop.addInotify(path: folder, mask: mask) { [unowned self] name in
-      if names.contains(name) { self.requestRearm() }
+      logger.error(
+        "could not give back \(prepared.count) claimed deliveries; the next firer takes them over: \(error)")
     }
   }
 

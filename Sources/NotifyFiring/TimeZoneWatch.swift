@@ -34,7 +34,8 @@ final class TimeZoneWatch {
     let folder = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
     let name = String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...])
     let folderMask = UInt32(IN_ONLYDIR | IN_CREATE | IN_MOVED_TO)
-    source = try? loop.addInotify(path: folder.isEmpty ? "/" : folder, mask: folderMask) { [unowned self] file in
+    source = try? loop.addInotify(path: folder.isEmpty ? "/" : folder, mask: folderMask) {
+      [unowned self] file in
       if file == name { self.changed() }
     }
   }

@@ -5,20 +5,27 @@ extension FirerIdentity {
   /// This process: its pid, its start time from `/proc/self/stat` and the boot id.
   public static var current: FirerIdentity {
     let pid = getpid()
-    return FirerIdentity(
-      pid: pid, startTime: startTime(of: pid) ?? 0, bootID: currentBootID)
+    // Read once: a firer asks on every wake-up. (A forked child has another pid.)
+    if pid == cachedCurrent.pid { return cachedCurrent }
+    return FirerIdentity(pid: pid, startTime: startTime(of: pid) ?? 0, bootID: currentBootID)
   }
 
-  /// The kernel's id for this boot (`/proc/sys/kernel/random/boot_id`).
-  public static var currentBootID: String {
+  private static let cachedCurrent: FirerIdentity = {
+    let pid = getpid()
+    return FirerIdentity(pid: pid, startTime: startTime(of: pid) ?? 0, bootID: currentBootID)
+  }()
+
+  /// The kernel's id for this boot (`/proc/sys/kernel/random/boot_id`); it cannot change
+  /// while a process runs, so it is read once.
+  public static let currentBootID: String =
     (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8))?
-      .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown-boot"
-  }
+    .trimmingCharacters(in: .whitespacesAndNewlines) ?? "unknown-boot"
 
   /// Whether the firer that wrote this identity still runs: same boot, its pid exists,
   /// and that pid started at the same time (so it is not a later process reusing it).
   public var isAlive: Bool {
     guard bootID == FirerIdentity.currentBootID, pid > 0 else { return false }
+    if self == FirerIdentity.current { return true }
     guard let start = FirerIdentity.startTime(of: pid) else { return false }
     return start == startTime
   }

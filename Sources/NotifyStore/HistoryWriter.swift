@@ -73,6 +73,17 @@ extension SQLiteStore {
     try read { db in try Int.fetchOne(db, sql: "SELECT count FROM badge WHERE app = ?", arguments: [app]) }
   }
 
+  /// Every app's badge, for a process on the bus to publish.
+  public func badges() throws(NotifyError) -> [String: Int] {
+    try read { db in
+      Dictionary(
+        try Row.fetchAll(db, sql: "SELECT app, count FROM badge").map {
+          ($0["app"] as String, $0["count"] as Int)
+        }
+      ) { $1 }
+    }
+  }
+
   /// Sets the app's badge (0 clears it).
   public func setBadge(app: String, count: Int, at now: Date) throws(NotifyError) {
     try Validator.badge(count)

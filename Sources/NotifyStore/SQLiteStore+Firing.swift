@@ -29,16 +29,31 @@ extension SQLiteStore: FiringStore {
   public func claimDue(
     now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int
   ) throws(NotifyError) -> [Claim] {
+    try claimDue(
+      now: now, localZone: localZone, owner: owner, misfireGrace: misfireGrace, limit: limit, app: nil)
+  }
+
+  /// `claimDue` restricted to one app's notifications (and the abandoned claims of that
+  /// app), for a firer inside an app that must not show other apps' notifications.
+  public func claimDue(
+    now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
+    app: String?
+  ) throws(NotifyError) -> [Claim] {
     try write { db in
       try Self.refreshLocalZone(localZone, in: db)
-      var claims = try Self.takeOver(now: now, owner: owner, limit: limit, in: db)
+      var claims = try Self.takeOver(now: now, owner: owner, limit: limit, app: app, in: db)
+      let appFilter = app == nil ? "" : "AND app = ?"
+      var arguments: StatementArguments = [Millis.from(now)]
+      if let app { arguments += [app] }
+      arguments += [max(0, limit - claims.count)]
       let rows = try Row.fetchAll(
         db,
         sql: """
           SELECT \(NotificationRow.columns) FROM notification
-          WHERE next_fire_at IS NOT NULL AND next_fire_at <= ? ORDER BY next_fire_at, rowid LIMIT ?
+          WHERE next_fire_at IS NOT NULL AND next_fire_at <= ? \(appFilter)
+          ORDER BY next_fire_at, rowid LIMIT ?
           """,
-        arguments: [Millis.from(now), max(0, limit - claims.count)])
+        arguments: arguments)
       for row in rows {
         if let claim = try Self.advance(
           row, now: now, localZone: localZone, owner: owner, misfireGrace: misfireGrace, in: db)
@@ -101,7 +116,9 @@ extension SQLiteStore: FiringStore {
         try Int.fetchOne(
           db, sql: "SELECT count(*) FROM notification WHERE next_fire_at IS NOT NULL AND next_fire_at <= ?",
           arguments: [Millis.from(now)]) ?? 0
-      let abandoned = try String.fetchAll(db, sql: "SELECT owner FROM claim").filter { !ClaimOwner.isAlive($0) }
+      let abandoned = try String.fetchAll(db, sql: "SELECT owner FROM claim").filter {
+        !ClaimOwner.isAlive($0)
+      }
       return rows + abandoned.count
     }
   }
@@ -118,7 +135,8 @@ extension SQLiteStore: FiringStore {
     let schedule = stored.notification.schedule
     guard
       let plan = DuePlanner.plan(
-        schedule, nextIndex: stored.nextOccurrence, now: now, localZone: localZone, misfireGrace: misfireGrace)
+        schedule, nextIndex: stored.nextOccurrence, now: now, localZone: localZone, misfireGrace: misfireGrace
+      )
     else {
       // next_fire_at was stale (the zone moved, or the schedule ended): recompute it.
       let next = schedule.occurrence(stored.nextOccurrence, localZone: localZone)
@@ -168,7 +186,9 @@ extension SQLiteStore: FiringStore {
   }
 
   /// Claims left by firers that died (or released for anyone) become this firer's.
-  private static func takeOver(now: Date, owner: FirerIdentity, limit: Int, in db: Database) throws -> [Claim] {
+  private static func takeOver(now: Date, owner: FirerIdentity, limit: Int, app: String?, in db: Database)
+    throws -> [Claim]
+  {
     guard limit > 0 else { return [] }
     var claims: [Claim] = []
     // Only what is due: a dead daemon may have claimed an occurrence just before its instant.
@@ -176,8 +196,10 @@ extension SQLiteStore: FiringStore {
       db, sql: "SELECT * FROM claim WHERE fire_at <= ? ORDER BY fire_at, notification_rowid",
       arguments: [Millis.from(now)])
     for row in rows where claims.count < limit && !ClaimOwner.isAlive(row["owner"]) {
-      guard let notification = ClaimSnapshot.decode(row["snapshot"]) else {
-        // An unreadable snapshot cannot be delivered; keep the evidence in history.
+      let snapshot = ClaimSnapshot.decode(row["snapshot"])
+      if let app, let snapshot, snapshot.app != app { continue }
+      guard let notification = snapshot else {
+        // An unreadable snapshot cannot be delivered: drop it rather than trip on it each wake-up.
         try db.execute(
           sql: "DELETE FROM claim WHERE notification_rowid = ? AND occurrence = ?",
           arguments: [row["notification_rowid"] as Int64, row["occurrence"] as Int])
@@ -270,49 +292,5 @@ extension SQLiteStore: FiringStore {
         sql: "UPDATE notification SET next_fire_at = ?, resolved_zone = ? WHERE rowid = ?",
         arguments: [next.map(Millis.from), localZone.identifier, stored.rowID])
     }
-  }
-}
-
-/// Who owns a claim, as text: a live `FirerIdentity`, or anything else (a dead firer,
-/// `released`), which any firer may take over.
-enum ClaimOwner {
-  /// The owner of a claim given back by a firer that could not put its row back.
-  static let released = "released"
-
-  static func isAlive(_ owner: String) -> Bool {
-    FirerIdentity(owner)?.isAlive ?? false
-  }
-}
-
-/// The notification row as it was when claimed, as JSON, so that a claim can still be
-/// delivered after the row was cancelled, replaced or moved on.
-enum ClaimSnapshot {
-  static func encode(_ row: Row) -> String {
-    var members: [String: JSONValue] = [:]
-    for (column, value) in row {
-      switch value.storage {
-      case .null: members[column] = .null
-      case .int64(let v): members[column] = .int(v)
-      case .double(let v): members[column] = .double(v)
-      case .string(let v): members[column] = .string(v)
-      case .blob(let v): members[column] = .string(String(decoding: v, as: UTF8.self))
-      }
-    }
-    return JSONValue.object(members).compactText
-  }
-
-  static func decode(_ text: String) -> LocalNotification? {
-    guard case .object(let members)? = try? JSONValue.parse(text), members["app"] != nil else { return nil }
-    var values: [String: (any DatabaseValueConvertible)?] = [:]
-    for (key, value) in members {
-      switch value {
-      case .int(let v): values[key] = v
-      case .double(let v): values[key] = v
-      case .string(let v): values[key] = v
-      case .bool(let v): values[key] = v
-      default: values.updateValue(nil, forKey: key)
-      }
-    }
-    return NotificationRow.decode(Row(values)).notification
   }
 }

@@ -45,33 +45,32 @@ public final class SQLiteStore: @unchecked Sendable {
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
     }
     do {
-      queue = try DatabaseQueue(path: path, configuration: config)
-    } catch {
-      throw StoreErrors.map(error, path: path)
-    }
-    try migrate()
-  }
-
-  private func migrate() throws(NotifyError) {
-    let migrator = StoreSchema.migrator
-    do {
-      let (done, superseded) = try queue.read { db in
-        (try migrator.hasCompletedMigrations(db), try migrator.hasBeenSuperseded(db))
-      }
-      if superseded {
-        throw NotifyError(
-          .ioError, "the store \(path) was written by a newer version of notify",
-          fix: "upgrade notify, or point --db at another file; the store was left untouched")
-      }
-      if !done {
-        // Several processes may open a new store at once; migrate under a file lock.
-        try StoreFiles.withLock(path: path + ".lock") { try migrator.migrate(queue) }
+      // Several processes may open a new store at once: switching it to WAL and migrating
+      // both need the file to themselves, so opening is serialized by a lock file (held
+      // for the open only, a few syscalls on an existing store).
+      queue = try StoreFiles.withLock(path: path + ".lock") {
+        let queue = try DatabaseQueue(path: path, configuration: config)
+        try Self.migrate(queue, path: path)
+        return queue
       }
     } catch let error as NotifyError {
       throw error
     } catch {
       throw StoreErrors.map(error, path: path)
     }
+  }
+
+  private static func migrate(_ queue: DatabaseQueue, path: String) throws {
+    let migrator = StoreSchema.migrator
+    let (done, superseded) = try queue.read { db in
+      (try migrator.hasCompletedMigrations(db), try migrator.hasBeenSuperseded(db))
+    }
+    if superseded {
+      throw NotifyError(
+        .ioError, "the store \(path) was written by a newer version of notify",
+        fix: "upgrade notify, or point --db at another file; the store was left untouched")
+    }
+    if !done { try migrator.migrate(queue) }
   }
 
   /// Runs `body` in one IMMEDIATE transaction, mapping SQLite failures to `NotifyError`.

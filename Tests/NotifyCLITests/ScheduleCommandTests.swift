@@ -170,4 +170,23 @@ struct ScheduleCommandTests {
     #expect(Set(history.compactMap { $0["id"] as? String }).isDisjoint(with: kept))
     #expect(Set(history.compactMap { $0["id"] as? String }).count == 336)
   }
+
+  @Test("8 processes creating a brand-new store at once all succeed", arguments: 0..<5)
+  func concurrentCreation(round: Int) throws {
+    // Given no store file yet
+    let db = folder.file("fresh-\(round)/notify.db")
+    let shell = CommandRunner(executable: "/bin/sh", environment: ["NOTIFY_DB": db, "NOTIFY_APP": "tests"])
+    // When 8 processes schedule into it at the same moment
+    let script = """
+      for p in 1 2 3 4 5 6 7 8; do "$0" schedule --in 1h "x$p" </dev/null >/dev/null 2>>"$1" & done; wait
+      cat "$1"
+      """
+    let result = try shell.run([
+      "-c", script, CommandRunner.product("notify"), folder.file("errors-\(round)"),
+    ])
+    // Then none of them failed (no busy error from two processes switching it to WAL)
+    #expect(result.stdout.isEmpty, "\(result.stdout)")
+    let list = try notify.run(["list", "--json", "--db", db])
+    #expect(try #require(try json(list.stdout) as? [[String: Any]]).count == 8)
+  }
 }

@@ -51,7 +51,8 @@ struct DaemonEndToEndTests {
     #expect(daemon.waitReady())
     // When another process (the CLI) schedules one for 1.5 s from now
     let at = Date() + 1.5
-    let result = try notify(["schedule", "--app", "test", "--id", "soon", "--at", rfc3339(at), "--title", "x"], db: f.path)
+    let result = try notify(
+      ["schedule", "--app", "test", "--id", "soon", "--at", rfc3339(at), "--title", "x"], db: f.path)
     #expect(result.status == 0, "\(result.stderr)")
     // Then it fires at its instant
     #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
@@ -136,7 +137,8 @@ struct DaemonEndToEndTests {
     let deadline = Date() + 20
     func seen() -> [String] { ([a, b] + runs).flatMap(\.deliveries).map(\.key) }
     while Date() < deadline, !Set(seen()).isSuperset(of: expected) {
-      let run = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f\(runs.count)")
+      let run = try NotifyProcess(
+        ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f\(runs.count)")
       runs.append(run)
       #expect(run.waitExit() == 0)
     }
@@ -153,7 +155,8 @@ struct DaemonEndToEndTests {
     let f = try FiringFixture()
     try f.schedule("ancient", at: Date() - 3600)
     try f.schedule("recent", at: Date() - 5)
-    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d", extra: ["--misfire-grace", "1m"])
+    let daemon = try NotifyProcess.daemon(
+      db: f.path, folder: f.folder, name: "d", extra: ["--misfire-grace", "1m"])
     #expect(daemon.waitReady())
     #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
     #expect(daemon.deliveries.map(\.id) == ["recent"])
@@ -173,10 +176,9 @@ struct DaemonEndToEndTests {
     #expect(ready.contains("STATUS=1 pending, next at "))
     // When it gets SIGTERM
     daemon.send(SIGTERM)
-    // Then it says it is stopping and exits 0
+    // Then it says it is stopping and exits 0 by itself (death by a signal reads 128 + signal)
     #expect(daemon.waitExit() == 0)
     #expect(daemon.listener.waitFor("STOPPING=1", timeout: 5) != nil)
-    #expect(daemon.process.terminationReason == .exit)
   }
 
   @Test("with WATCHDOG_USEC set the daemon pings WATCHDOG=1")
@@ -208,21 +210,22 @@ struct DaemonEndToEndTests {
 @Suite("notify daemon idle")
 struct DaemonIdleTests {
   @Test("idle with 64 pending an hour away, the daemon makes no wake-ups for 30 s")
-  func noWakeUps() throws {
+  func noWakeUps() async throws {
     // Given 64 notifications an hour away and a daemon that has settled
     let f = try FiringFixture()
     for i in 0..<64 { try f.schedule("n\(i)", at: Date() + 3600 + Double(i)) }
     let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
     #expect(daemon.waitReady())
-    let settled = waitUntil(timeout: 10, interval: 0.5) {
+    var settled = false
+    for _ in 0..<20 where !settled {
       let before = contextSwitches(of: daemon.pid)
-      Thread.sleep(forTimeInterval: 0.5)
-      return before == contextSwitches(of: daemon.pid)
+      try await Task.sleep(for: .milliseconds(500))
+      settled = before == contextSwitches(of: daemon.pid)
     }
     #expect(settled)
-    // When 30 s pass
+    // When 30 s pass (sleeping without holding a cooperative thread)
     let before = contextSwitches(of: daemon.pid)
-    Thread.sleep(forTimeInterval: 30)
+    try await Task.sleep(for: .seconds(30))
     let after = contextSwitches(of: daemon.pid)
     // Then not one thread of it was scheduled
     #expect(before != nil)
@@ -233,10 +236,13 @@ struct DaemonIdleTests {
 
 /// Voluntary plus involuntary context switches over all threads of `pid`.
 func contextSwitches(of pid: Int32) -> Int? {
-  guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return nil }
+  guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else {
+    return nil
+  }
   var total = 0
   for thread in threads {
-    guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8) else {
+    guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/status", encoding: .utf8)
+    else {
       continue
     }
     for line in status.split(separator: "\n") where line.contains("ctxt_switches") {

@@ -59,7 +59,8 @@ struct DuePlannerTests {
     Case(
       name: "coalesced but the latest within grace is delivered", nextIndex: 0, secondsAfterAnchor: 130,
       grace: 60, expected: .init(deliver: true, index: 2, late: true, coalesced: 2, nextIndex: 3)),
-    Case(name: "past the end of the schedule", nextIndex: 3, secondsAfterAnchor: 1000, count: 3, expected: nil),
+    Case(
+      name: "past the end of the schedule", nextIndex: 3, secondsAfterAnchor: 1000, count: 3, expected: nil),
   ]
 
   @Test("plans", arguments: cases)
@@ -89,7 +90,8 @@ struct DuePlannerTests {
     // Given occurrence 5 was delivered (next index 6)
     let occurrence = every(60)
     // When the clock goes back to just after occurrence 3
-    let plan = DuePlanner.plan(nextIndex: 6, now: anchor + 3 * 60 + 1, misfireGrace: nil, occurrence: occurrence)
+    let plan = DuePlanner.plan(
+      nextIndex: 6, now: anchor + 3 * 60 + 1, misfireGrace: nil, occurrence: occurrence)
     // Then nothing is due: indexes only move forward
     #expect(plan == nil)
   }

@@ -37,7 +37,8 @@ struct FireDueEndToEndTests {
       expected.insert("\(app)/n\(i)#1")
     }
     // When fire-due runs with a 1 ms budget
-    let first = try NotifyProcess(["fire-due", "--sink", "stdout", "--budget", "1ms"], db: f.path, folder: f.folder, name: "f1")
+    let first = try NotifyProcess(
+      ["fire-due", "--sink", "stdout", "--budget", "1ms"], db: f.path, folder: f.folder, name: "f1")
     #expect(first.waitExit() == 0, "\(first.errorText)")
     // Then it stops early, names how many are left, and those are still due
     let delivered = first.deliveries.count
@@ -46,7 +47,8 @@ struct FireDueEndToEndTests {
     #expect(first.errorText.contains("left \(left) for the next run"), "\(first.errorText)")
     #expect(try f.store.dueCount(now: Date()) == left)
     // When it runs again with the default budget
-    let second = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f2")
+    let second = try NotifyProcess(
+      ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f2")
     #expect(second.waitExit() == 0, "\(second.errorText)")
     // Then together they delivered each exactly once
     let all = (first.deliveries + second.deliveries).map(\.key)

@@ -15,7 +15,8 @@ struct FirerTests {
     try f.schedule("once", at: now - 3600)
     try f.schedule("rep", at: now - 600 + 5, repeat: .minute)
     let sink = RecordingSink()
-    let firer = Firer(store: f.store, sink: sink, identity: .current, clock: ManualClock(now: now))
+    let firer = Firer(
+      store: f.store, sink: sink, identity: .current, clock: ManualClock(now: now), sounds: UncheckedSounds())
     // When one batch runs
     let report = try firer.fireBatch()
     // Then each was delivered once, late, the repeat as its latest occurrence
@@ -35,7 +36,7 @@ struct FirerTests {
     try f.schedule("dead", at: now)
     let sink = RecordingSink()
     let firer = Firer(
-      store: f.store, sink: sink, identity: .current, clock: ManualClock(now: now),
+      store: f.store, sink: sink, identity: .current, clock: ManualClock(now: now), sounds: UncheckedSounds(),
       options: .init(attempts: 3))
     // When the sink fails twice, then works; then fails three times
     sink.failuresLeft = 2
@@ -60,7 +61,7 @@ struct FirerTests {
     let clock = ManualClock(now: now)
     let sink = RecordingSink()
     sink.onDeliver = { _ in clock.advance(by: 1) }
-    let firer = Firer(store: f.store, sink: sink, identity: .current, clock: clock)
+    let firer = Firer(store: f.store, sink: sink, identity: .current, clock: clock, sounds: UncheckedSounds())
     // When a batch runs under a 10 s budget (handler at 9 s)
     let expired = ExpiredFlag()
     let task = BackgroundTask.begin(named: "t", budget: 10, clock: clock) { expired.set() }
@@ -87,7 +88,7 @@ struct FirerTests {
     let clock = ManualClock(now: now)
     let sink = RecordingSink()
     sink.onDeliver = { _ in clock.advance(by: 1) }
-    let firer = Firer(store: f.store, sink: sink, identity: .current, clock: clock)
+    let firer = Firer(store: f.store, sink: sink, identity: .current, clock: clock, sounds: UncheckedSounds())
     let summary = try FireDue.run(
       firer: firer, budget: 5, clock: clock, dueCount: { try f.store.dueCount(now: $0) })
     #expect(summary.budgetSpent)

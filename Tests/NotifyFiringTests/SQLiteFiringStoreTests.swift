@@ -77,6 +77,24 @@ struct SQLiteFiringStoreTests {
     #expect(try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).isEmpty)
   }
 
+  @Test("an app-scoped claim takes only that app's occurrences, abandoned ones included")
+  func appScoped() throws {
+    // Given due notifications of two apps, and an abandoned claim of each
+    let f = try FiringFixture()
+    try f.schedule("a-dead", at: now - 9, app: "a")
+    try f.schedule("b-dead", at: now - 8, app: "b")
+    _ = try f.store.claimDue(now: now, localZone: f.utc, owner: deadFirer, misfireGrace: nil, limit: 64)
+    try f.schedule("a1", at: now - 2, app: "a")
+    try f.schedule("b1", at: now - 1, app: "b")
+    // When app a's firer claims
+    let claims = try f.store.claimDue(
+      now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64, app: "a")
+    // Then it gets a's two and leaves b's due for someone else
+    #expect(claims.map(\.notification.id) == ["a-dead", "a1"])
+    let rest = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
+    #expect(rest.map(\.notification.id) == ["b-dead", "b1"])
+  }
+
   @Test("released claims return to pending and are claimed again")
   func release() throws {
     // Given two claimed occurrences of a one-shot and of a minutely repeat that missed 3
@@ -91,7 +109,8 @@ struct SQLiteFiringStoreTests {
     // Then both are pending and due again, and a new claim sees the same occurrences
     #expect(Set(try f.store.pending(app: nil).map(\.notification.id)) == ["once", "rep"])
     let again = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
-    #expect(Set(again.map { "\($0.notification.id)#\($0.occurrence)/\($0.coalesced)" }) == ["once#0/0", "rep#3/3"])
+    #expect(
+      Set(again.map { "\($0.notification.id)#\($0.occurrence)/\($0.coalesced)" }) == ["once#0/0", "rep#3/3"])
   }
 
   @Test("a released claim whose notification was cancelled is dropped")
@@ -178,7 +197,9 @@ struct SQLiteFiringStoreTests {
     let claims = try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64)
     #expect(claims.count == 1)
     // When the clock is set back an hour and back to now
-    #expect(try f.store.claimDue(now: now - 3600, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).isEmpty)
+    #expect(
+      try f.store.claimDue(now: now - 3600, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).isEmpty
+    )
     #expect(try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).isEmpty)
     // Then the next one is still the next future minute
     #expect(try f.store.nextFireDate(localZone: f.utc) == now + 30)
@@ -192,7 +213,8 @@ struct SQLiteFiringStoreTests {
     let tokyo = TimeZone(identifier: "Asia/Tokyo")!
     let wall = WallClock(year: 2030, month: 1, day: 15, hour: 9)
     let n = LocalNotification(
-      id: "w", app: "test", schedule: Schedule(fireDate: .wallClock(wall, .local)), title: "t", createdAt: now)
+      id: "w", app: "test", schedule: Schedule(fireDate: .wallClock(wall, .local)), title: "t", createdAt: now
+    )
     _ = try f.store.schedule(n, localZone: berlin)
     #expect(try f.store.nextFireDate(localZone: berlin) == ZoneResolver.instant(for: wall, in: berlin))
     // When the system zone becomes Tokyo

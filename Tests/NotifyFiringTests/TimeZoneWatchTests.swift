@@ -1,4 +1,5 @@
 import Foundation
+import NotifyCore
 import NotifyTestSupport
 import Testing
 
@@ -21,7 +22,8 @@ struct TimeZoneWatchTests {
     // When the link is replaced twice the way timedatectl does it (a new link renamed over it)
     func replace(with zone: String) {
       let fresh = folder.file("localtime.new")
-      try? FileManager.default.createSymbolicLink(atPath: fresh, withDestinationPath: "/usr/share/zoneinfo/" + zone)
+      try? FileManager.default.createSymbolicLink(
+        atPath: fresh, withDestinationPath: "/usr/share/zoneinfo/" + zone)
       rename(fresh, link)
     }
     let first = try loop.addRealtimeTimer { replace(with: "Europe/Berlin") }
@@ -48,7 +50,8 @@ struct TimeZoneWatchTests {
       loop.exit(0)
     }
     let create = try loop.addRealtimeTimer {
-      try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/usr/share/zoneinfo/UTC")
+      try? FileManager.default.createSymbolicLink(
+        atPath: link, withDestinationPath: "/usr/share/zoneinfo/UTC")
     }
     try create.arm(at: Date() + 0.05)
     let deadline = try loop.addRealtimeTimer { loop.exit(1) }
@@ -63,7 +66,10 @@ struct TimeZoneWatchTests {
 struct JournalLogHandlerTests {
   @Test(
     "metadata keys become journal field names",
-    arguments: [("notify_id", "NOTIFY_ID"), ("notify_app", "NOTIFY_APP"), ("_private", "PRIVATE"), ("9lives", "F9LIVES"), ("a.b-c", "A_B_C")])
+    arguments: [
+      ("notify_id", "NOTIFY_ID"), ("notify_app", "NOTIFY_APP"), ("_private", "PRIVATE"),
+      ("9lives", "F9LIVES"), ("a.b-c", "A_B_C"),
+    ])
   func fieldNames(key: String, field: String) {
     #expect(JournalLogHandler.fieldName(key) == field)
   }
@@ -82,5 +88,25 @@ struct JournalLogHandlerTests {
     #expect(JournalLogHandler.runsUnderSystemd(environment: ["INVOCATION_ID": "abc"]))
     #expect(!JournalLogHandler.runsUnderSystemd(environment: [:]))
     #expect(!JournalLogHandler.runsUnderSystemd(environment: ["JOURNAL_STREAM": "1:2"]))
+  }
+}
+
+@Suite("ZoneCachingClock")
+struct ZoneCachingClockTests {
+  @Test("keeps the zone until told it changed")
+  func caches() {
+    // Given a clock in Berlin, read once through the cache
+    let base = ManualClock(
+      now: Date(timeIntervalSince1970: 0), localZone: TimeZone(identifier: "Europe/Berlin")!)
+    let clock = ZoneCachingClock(base)
+    #expect(clock.localZone.identifier == "Europe/Berlin")
+    // When the system zone moves
+    base.setLocalZone(TimeZone(identifier: "Asia/Tokyo")!)
+    // Then the cache still says Berlin until it is told, then Tokyo
+    #expect(clock.localZone.identifier == "Europe/Berlin")
+    clock.zoneChanged()
+    #expect(clock.localZone.identifier == "Asia/Tokyo")
+    base.advance(by: 5)
+    #expect(clock.now() == Date(timeIntervalSince1970: 5))
   }
 }

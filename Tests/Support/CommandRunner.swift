@@ -41,47 +41,76 @@ public struct CommandRunner: Sendable {
   }
 
   /// Runs with `arguments`, waits up to `timeout` seconds, returns status and output.
+  ///
+  /// The child is started with `posix_spawn`, an empty signal mask and default signal
+  /// handlers: Foundation's `Process` passes on the test thread's blocked signals, so a
+  /// shell it starts never sees SIGCHLD (`wait` hangs) and a daemon ignores SIGTERM.
   @discardableResult
   public func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Result {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: executable)
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    let input = Pipe()
-    process.standardInput = input
-    try process.run()
-    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-    try? input.fileHandleForWriting.close()
-    // Read both pipes concurrently so a chatty child cannot block on a full pipe.
-    nonisolated(unsafe) var outData = Data()
-    nonisolated(unsafe) var errData = Data()
-    let group = DispatchGroup()
-    group.enter()
-    DispatchQueue.global().async {
-      outData = out.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
+    let folder = TemporaryFolder(prefix: "notify-run")
+    let input = folder.file("stdin")
+    let output = folder.file("stdout")
+    let errors = folder.file("stderr")
+    FileManager.default.createFile(atPath: input, contents: Data((stdin ?? "").utf8))
+    let pid = try Self.spawn(
+      [executable] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+      stdin: input, stdout: output, stderr: errors)
+    let deadline = Date() + timeout
+    var status: Int32 = 0
+    while true {
+      let reaped = waitpid(pid, &status, WNOHANG)
+      if reaped == pid { break }
+      if reaped < 0, errno != EINTR { throw CommandRunnerError.timedOut(arguments) }
+      if Date() > deadline {
+        kill(pid, SIGKILL)
+        _ = waitpid(pid, &status, 0)
+        throw CommandRunnerError.timedOut(arguments)
+      }
+      usleep(2000)
     }
-    group.enter()
-    DispatchQueue.global().async {
-      errData = err.fileHandleForReading.readDataToEndOfFile()
-      group.leave()
-    }
-    if group.wait(timeout: .now() + timeout) == .timedOut {
-      process.terminate()
-      throw CommandRunnerError.timedOut(arguments)
-    }
-    process.waitUntilExit()
+    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return Result(
-      status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-      stderr: String(decoding: errData, as: UTF8.self))
+      status: code, stdout: String(decoding: fileBytes(output) ?? Data(), as: UTF8.self),
+      stderr: String(decoding: fileBytes(errors) ?? Data(), as: UTF8.self))
+  }
+
+  /// Starts `arguments` (the first looked up in PATH) with stdio redirected to files, an
+  /// empty signal mask and default signal handlers; returns the pid.
+  public static func spawn(
+    _ arguments: [String], environment: [String: String], stdin: String = "/dev/null",
+    stdout: String = "/dev/null", stderr: String = "/dev/null"
+  ) throws -> pid_t {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t()
+    sigemptyset(&none)
+    var all = sigset_t()
+    sigfillset(&all)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &all)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let result = posix_spawnp(&pid, arguments[0], &actions, &attributes, argv, envp)
+    guard result == 0 else { throw CommandRunnerError.cannotStart(arguments[0], result) }
+    return pid
   }
 }
 
 /// Failures of the runner itself.
 public enum CommandRunnerError: Error {
   case timedOut([String])
+  case cannotStart(String, Int32)
 }

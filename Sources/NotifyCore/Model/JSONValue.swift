@@ -97,6 +97,14 @@ extension JSONValue {
   }
 
   static func writeString(_ s: String, to out: inout String) {
+    // Fast path: most text needs no escaping, and appending it whole avoids a
+    // scalar-by-scalar copy (this is on the stdout sink's hot path).
+    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+      out += "\""
+      out += s
+      out += "\""
+      return
+    }
     out += "\""
     for scalar in s.unicodeScalars {
       switch scalar {
@@ -124,8 +132,8 @@ extension JSONValue {
 public struct JSONRecord: Sendable {
   public private(set) var members: [(key: String, value: JSONValue)] = []
 
-  /// Creates an empty record.
-  public init() {}
+  /// Creates an empty record with room for `capacity` members.
+  public init(capacity: Int = 0) { members.reserveCapacity(capacity) }
 
   /// Appends a member.
   public mutating func set(_ key: String, _ value: JSONValue) {
@@ -145,6 +153,7 @@ public struct JSONRecord: Sendable {
   /// Compact JSON text in insertion order.
   public var compactText: String {
     var out = "{"
+    out.reserveCapacity(512)
     for (i, member) in members.enumerated() {
       if i > 0 { out += "," }
       JSONValue.writeString(member.key, to: &out)

@@ -3,7 +3,13 @@ import Foundation
 extension LocalNotification {
   /// The notification fields in SPEC.md §5 order, with `fireDate` the given instant.
   public func jsonRecord(fireDate: Date?) -> JSONRecord {
-    var r = JSONRecord()
+    var r = JSONRecord(capacity: 18)
+    appendFields(to: &r, fireDate: fireDate)
+    return r
+  }
+
+  /// Appends the notification fields in SPEC.md §5 order to `r`.
+  func appendFields(to r: inout JSONRecord, fireDate: Date?) {
     r.set("id", id)
     r.set("app", app)
     r.set("title", title)
@@ -28,7 +34,6 @@ extension LocalNotification {
     r.set("until", schedule.until.map { RFC3339.string(from: $0) })
     r.set("deliveredCount", deliveredCount)
     r.set("createdAt", RFC3339.string(from: createdAt))
-    return r
   }
 }
 
@@ -40,11 +45,9 @@ extension StoredNotification {
 extension Delivery {
   /// The stdout sink's JSON line (SPEC.md §5 "Stdout sink").
   public var jsonRecord: JSONRecord {
-    var r = JSONRecord()
+    var r = JSONRecord(capacity: 24)
     r.set("event", "delivered")
-    for member in notification.jsonRecord(fireDate: fireDate).members {
-      r.set(member.key, member.value)
-    }
+    notification.appendFields(to: &r, fireDate: fireDate)
     r.set("deliveredAt", RFC3339.string(from: deliveredAt, milliseconds: true))
     r.set("late", .bool(late))
     r.set("occurrence", occurrence)

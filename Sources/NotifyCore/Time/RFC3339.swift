@@ -11,12 +11,48 @@ public enum RFC3339 {
     let millis = Int(totalMillis - Int64(seconds) * 1000)
     var parts = tm()
     gmtime_r(&seconds, &parts)
-    let wall = WallClock(
-      year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
-      hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
-    guard milliseconds ?? (millis != 0) else { return wall.iso8601 + "Z" }
-    let m = String(millis)
-    return wall.iso8601 + "." + String(repeating: "0", count: 3 - m.count) + m + "Z"
+    let withMillis = milliseconds ?? (millis != 0)
+    let year = Int(parts.tm_year) + 1900
+    guard (0...9999).contains(year) else {
+      let wall = WallClock(
+        year: year, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday),
+        hour: Int(parts.tm_hour), minute: Int(parts.tm_min), second: Int(parts.tm_sec))
+      let fraction = String(1000 + millis).dropFirst()  // 7 -> "007"
+      return wall.iso8601 + (withMillis ? "." + fraction : "") + "Z"
+    }
+    // Written byte by byte into a fixed buffer: this is on the delivery hot path.
+    return String(unsafeUninitializedCapacity: 24) { buffer in
+      var i = 0
+      func put(_ value: Int, digits: Int) {
+        var v = value
+        for k in stride(from: digits - 1, through: 0, by: -1) {
+          buffer[i + k] = UInt8(ascii: "0") + UInt8(v % 10)
+          v /= 10
+        }
+        i += digits
+      }
+      func put(_ ascii: Unicode.Scalar) {
+        buffer[i] = UInt8(ascii: ascii)
+        i += 1
+      }
+      put(year, digits: 4)
+      put("-")
+      put(Int(parts.tm_mon) + 1, digits: 2)
+      put("-")
+      put(Int(parts.tm_mday), digits: 2)
+      put("T")
+      put(Int(parts.tm_hour), digits: 2)
+      put(":")
+      put(Int(parts.tm_min), digits: 2)
+      put(":")
+      put(Int(parts.tm_sec), digits: 2)
+      if withMillis {
+        put(".")
+        put(millis, digits: 3)
+      }
+      put("Z")
+      return i
+    }
   }
 
   /// Parses an RFC 3339 timestamp with `Z` or an offset (`2026-11-22T09:00:00+01:00`,

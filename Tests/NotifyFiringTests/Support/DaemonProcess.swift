@@ -5,22 +5,22 @@ import NotifyTestSupport
 /// A `notify` child process whose stdout goes to a file (so that what it delivered
 /// survives `kill -9`) and whose sd_notify messages reach a listener.
 final class NotifyProcess: @unchecked Sendable {
-  let process = Process()
+  let pid: pid_t
   let outputPath: String
   let errorPath: String
   let listener: NotifySocketListener
+  private var status: Int32?
 
   /// Starts `notify ARGUMENTS --db DB`; `name` keeps its files apart from other processes'.
-  init(_ arguments: [String], db: String, folder: TemporaryFolder, name: String, environment: [String: String] = [:])
+  init(
+    _ arguments: [String], db: String, folder: TemporaryFolder, name: String,
+    environment: [String: String] = [:]
+  )
     throws
   {
     outputPath = folder.file("\(name).out")
     errorPath = folder.file("\(name).err")
     listener = try NotifySocketListener(path: folder.file("\(name).sock"))
-    _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
-    process.executableURL = URL(fileURLWithPath: CommandRunner.product("notify"))
-    process.arguments = arguments + ["--db", db]
     var env = ProcessInfo.processInfo.environment
     // Log to stderr, not to a journal the test cannot read.
     env["JOURNAL_STREAM"] = nil
@@ -28,21 +28,20 @@ final class NotifyProcess: @unchecked Sendable {
     env["NOTIFY_SOCKET"] = listener.path
     env["NOTIFY_DB"] = nil
     for (key, value) in environment { env[key] = value }
-    process.environment = env
-    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
-    process.standardError = FileHandle(forWritingAtPath: errorPath)
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
+    // Spawned with an empty signal mask so SIGTERM and SIGINT reach the daemon.
+    pid = try CommandRunner.spawn(
+      [CommandRunner.product("notify")] + arguments + ["--db", db], environment: env, stdout: outputPath,
+      stderr: errorPath)
   }
 
   /// A daemon with the stdout sink.
   static func daemon(
-    db: String, folder: TemporaryFolder, name: String, extra: [String] = [], environment: [String: String] = [:]
+    db: String, folder: TemporaryFolder, name: String, extra: [String] = [],
+    environment: [String: String] = [:]
   ) throws -> NotifyProcess {
-    try NotifyProcess(["daemon", "--sink", "stdout"] + extra, db: db, folder: folder, name: name, environment: environment)
+    try NotifyProcess(
+      ["daemon", "--sink", "stdout"] + extra, db: db, folder: folder, name: name, environment: environment)
   }
-
-  var pid: Int32 { process.processIdentifier }
 
   /// Waits for READY=1 from sd_notify.
   func waitReady(timeout: TimeInterval = 20) -> Bool {
@@ -52,7 +51,9 @@ final class NotifyProcess: @unchecked Sendable {
   /// The JSON lines the sink wrote so far (a line cut short by a kill is ignored).
   var deliveries: [Delivered] {
     guard let data = fileBytes(outputPath) else { return [] }
-    return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Delivered(line: String($0)) }
+    return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+      Delivered(line: String($0))
+    }
   }
 
   /// What the process wrote on stderr.
@@ -60,15 +61,29 @@ final class NotifyProcess: @unchecked Sendable {
 
   func send(_ signal: Int32) { kill(pid, signal) }
 
-  /// Waits for the process to end; its exit status, or nil at the deadline.
+  /// Waits for the process to end; its exit status (128 + signal when killed), or nil at
+  /// the deadline.
   func waitExit(timeout: TimeInterval = 20) -> Int32? {
-    guard waitUntil(timeout: timeout, interval: 0.01, { !process.isRunning }) else { return nil }
-    return process.terminationStatus
+    guard waitUntil(timeout: timeout, interval: 0.01, { reap() }) else { return nil }
+    return status
+  }
+
+  /// Whether the process is still running.
+  var isRunning: Bool { !reap() }
+
+  /// Collects the exit status once the process has ended; true when it has.
+  private func reap() -> Bool {
+    if status != nil { return true }
+    var raw: Int32 = 0
+    let result = waitpid(pid, &raw, WNOHANG)
+    guard result == pid else { return result < 0 && errno == ECHILD }
+    status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+    return true
   }
 
   /// Kills it if still running.
   func stop() {
-    if process.isRunning {
+    if isRunning {
       send(SIGKILL)
       _ = waitExit(timeout: 5)
     }

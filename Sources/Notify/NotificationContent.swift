@@ -1,0 +1,82 @@
+import Foundation
+
+/// What a notification shows and carries: the alert text, its action, sound, badge and
+/// `userInfo`. Everything except *when* it fires and *which app* it belongs to.
+///
+/// ```swift
+/// let content = NotificationContent(
+///   title: "Standup", body: "Daily standup in room 4B", sound: .default, badge: 1,
+///   userInfo: ["room": "4B"])
+/// try center.schedule(content, trigger: .after(.seconds(600)))
+/// ```
+public struct NotificationContent: Hashable, Sendable {
+  /// The summary line (`alertTitle`), at most 200 characters.
+  public var title: String?
+  /// The message text (`alertBody`), at most 4000 characters.
+  public var body: String?
+  /// The label of the default action (`alertAction`); "View" when nil.
+  public var action: String?
+  /// An image name handed back to the app on activation (`alertLaunchImage`).
+  public var launchImage: String?
+  /// The sound: `.none` (silent, the default), `.default`, or a file from the app's sound folder.
+  public var sound: SoundName
+  /// The app badge to set on delivery (`applicationIconBadgeNumber`); nil leaves it, 0 clears it.
+  public var badge: Int?
+  /// A JSON object (at most 4096 bytes compact) handed back with every event.
+  public var userInfo: [String: JSONValue]
+  /// The freedesktop urgency.
+  public var urgency: Urgency
+
+  /// Creates content; give at least one of a title, a body, a sound or a badge.
+  public init(
+    title: String? = nil,
+    body: String? = nil,
+    action: String? = nil,
+    launchImage: String? = nil,
+    sound: SoundName = .none,
+    badge: Int? = nil,
+    userInfo: [String: JSONValue] = [:],
+    urgency: Urgency = .normal
+  ) {
+    self.title = title
+    self.body = body
+    self.action = action
+    self.launchImage = launchImage
+    self.sound = sound
+    self.badge = badge
+    self.userInfo = userInfo
+    self.urgency = urgency
+  }
+
+  /// The notification this content makes for `app`, checked against SPEC.md §1.
+  func notification(id: String, app: String, schedule: Schedule, createdAt: Date) throws(NotifyError)
+    -> LocalNotification
+  {
+    let notification = LocalNotification(
+      id: id, app: app, schedule: schedule, title: title, body: body, action: action,
+      launchImage: launchImage, sound: sound, badge: badge, userInfo: userInfo, urgency: urgency,
+      createdAt: createdAt)
+    try Validator.notification(notification)
+    let size = JSONValue.object(userInfo).compactText.utf8.count
+    guard size <= Validator.maxUserInfoBytes else {
+      throw NotifyError(
+        .invalidData, "userInfo is \(size) bytes of compact JSON",
+        fix: "keep it under \(Validator.maxUserInfoBytes) bytes; store large data elsewhere and pass a key")
+    }
+    return notification
+  }
+}
+
+extension LocalNotification {
+  /// The content type, so that call sites may spell it `LocalNotification.Content`.
+  public typealias Content = NotificationContent
+  /// The trigger type, so that call sites may spell it `LocalNotification.Trigger`.
+  public typealias Trigger = NotificationTrigger
+
+  /// What this notification shows and carries.
+  public var content: NotificationContent {
+    NotificationContent(
+      title: title, body: body, action: action, launchImage: launchImage, sound: sound, badge: badge,
+      userInfo: userInfo, urgency: urgency)
+  }
+}

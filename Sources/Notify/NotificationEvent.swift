@@ -1,0 +1,35 @@
+import Foundation
+
+/// Something that happened to a notification of the app: it was delivered, the user
+/// activated it, or it was dismissed. Read them from `LocalNotificationCenter.events`.
+public struct NotificationEvent: Hashable, Sendable {
+  /// What happened.
+  public enum Kind: Hashable, Sendable {
+    /// It was handed to the sink (presented now, or fired on time by this process).
+    case delivered
+    /// The user invoked an action; `actionKey` is `default` for the default action.
+    case activated(actionKey: String)
+    /// The user or the server closed it; `reason` is the server's close reason, if known.
+    case dismissed(reason: String?)
+  }
+
+  /// What happened.
+  public var kind: Kind
+  /// The notification it happened to.
+  public var notification: LocalNotification
+  /// When it happened.
+  public var date: Date
+  /// The delivery, for `.delivered` events.
+  public var delivery: Delivery?
+
+  /// Creates an event.
+  public init(kind: Kind, notification: LocalNotification, date: Date, delivery: Delivery? = nil) {
+    self.kind = kind
+    self.notification = notification
+    self.date = date
+    self.delivery = delivery
+  }
+
+  /// The notification's `userInfo`.
+  public var userInfo: [String: JSONValue] { notification.userInfo }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+/// When a scheduled notification fires, and how it repeats.
+///
+/// ```swift
+/// .after(.seconds(600))                                   // ten minutes from now
+/// .at(flightDate)                                         // an absolute instant
+/// .wallClock(WallClock(year: 2026, month: 11, day: 23, hour: 9), in: .named("Europe/Berlin"))
+/// .wallClock(nineAM).repeating(every: .day)               // 09:00 every day, wherever the user is
+/// ```
+public struct NotificationTrigger: Hashable, Sendable {
+  /// Where the schedule starts.
+  enum Start: Hashable, Sendable {
+    case after(TimeInterval)
+    case at(Date)
+    case wallClock(WallClock, ZoneRule)
+  }
+
+  var start: Start
+  /// The repeat unit, or nil to fire once.
+  public var repeatInterval: RepeatInterval?
+  /// The total number of deliveries, or nil for no limit.
+  public var repeatCount: Int?
+  /// The last instant an occurrence may fall on, or nil for no limit.
+  public var until: Date?
+
+  /// Fires `delay` from the moment it is scheduled (`notify schedule --in`).
+  public static func after(_ delay: Duration) -> NotificationTrigger {
+    let parts = delay.components
+    return NotificationTrigger(start: .after(Double(parts.seconds) + Double(parts.attoseconds) / 1e18))
+  }
+
+  /// Fires at an absolute instant; a past instant fires at once.
+  public static func at(_ date: Date) -> NotificationTrigger {
+    NotificationTrigger(start: .at(date))
+  }
+
+  /// Fires at a wall-clock time in `zone`; `.local` follows the system zone at fire time,
+  /// so 09:00 stays 09:00 after the user moves zones.
+  public static func wallClock(_ time: WallClock, in zone: ZoneRule = .local) -> NotificationTrigger {
+    NotificationTrigger(start: .wallClock(time, zone))
+  }
+
+  /// Fires as soon as a firer runs (the daemon, or the app's own firing service).
+  public static var immediately: NotificationTrigger { NotificationTrigger(start: .after(0)) }
+
+  /// The same trigger repeating every `unit`, computed from the first fire date so it
+  /// never drifts; `count` limits the total deliveries, `until` the last instant.
+  public func repeating(every unit: RepeatInterval, count: Int? = nil, until: Date? = nil)
+    -> NotificationTrigger
+  {
+    var copy = self
+    copy.repeatInterval = unit
+    copy.repeatCount = count
+    copy.until = until
+    return copy
+  }
+
+  /// The stored schedule this trigger stands for when scheduled at `now`.
+  public func schedule(now: Date) throws(NotifyError) -> Schedule {
+    let fireDate: FireDate
+    switch start {
+    case .after(let delay):
+      guard delay >= 0, delay.isFinite else {
+        throw NotifyError(
+          .invalidData, "the delay \(delay) s is negative",
+          fix: "pass a delay of zero or more, e.g. .after(.seconds(600))")
+      }
+      fireDate = .instant(now + delay)
+    case .at(let date):
+      fireDate = .instant(date)
+    case .wallClock(let time, let zone):
+      if case .named(let name) = zone, TimeZone(identifier: name) == nil {
+        throw NotifyError(
+          .invalidData, "unknown time zone '\(Escaper.visible(name, limit: 60))'",
+          fix: "use an IANA name such as Europe/Berlin, or .local")
+      }
+      fireDate = .wallClock(time, zone)
+    }
+    if let repeatCount, repeatCount < 1 {
+      throw NotifyError(
+        .invalidData, "repeat count \(repeatCount) is less than 1", fix: "pass a positive count or nil")
+    }
+    return Schedule(
+      fireDate: fireDate, repeatInterval: repeatInterval, repeatCount: repeatCount, until: until)
+  }
+}

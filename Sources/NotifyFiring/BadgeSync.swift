@@ -1,0 +1,32 @@
+import NotifyCore
+import NotifyDesktop
+import NotifyStore
+
+/// Keeps the launcher's badges in step with the store from a process that stays on the
+/// bus (SPEC.md §7): every app's badge is published when the daemon starts, and again
+/// whenever it changes in the store, e.g. by `notify badge N` from another process.
+public final class BadgeSync {
+  private let store: SQLiteStore
+  private let desktop: DesktopSink
+  private var published: [String: Int] = [:]
+
+  /// Creates a sync publishing `store`'s badges through `desktop`.
+  public init(store: SQLiteStore, desktop: DesktopSink) {
+    self.store = store
+    self.desktop = desktop
+  }
+
+  /// Publishes every badge that differs from what this process last published.
+  public func sync() {
+    guard let badges = try? store.badges() else { return }
+    for (app, count) in badges.sorted(by: { $0.key < $1.key }) where published[app] != count {
+      do {
+        try desktop.publishBadge(app: app, count: count)
+        published[app] = count
+      } catch {
+        // The bus is gone for now; the next change or restart publishes it again.
+        return
+      }
+    }
+  }
+}

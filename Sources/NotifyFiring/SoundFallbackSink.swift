@@ -1,0 +1,37 @@
+import Foundation
+import Logging
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+
+/// Wraps the desktop sink: where the notification server lacks the `sound` capability,
+/// plays the delivery's sound here, when an audio output exists (SPEC.md §4). A sound
+/// that cannot play never fails the delivery.
+public final class SoundFallbackSink: DeliverySink {
+  /// The desktop sink doing the delivering.
+  public let desktop: DesktopSink
+  private let logger: Logger
+
+  /// Wraps `desktop`.
+  public init(_ desktop: DesktopSink, logger: Logger = Logger(label: "notify.sound")) {
+    self.desktop = desktop
+    self.logger = logger
+  }
+
+  /// `desktop`.
+  public var name: String { desktop.name }
+
+  /// Delivers through the desktop sink, then plays the sound if the server does not.
+  public func deliver(_ delivery: Delivery) throws {
+    try desktop.deliver(delivery)
+    guard !desktop.handlesSound(for: delivery) else { return }
+    let resolution = SoundResolution(
+      effective: delivery.sound, file: delivery.soundFile, requested: delivery.soundRequested,
+      note: delivery.soundNote)
+    if let note = SoundPlayer.play(resolution) {
+      logger.info(
+        "sound not played: \(note)",
+        metadata: [LogKey.id: "\(delivery.notification.id)", LogKey.app: "\(delivery.notification.app)"])
+    }
+  }
+}

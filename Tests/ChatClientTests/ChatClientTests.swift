@@ -1,0 +1,166 @@
+import Foundation
+import Notify
+import NotifyTestSupport
+import Testing
+
+/// The example chat client end to end, against a real IRC server (ngIRCd on loopback),
+/// with the stdout sink and a store in a fresh folder.
+@Suite(.serialized)
+struct ChatClientTests {
+  let folder = TemporaryFolder(prefix: "chat-client")
+  var store: String { folder.file("notify.db") }
+  let channel = "#notify"
+  let nick = "notifybot"
+
+  /// Starts the server, or cancels the test with the reason it cannot run here.
+  func startServer() throws -> IRCServer {
+    if let reason = IRCServer.unavailableReason {
+      print("ChatClientTests skipped: \(reason)")
+      try Test.cancel(Comment(rawValue: reason))
+    }
+    do {
+      return try IRCServer(in: folder)
+    } catch {
+      print("ChatClientTests skipped: ngircd cannot start: \(error)")
+      try Test.cancel(Comment(rawValue: "ngircd cannot start: \(error)"))
+    }
+  }
+
+  /// Starts the client and waits until it has joined the channel.
+  func startClient(port: UInt16, extra: [String] = []) async throws -> RunningProcess {
+    let client = try RunningProcess(
+      CommandRunner.product("chat-client"),
+      ["--server", "127.0.0.1:\(port)", "--nick", nick, "--channel", channel, "--sink", "stdout"] + extra,
+      environment: ["NOTIFY_DB": store, "NOTIFY_APP": "chat"])
+    let joined = await eventually(timeout: 20) {
+      client.stderr.contains("joined \(channel)") || !client.isRunning
+    }
+    #expect(joined && client.isRunning, "the client did not join: \(client.stderr)")
+    return client
+  }
+
+  /// The daemon on the same store, with the stdout sink.
+  func startDaemon() throws -> RunningProcess {
+    try RunningProcess(
+      CommandRunner.product("notify"), ["daemon", "--sink", "stdout"], environment: ["NOTIFY_DB": store])
+  }
+
+  /// The JSON objects of the lines whose body is `body`.
+  func deliveries(in lines: [String], body: String) -> [[String: JSONValue]] {
+    lines.compactMap { line in
+      guard case .object(let members)? = try? JSONValue.parse(line), members["body"] == .string(body) else {
+        return nil
+      }
+      return members
+    }
+  }
+
+  /// `object[key]` when `object` is a JSON object.
+  func member(_ key: String, of object: JSONValue?) -> JSONValue? {
+    guard case .object(let members)? = object else { return nil }
+    return members[key]
+  }
+
+  @Test func privateMessagesAndMentionsBecomeNotifications() async throws {
+    // Given a server, the client in #notify, and SteveJ on a second connection
+    let server = try startServer()
+    let client = try await startClient(port: server.port)
+    let steve = try IRCPeer(port: server.port, nick: "SteveJ")
+
+    // When SteveJ sends a private message, then mentions the client in the channel
+    steve.send("JOIN \(channel)")
+    _ = try steve.waitForLine(timeout: 10) { $0.contains(" 366 ") }
+    steve.send("PRIVMSG \(nick) :Hello, world!")
+    steve.send("PRIVMSG \(channel) :just chatting")
+    steve.send("PRIVMSG \(channel) :\(nick): lunch?")
+
+    // Then each comes out of the stdout sink as one JSON line, in the chat format
+    var hello: [[String: JSONValue]] = []
+    var lunch: [[String: JSONValue]] = []
+    let arrived = await eventually(timeout: 15) {
+      hello = deliveries(in: client.stdoutLines, body: "SteveJ: Hello, world!")
+      lunch = deliveries(in: client.stdoutLines, body: "SteveJ: \(nick): lunch?")
+      return !hello.isEmpty && !lunch.isEmpty
+    }
+    #expect(arrived, "no notification; stdout: \(client.stdout) stderr: \(client.stderr)")
+    #expect(hello.count == 1)
+    let message = try #require(hello.first)
+    #expect(message["event"] == .string("delivered"))
+    #expect(message["sound"] == .string("default"))
+    #expect(message["badge"] == .int(1))
+    #expect(message["app"] == .string("chat"))
+    #expect(
+      message["userInfo"]
+        == .object(["sender": .string("SteveJ"), "channel": .string(channel), "kind": .string("private")]))
+    // And the mention counts as the second unread message; plain chat makes none
+    #expect(lunch.first?["badge"] == .int(2))
+    #expect(member("kind", of: lunch.first?["userInfo"]) == .string("mention"))
+    #expect(deliveries(in: client.stdoutLines, body: "SteveJ: just chatting").isEmpty)
+    // And the store holds the badge and the deliveries, as `notify` would show them
+    let center = try LocalNotificationCenter(
+      app: "chat", store: try SQLiteStore(path: store), sink: StdoutSink())
+    #expect(try center.badge() == 2)
+    #expect(try center.delivered().count == 2)
+  }
+
+  @Test func aReminderIsFiredOnceWhileClientAndDaemonBothRun() async throws {
+    // Given the client online and a daemon on the same store
+    let server = try startServer()
+    let client = try await startClient(port: server.port)
+    let daemon = try startDaemon()
+
+    // When a reminder is set for two seconds ahead
+    client.type("/remind 2s Stand up")
+
+    // Then exactly one of them delivers it, once
+    let body = "Stand up"
+    let delivered = await eventually(timeout: 20) {
+      !deliveries(in: client.stdoutLines + daemon.stdoutLines, body: body).isEmpty
+    }
+    #expect(delivered, "not delivered; client: \(client.stderr) daemon: \(daemon.stderr)")
+    // The occurrence is finished once it is marked delivered: wait for that record,
+    // after which no firer can claim it again.
+    let sqlite = try SQLiteStore(path: store)
+    let recorded = await eventually(timeout: 10) {
+      ((try? sqlite.history(app: "chat", limit: 50)) ?? []).contains { $0.kind == .delivered }
+        && (try? sqlite.pending(app: "chat"))?.isEmpty == true
+    }
+    #expect(recorded)
+    #expect(deliveries(in: client.stdoutLines + daemon.stdoutLines, body: body).count == 1)
+    #expect(try sqlite.history(app: "chat", limit: 50).filter { $0.kind == .delivered }.count == 1)
+    // And both firers were really running throughout
+    #expect(client.isRunning, "client: \(client.stderr)")
+    #expect(daemon.isRunning, "daemon: \(daemon.stderr)")
+  }
+
+  @Test func offlineTheClientLeavesItsReminderToTheDaemon() async throws {
+    // Given the client online with a reminder set, and a daemon on the same store
+    let server = try startServer()
+    let client = try await startClient(port: server.port)
+    let daemon = try startDaemon()
+    client.type("/remind 4s Drink water")
+    let scheduled = await eventually(timeout: 10) { client.stderr.contains("reminder ") }
+    #expect(scheduled, "the reminder was not scheduled: \(client.stderr)")
+
+    // When the connection drops (the server goes away)
+    server.stop()
+
+    // Then the client goes offline within its budget, leaves the reminder and exits 0
+    #expect(await eventually(timeout: 20) { !client.isRunning })
+    #expect(client.exitStatus == 0, "client: \(client.stderr)")
+    #expect(client.stderr.contains("offline"))
+    #expect(client.stderr.contains("1 scheduled notification left to the daemon"))
+    // And the daemon delivers it once, on time
+    let delivered = await eventually(timeout: 20) {
+      !deliveries(in: daemon.stdoutLines, body: "Drink water").isEmpty
+    }
+    #expect(delivered, "daemon: \(daemon.stderr)")
+    let sqlite = try SQLiteStore(path: store)
+    let finished = await eventually(timeout: 10) {
+      ((try? sqlite.history(app: "chat", limit: 50)) ?? []).contains { $0.kind == .delivered }
+    }
+    #expect(finished)
+    #expect(deliveries(in: daemon.stdoutLines, body: "Drink water").count == 1)
+    #expect(deliveries(in: client.stdoutLines, body: "Drink water").isEmpty)
+  }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+/// A built product running in the background for an integration test: its stdin can be
+/// written, its stdout and stderr are collected as they come, and it is stopped when the
+/// test is done.
+///
+/// Started with `posix_spawn` rather than `Process`: a child inherits the blocked-signal
+/// mask of the thread that spawns it, and test threads block SIGTERM, so a server started
+/// by `Process` from a test could not be stopped gracefully. Here the child starts with
+/// nothing blocked and default signal handling.
+final class RunningProcess: @unchecked Sendable {
+  private let pid: pid_t
+  private let stdinFD: Int32
+  private let output: FileHandle
+  private let errors: FileHandle
+  private let lock = NSLock()
+  private var outText = ""
+  private var errText = ""
+  private var status: Int32?
+
+  /// Starts `executable` with `arguments`, adding `environment` to the test's own.
+  init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+    let input = try Self.pipe()
+    let out = try Self.pipe()
+    let err = try Self.pipe()
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_adddup2(&actions, input.read, 0)
+    posix_spawn_file_actions_adddup2(&actions, out.write, 1)
+    posix_spawn_file_actions_adddup2(&actions, err.write, 2)
+
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var nothing = sigset_t()
+    sigemptyset(&nothing)
+    posix_spawnattr_setsigmask(&attributes, &nothing)
+    var defaults = sigset_t()
+    sigemptyset(&defaults)
+    for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGUSR1, SIGUSR2, SIGCHLD] {
+      sigaddset(&defaults, signal)
+    }
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+
+    let merged = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+    let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer {
+      argv.forEach { free($0) }
+      envp.forEach { free($0) }
+    }
+    var child: pid_t = 0
+    let result = posix_spawn(&child, executable, &actions, &attributes, argv, envp)
+    for fd in [input.read, out.write, err.write] { close(fd) }
+    guard result == 0 else {
+      for fd in [input.write, out.read, err.read] { close(fd) }
+      throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO)
+    }
+    pid = child
+    stdinFD = input.write
+    output = FileHandle(fileDescriptor: out.read, closeOnDealloc: true)
+    errors = FileHandle(fileDescriptor: err.read, closeOnDealloc: true)
+    output.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      self?.lock.withLock { self?.outText += String(decoding: data, as: UTF8.self) }
+    }
+    errors.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      self?.lock.withLock { self?.errText += String(decoding: data, as: UTF8.self) }
+    }
+  }
+
+  /// Everything written to stdout so far.
+  var stdout: String { lock.withLock { outText } }
+  /// Everything written to stderr so far.
+  var stderr: String { lock.withLock { errText } }
+  /// The complete lines of stdout so far.
+  var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+  /// Whether it still runs.
+  var isRunning: Bool { exitStatus == nil }
+
+  /// The exit status (or 128 + signal), once it has exited.
+  var exitStatus: Int32? {
+    lock.withLock {
+      if status == nil {
+        var raw: Int32 = 0
+        if waitpid(pid, &raw, WNOHANG) == pid {
+          let signal = raw & 0x7F
+          status = signal == 0 ? (raw >> 8) & 0xFF : 128 + signal
+        }
+      }
+      return status
+    }
+  }
+
+  /// Types a line on its stdin.
+  func type(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(stdinFD, $0.baseAddress, $0.count) }
+  }
+
+  /// Sends SIGTERM and waits up to `timeout` seconds for it to exit (then SIGKILL).
+  func stop(timeout: TimeInterval = 10) {
+    guard isRunning else { return }
+    kill(pid, SIGTERM)
+    if waitForExit(timeout: timeout) == nil {
+      kill(pid, SIGKILL)
+      _ = waitForExit(timeout: 5)
+    }
+  }
+
+  /// Waits up to `timeout` seconds for it to exit by itself; its status, or nil.
+  @discardableResult
+  func waitForExit(timeout: TimeInterval) -> Int32? {
+    let deadline = Date() + timeout
+    while isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+    return exitStatus
+  }
+
+  deinit {
+    stop()
+    close(stdinFD)
+    output.readabilityHandler = nil
+    errors.readabilityHandler = nil
+  }
+
+  private static func pipe() throws -> (read: Int32, write: Int32) {
+    var fds: [Int32] = [0, 0]
+    guard Glibc.pipe(&fds) == 0 else { throw POSIXError(.EMFILE) }
+    // Close-on-exec, so only the dup2'd copies reach the child.
+    for fd in fds { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+    return (fds[0], fds[1])
+  }
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass, without
+/// blocking a thread (other suites' async work runs meanwhile). Returns its last value.
+func eventually(timeout: TimeInterval, _ condition: () throws -> Bool) async rethrows -> Bool {
+  let deadline = Date() + timeout
+  while Date() < deadline {
+    if try condition() { return true }
+    try? await Task.sleep(for: .milliseconds(20))
+  }
+  return try condition()
+}

@@ -1,0 +1,126 @@
+import Foundation
+import NotifyCore
+import NotifyTestSupport
+import Testing
+
+/// `notify daemon --sink desktop` against a real dunst under Xvfb on a private session bus
+/// (`.ci/desktop-session.sh`): delivery to the server, and the server's closing reported
+/// back into history while the daemon sleeps.
+@Suite(.serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"))
+struct DesktopDaemonTests {
+  @Test("the daemon shows a due notification in dunst and records its dismissal")
+  func deliversAndRecordsDismissal() throws {
+    // Given a headless desktop and a daemon delivering to it
+    let desktop = try HeadlessDesktop()
+    let f = try FiringFixture()
+    let daemon = try NotifyProcess(
+      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
+      environment: desktop.environment)
+    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    // When a notification comes due
+    try f.schedule("hello", at: Date() + 1)
+    // Then dunst shows it and it is recorded delivered
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(daemon.errorText)")
+    #expect(try desktop.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
+    // When the user closes it
+    try desktop.dunstctl("close-all")
+    // Then the sleeping daemon records the dismissal
+    #expect(waitUntil(timeout: 10) { (try? f.events(.dismissed).map(\.notificationID)) == ["hello"] })
+    #expect(try f.events(.dismissed).first?.detail["userInfo"] == .object(["k": .string("v")]))
+    daemon.send(SIGTERM)
+    #expect(daemon.waitExit() == 0)
+  }
+}
+
+extension DesktopDaemonTests {
+  @Test("the daemon publishes badges at start and when `notify badge N` changes one")
+  func publishesBadges() throws {
+    // Given a store where app "chat" already has badge 2, and a bus monitor
+    let desktop = try HeadlessDesktop()
+    let f = try FiringFixture()
+    try f.store.setBadge(app: "chat", count: 2, at: Date())
+    let monitorOutput = f.folder.file("monitor.out")
+    let monitor = try CommandRunner.spawn(
+      ["dbus-monitor", "type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'"],
+      environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { $1 },
+      stdout: monitorOutput)
+    defer {
+      kill(monitor, SIGKILL)
+      waitpid(monitor, nil, 0)
+    }
+    func seen() -> String { fileBytes(monitorOutput).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+    // dbus-monitor announces NameLost once it has become a monitor: from then on it sees everything
+    try #require(waitUntil(timeout: 10) { seen().contains("member=NameLost") }, "dbus-monitor did not start")
+    // When the daemon starts on the bus
+    let daemon = try NotifyProcess(
+      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
+      environment: desktop.environment)
+    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    // Then it re-emits the stored badge
+    #expect(
+      waitUntil(timeout: 10) { seen().contains("application://chat.desktop") && seen().contains("int64 2") })
+    // When another process sets the badge
+    let set = try CommandRunner(environment: ["NOTIFY_APP": "chat"]).run(["badge", "5", "--db", f.path])
+    #expect(set.status == 0)
+    // Then the daemon publishes the new count
+    #expect(waitUntil(timeout: 10) { seen().contains("int64 5") }, "\(seen())")
+    daemon.send(SIGTERM)
+    #expect(daemon.waitExit() == 0)
+  }
+}
+
+/// A private Xvfb + session bus + dunst, from the project's `.ci/desktop-session.sh`.
+final class HeadlessDesktop {
+  static let toolsMissing: String? = {
+    let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+    let missing = ["Xvfb", "dbus-daemon", "dunst", "dunstctl"].first { tool in
+      !path.split(separator: ":").contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }
+    }
+    if let missing {
+      print("DesktopDaemonTests: skipping: \(missing) is not installed (apt-get install xvfb dbus dunst)")
+    }
+    return missing
+  }()
+
+  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(".ci/desktop-session.sh").path
+
+  let folder = TemporaryFolder(prefix: "notify-desktop")
+  private(set) var environment: [String: String] = [:]
+
+  init() throws {
+    let result = try HeadlessDesktop.run(
+      ["/bin/bash", HeadlessDesktop.script, "start", folder.file("session")],
+      environment: ["NOTIFY_SESSION_DISPLAY": "auto"], in: folder)
+    let parts = result.output.split(separator: "'")
+    guard result.status == 0, parts.count >= 4 else {
+      throw NotifyError(.unavailable, "desktop-session.sh start failed: \(result.errors)")
+    }
+    environment = ["DBUS_SESSION_BUS_ADDRESS": String(parts[1]), "DISPLAY": String(parts[3])]
+  }
+
+  deinit {
+    _ = try? HeadlessDesktop.run(
+      ["/bin/bash", HeadlessDesktop.script, "stop", folder.file("session")], in: folder)
+  }
+
+  @discardableResult
+  func dunstctl(_ arguments: String...) throws -> String {
+    let result = try HeadlessDesktop.run(
+      ["/usr/bin/dunstctl"] + arguments, environment: environment, in: folder)
+    guard result.status == 0 else {
+      throw NotifyError(.unavailable, "dunstctl \(arguments) failed: \(result.errors)")
+    }
+    return result.output
+  }
+
+  /// Runs a command to completion (CommandRunner waits for the command itself, not for
+  /// the daemons the session script leaves behind holding its descriptors).
+  static func run(_ command: [String], environment: [String: String] = [:], in folder: TemporaryFolder) throws
+    -> (status: Int32, output: String, errors: String)
+  {
+    let result = try CommandRunner(executable: command[0], environment: environment)
+      .run(Array(command.dropFirst()), timeout: 30)
+    return (result.status, result.stdout, result.stderr)
+  }
+}

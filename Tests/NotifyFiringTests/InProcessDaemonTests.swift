@@ -1,0 +1,48 @@
+import Foundation
+import NotifyCore
+import NotifyFiring
+import NotifyStore
+import NotifyTestSupport
+import Testing
+
+/// The daemon embedded in a process, as the chat client runs it: `run()` on its own
+/// thread from a task, stopped by cancelling the task.
+@Suite("FiringDaemon in-process")
+struct InProcessDaemonTests {
+  @Test("a change committed by another connection is delivered within 100 ms; cancelling stops it")
+  func reactsToStoreChanges() async throws {
+    // Given a daemon sleeping on a timer an hour away
+    let f = try FiringFixture()
+    try f.schedule("far", at: Date() + 3600)
+    let sink = RecordingSink()
+    let firer = Firer(store: try f.openAgain(), sink: sink, identity: .current, sounds: UncheckedSounds())
+    let daemon = FiringDaemon(firer: firer, configuration: .init(storePath: f.path, handlesSignals: false))
+    let running = Task { try await daemon.run() }
+    // (waits without blocking: other tests may hold the cooperative threads for a while)
+    #expect(try await pollUntil(timeout: 60) { daemon.isReady })
+    // When another connection schedules one that is already due
+    let committed = Date()
+    try f.schedule("now", at: committed - 0.001, createdAt: committed)
+    // Then it is handed over within 100 ms of the commit
+    #expect(try await pollUntil(timeout: 5) { !sink.deliveries.isEmpty })
+    let delivery = try #require(sink.deliveries.first)
+    #expect(delivery.notification.id == "now")
+    let reaction = delivery.deliveredAt.timeIntervalSince(committed)
+    #expect(reaction < 0.1, "re-armed and delivered \(reaction) s after the commit")
+    // When the task is cancelled
+    running.cancel()
+    // Then run() returns and the far one is still pending
+    try await running.value
+    #expect(try f.store.pending(app: nil).map(\.notification.id) == ["far"])
+  }
+}
+
+/// Polls `condition` every 10 ms until it holds or `timeout` passes.
+func pollUntil(timeout: TimeInterval, _ condition: () throws -> Bool) async throws -> Bool {
+  let deadline = Date() + timeout
+  while Date() < deadline {
+    if try condition() { return true }
+    try await Task.sleep(for: .milliseconds(10))
+  }
+  return try condition()
+}

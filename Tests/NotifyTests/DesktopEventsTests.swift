@@ -1,0 +1,175 @@
+import Foundation
+import Notify
+import NotifyTestSupport
+import Testing
+
+/// The center on a real desktop: a private session bus with dunst under Xvfb, started by
+/// `.ci/desktop-session.sh`. Activations and dismissals come back through `events`.
+@Suite(.serialized)
+struct DesktopEventsTests {
+  let folder = TemporaryFolder(prefix: "notify-desktop")
+
+  @Test func activatingADeliveredNotificationIsAnEventWithItsUserInfo() async throws {
+    // Given a center delivering to dunst, with its service relaying the desktop's answers
+    let session = try HeadlessDesktop.start(in: folder.file("session"))
+    defer { session.stop() }
+    let sink = try DesktopSink(configuration: .init(busAddress: session.busAddress))
+    let center = try LocalNotificationCenter(
+      app: "chat", store: try SQLiteStore(path: folder.file("notify.db")), sink: sink)
+    let events = center.events
+    let outcome = try await withThrowingTaskGroup(of: NotificationEvent?.self) { group in
+      group.addTask {
+        try await center.firingService().run()
+        return nil
+      }
+      group.addTask {
+        // When a message is presented and the user clicks it (dunst's default action)
+        try center.present(
+          NotificationContent(
+            body: "SteveJ: Hello, world!", sound: .default, badge: 1, userInfo: ["sender": .string("SteveJ")]),
+          id: "m1")
+        let shown = await eventually(timeout: 10) {
+          (try? session.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)) == "1"
+        }
+        guard shown else { return nil }
+        try session.dunstctl("action", "0")
+        for await event in events where event.kind != .delivered { return event }
+        return nil
+      }
+      group.addTask {
+        try await Task.sleep(for: .seconds(60))
+        return nil
+      }
+      let first = try await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+    // Then the activation arrives with the default action key and the userInfo
+    let event = try #require(outcome, "no activation arrived")
+    #expect(event.kind == .activated(actionKey: "default"))
+    #expect(event.notification.id == "m1")
+    #expect(event.userInfo == ["sender": .string("SteveJ")])
+    // And it is in history
+    let history = try center.history()
+    #expect(history.first?.kind == .activated)
+    #expect(history.first?.reason == "default")
+  }
+
+  @Test func closingADeliveredNotificationIsADismissal() async throws {
+    // Given a center delivering to dunst, with its service relaying
+    let session = try HeadlessDesktop.start(in: folder.file("session"))
+    defer { session.stop() }
+    let sink = try DesktopSink(configuration: .init(busAddress: session.busAddress))
+    let center = try LocalNotificationCenter(
+      app: "chat", store: try SQLiteStore(path: folder.file("notify.db")), sink: sink)
+    let events = center.events
+    let outcome = try await withThrowingTaskGroup(of: NotificationEvent?.self) { group in
+      group.addTask {
+        try await center.firingService(firesScheduledNotifications: false).run()
+        return nil
+      }
+      group.addTask {
+        // When a notification is shown and the user closes it
+        try center.present(NotificationContent(title: "Lunch", body: "12:30"), id: "lunch")
+        let shown = await eventually(timeout: 10) {
+          (try? session.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)) == "1"
+        }
+        guard shown else { return nil }
+        try session.dunstctl("close")
+        for await event in events where event.kind != .delivered { return event }
+        return nil
+      }
+      group.addTask {
+        try await Task.sleep(for: .seconds(60))
+        return nil
+      }
+      let first = try await group.next() ?? nil
+      group.cancelAll()
+      return first
+    }
+    // Then a dismissal by the user arrives and is recorded
+    let event = try #require(outcome, "no dismissal arrived")
+    #expect(event.kind == .dismissed(reason: "dismissed-by-user"))
+    #expect(event.notification.id == "lunch")
+    #expect(try center.history().first?.kind == .dismissed)
+  }
+}
+
+/// A private Xvfb + session bus + dunst for one test, through `.ci/desktop-session.sh`.
+struct HeadlessDesktop {
+  let directory: String
+  let busAddress: String
+  let display: String
+
+  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent(".ci/desktop-session.sh").path
+
+  /// Starts one, or cancels the test with the reason when the tools are missing.
+  static func start(in directory: String) throws -> HeadlessDesktop {
+    for tool in ["Xvfb", "dbus-daemon", "dunst", "dunstctl"] where !installed(tool) {
+      print("DesktopEventsTests skipped: \(tool) is not installed (apt-get install xvfb dbus dunst)")
+      try Test.cancel("\(tool) is not installed")
+    }
+    // The script leaves daemons running: its output goes to files, so nothing waits on
+    // pipes they inherit.
+    let status = try shell(
+      #"NOTIFY_SESSION_DISPLAY=auto exec /bin/bash "$0" start "$1" >"$1.out" 2>"$1.err""#, script, directory)
+    let output = (try? String(contentsOfFile: directory + ".out", encoding: .utf8)) ?? ""
+    // export DBUS_SESSION_BUS_ADDRESS='…'; export DISPLAY='…'
+    let parts = output.split(separator: "'")
+    guard status == 0, parts.count >= 4 else {
+      let errors = (try? String(contentsOfFile: directory + ".err", encoding: .utf8)) ?? ""
+      throw DesktopError(description: "desktop-session.sh start failed: \(errors)")
+    }
+    return HeadlessDesktop(directory: directory, busAddress: String(parts[1]), display: String(parts[3]))
+  }
+
+  /// Stops the session's processes.
+  func stop() {
+    _ = try? HeadlessDesktop.shell(#"exec /bin/bash "$0" stop "$1" >/dev/null 2>&1"#, Self.script, directory)
+  }
+
+  /// Runs `dunstctl` against this session's dunst.
+  @discardableResult
+  func dunstctl(_ arguments: String...) throws -> String {
+    let output = directory + ".dunstctl"
+    let status = try Self.shell(
+      #"DBUS_SESSION_BUS_ADDRESS="$0" DISPLAY="$1" dunstctl "${@:3}" >"$2" 2>&1"#,
+      [busAddress, display, output] + arguments)
+    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    guard status == 0 else { throw DesktopError(description: "dunstctl \(arguments): \(text)") }
+    return text
+  }
+
+  /// Runs `bash -c command arguments...` to completion and returns its exit status.
+  /// `posix_spawn` + `waitpid`: the test thread's blocked signals are not passed on.
+  static func shell(_ command: String, _ arguments: String...) throws -> Int32 {
+    try shell(command, arguments)
+  }
+
+  static func shell(_ command: String, _ arguments: [String]) throws -> Int32 {
+    try CommandRunner(executable: "/bin/bash").run(["-c", command] + arguments, timeout: 60).status
+  }
+
+  private static func installed(_ tool: String) -> Bool {
+    (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":").contains {
+      FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)")
+    }
+  }
+}
+
+/// The headless desktop failed to start although its tools are installed.
+struct DesktopError: Error, CustomStringConvertible {
+  var description: String
+}
+
+/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass, without
+/// blocking a thread. Returns its last value.
+func eventually(timeout: TimeInterval, _ condition: () throws -> Bool) async rethrows -> Bool {
+  let deadline = Date() + timeout
+  while Date() < deadline {
+    if try condition() { return true }
+    try? await Task.sleep(for: .milliseconds(20))
+  }
+  return try condition()
+}

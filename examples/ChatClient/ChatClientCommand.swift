@@ -1,0 +1,154 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Notify
+import ServiceLifecycle
+
+/// `chat-client`: a small IRC client that shows private messages and mentions as local
+/// notifications while it is online, and leaves reminders to the `notify` daemon.
+struct ChatClientCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "chat-client",
+    abstract: "An IRC client that turns private messages and mentions into local notifications.",
+    discussion: """
+      While online, each private message or mention is shown at once: body "SENDER: TEXT",
+      the default sound, the unread count as badge, sender and channel in userInfo. Type
+      /remind 10m TEXT to schedule a reminder in the notify store; this client fires it
+      while it runs, the notify daemon once it is gone (never both). Anything typed that
+      is not a command is said in the channel. Stdout carries only notifications (JSON
+      Lines when it is not a terminal); the chat and status lines go to stderr.
+      """)
+
+  @Option(help: ArgumentHelp("The IRC server (port 6667 when omitted).", valueName: "host:port"))
+  var server: String
+
+  @Option(help: "Your nick.")
+  var nick: String
+
+  @Option(help: "The channel to join, e.g. #notify.")
+  var channel: String
+
+  @Option(help: "auto (desktop when a notification server answers, else stdout), desktop or stdout.")
+  var sink: SinkChoice = .auto
+
+  @Option(help: ArgumentHelp("The notify store (env NOTIFY_DB).", valueName: "path"))
+  var db: String?
+
+  @Option(
+    help: ArgumentHelp("The app the notifications belong to (env NOTIFY_APP, default chat).", valueName: "id")
+  )
+  var app: String?
+
+  @Option(
+    name: .customLong("offline-budget"),
+    help: ArgumentHelp("How long going offline may take, e.g. 10s.", valueName: "duration"))
+  var offlineBudget = "10s"
+
+  @Flag(name: .customLong("no-firing"), help: "Leave every scheduled notification to the notify daemon.")
+  var noFiring = false
+
+  func run() async throws {
+    do {
+      try await runClient()
+    } catch let error as ChatError {
+      Transcript.error(error.description)
+      throw ExitCode(error.exitCode)
+    } catch let error as NotifyError {
+      Transcript.error(error.description)
+      throw ExitCode(error.exitCode)
+    }
+  }
+
+  private func runClient() async throws {
+    let (host, port) = try ServerAddress.parse(server)
+    try ChatNames.checkNick(nick)
+    let channel = try ChatNames.channel(channel)
+    let environment = ProcessInfo.processInfo.environment
+    let app = self.app ?? environment["NOTIFY_APP"].flatMap { $0.isEmpty ? nil : $0 } ?? "chat"
+    let budget: TimeInterval
+    do { budget = try TimeParser.duration(offlineBudget) } catch {
+      throw ChatError("--offline-budget: \(error.description)", exitCode: 64)
+    }
+    let center = try LocalNotificationCenter(app: app, storePath: db, sink: sink)
+    Transcript.status("notifications for app \(app) go to the \(center.sinkName) sink")
+
+    let session = ChatSession(
+      host: host, port: port, nick: nick, channel: channel, center: center,
+      notifier: ChatNotifier(center: center, channel: channel),
+      offlineBudget: .milliseconds(Int64(budget * 1000)), firesInProcess: !noFiring)
+    // Either one returning shuts the other down gracefully. The last in the list shuts
+    // down first: on SIGTERM the session goes offline while firing still runs.
+    var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
+    // The center's service also relays desktop activations, so it runs even when firing
+    // is left to the daemon.
+    services.append(
+      .init(
+        service: center.firingService(firesScheduledNotifications: !noFiring),
+        successTerminationBehavior: .gracefullyShutdownGroup))
+    services.append(.init(service: session, successTerminationBehavior: .gracefullyShutdownGroup))
+    var logger = Logger(label: "chat-client")
+    logger.logLevel = .warning
+    let group = ServiceGroup(
+      configuration: ServiceGroupConfiguration(
+        services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+    try await group.run()
+  }
+}
+
+extension SinkChoice: ExpressibleByArgument {}
+
+/// `HOST:PORT`, `HOST` or `[IPv6]:PORT`.
+enum ServerAddress {
+  static func parse(_ text: String) throws(ChatError) -> (host: String, port: UInt16) {
+    var host = text
+    var portText: String?
+    if text.hasPrefix("["), let close = text.firstIndex(of: "]") {
+      host = String(text[text.index(after: text.startIndex)..<close])
+      let rest = text[text.index(after: close)...]
+      if rest.hasPrefix(":") { portText = String(rest.dropFirst()) }
+    } else if let colon = text.lastIndex(of: ":"), text.firstIndex(of: ":") == colon {
+      host = String(text[..<colon])
+      portText = String(text[text.index(after: colon)...])
+    }
+    guard !host.isEmpty else {
+      throw ChatError(
+        "--server '\(Escaper.visible(text))' has no host", fix: "use HOST:PORT, e.g. irc.example.org:6667",
+        exitCode: 64)
+    }
+    guard let portText else { return (host, 6667) }
+    guard let port = UInt16(portText), port > 0 else {
+      throw ChatError(
+        "--server port '\(Escaper.visible(portText))' is not a port number", fix: "use 1 to 65535",
+        exitCode: 64)
+    }
+    return (host, port)
+  }
+}
+
+/// IRC's rules for nicks and channel names.
+enum ChatNames {
+  static func checkNick(_ nick: String) throws(ChatError) {
+    let special = "[]\\`_^{|}-"
+    guard (1...30).contains(nick.count), let first = nick.first, first.isASCII,
+      first.isLetter || special.contains(first),
+      first != "-", nick.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || special.contains($0)) })
+    else {
+      throw ChatError(
+        "--nick '\(Escaper.visible(nick, limit: 40))' is not a valid IRC nick",
+        fix: "use up to 30 letters, digits or []\\`_^{|}-, not starting with a digit or -", exitCode: 64)
+    }
+  }
+
+  /// The channel with `#` added when no channel prefix was given.
+  static func channel(_ name: String) throws(ChatError) -> String {
+    let full = "#&+!".contains(name.first ?? " ") ? name : "#" + name
+    guard full.count >= 2, full.count <= 50,
+      !full.contains(where: { $0 == " " || $0 == "," || $0 == "\u{7}" || $0.isNewline })
+    else {
+      throw ChatError(
+        "--channel '\(Escaper.visible(name, limit: 60))' is not a valid channel name",
+        fix: "use a name like #notify without spaces or commas", exitCode: 64)
+    }
+    return full
+  }
+}

@@ -1,1 +1,0 @@
-print("chat-client: not built yet")

@@ -1,1 +1,0 @@
-print("hello-notify: not built yet")
