@@ -17,7 +17,9 @@ enum CLIEntry {
       // instead of letting them drive the terminal (SPEC.md §5). Help and version unchanged.
       let status = NotifyCommand.exitCode(for: error)
       if status == .success { NotifyCommand.exit(withError: error) }
-      let message = Escaper.visible(NotifyCommand.fullMessage(for: error), keepLines: true)
+      var message = Escaper.visible(NotifyCommand.fullMessage(for: error), keepLines: true)
+      // SPEC.md §5: errors read `notify: error: ...`, usage errors too.
+      if message.hasPrefix("Error: ") { message = "notify: error: " + message.dropFirst("Error: ".count) }
       FileHandle.standardError.write(Data((message + "\n").utf8))
       Foundation.exit(status.rawValue)
     }

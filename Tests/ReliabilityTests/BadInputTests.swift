@@ -267,7 +267,7 @@ struct BadInputAcrossCommandsTests {
     #expect(message.contains(c.says), "output: \(message.prefix(500))")
     if c.status != 1 {
       #expect(
-        result.stderr.hasPrefix("notify: ") || result.stderr.hasPrefix("Error: "),
+        result.stderr.hasPrefix("notify: error: "),
         "\(result.stderr.prefix(300))")
     }
     // And nothing that could drive a terminal was echoed
