@@ -2,12 +2,9 @@ import Foundation
 import Glibc
 import NotifyTestSupport
 
-/// A child process started with `posix_spawn`, an empty signal mask and default signal
-/// dispositions, its stdout and stderr appended to files.
-///
-/// Foundation's `Process` started from a Swift Testing thread passes that thread's blocked
-/// signals on, so a daemon would ignore SIGTERM; and it cannot report a process that we
-/// reaped ourselves. Zombies count as ended (nothing here reaps orphans but us).
+/// A long-running child (a daemon, a fire-due run) started with `CommandRunner.spawn` (an
+/// empty signal mask, default signal handlers), its stdout and stderr appended to files,
+/// reaped here with `waitpid`: nothing else reaps orphans on this machine.
 final class Spawned: @unchecked Sendable {
   /// The process id.
   let pid: pid_t
@@ -26,23 +23,6 @@ final class Spawned: @unchecked Sendable {
   ) throws {
     outputPath = output
     errorPath = errors
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var none = sigset_t()
-    sigemptyset(&none)
-    var all = sigset_t()
-    sigfillset(&all)
-    posix_spawnattr_setsigmask(&attributes, &none)
-    posix_spawnattr_setsigdefault(&attributes, &all)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
     var env = ProcessInfo.processInfo.environment
     for key in [
       "JOURNAL_STREAM", "INVOCATION_ID", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "NOTIFY_DB",
@@ -50,16 +30,7 @@ final class Spawned: @unchecked Sendable {
       env[key] = nil
     }
     for (key, value) in environment { env[key] = value }
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-      for pointer in envp { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-    guard result == 0 else { throw POSIXError(POSIXErrorCode(rawValue: result) ?? .EIO) }
-    self.pid = pid
+    pid = try CommandRunner.spawn([executable] + arguments, environment: env, stdout: output, stderr: errors)
   }
 
   /// `notify ARGUMENTS --db DB`, its output in `folder/NAME.out` and `.err`.
