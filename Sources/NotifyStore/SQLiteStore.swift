@@ -48,7 +48,7 @@ public final class SQLiteStore: @unchecked Sendable {
       // Several processes may open a new store at once: switching it to WAL and migrating
       // both need the file to themselves, so opening is serialized by a lock file (held
       // for the open only, a few syscalls on an existing store).
-      queue = try StoreFiles.withLock(path: path + ".lock") {
+      queue = try StoreFiles.withLock(path: path + ".lock", timeout: Self.busyTimeout) {
         let queue = try DatabaseQueue(path: path, configuration: config)
         try Self.migrate(queue, path: path)
         return queue

@@ -39,12 +39,23 @@ enum StoreFiles {
     close(fd)
   }
 
-  /// Runs `body` holding an exclusive `flock` on `path` (created 0600).
-  static func withLock<T>(path: String, _ body: () throws -> T) throws -> T {
+  /// Runs `body` holding an exclusive `flock` on `path` (created 0600). Waits at most
+  /// `timeout` for it, like SQLite's busy timeout: a process stopped or hung while
+  /// opening the store must not block every other one forever (exit 75 instead).
+  static func withLock<T>(path: String, timeout: TimeInterval, _ body: () throws -> T) throws -> T {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return try body() }
     defer { close(fd) }
-    flock(fd, LOCK_EX)
+    let deadline = Date() + timeout
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
+        throw NotifyError(
+          .temporary,
+          "the store \(path.dropLast(5)) stayed busy for more than \(Int(timeout)) s (another process is opening it)",
+          fix: "try again; if it persists, look for a stopped notify process")
+      }
+      usleep(2000)
+    }
     defer { flock(fd, LOCK_UN) }
     return try body()
   }

@@ -34,8 +34,15 @@ struct SoundPlayerTests {
         ? "#!/bin/sh\necho \"$0 $*\" >> '\(calls)'\necho $$ >> '\(pids)'\nexec /bin/sleep 30\n"
         : "#!/bin/sh\necho \"$0 $*\" >> '\(calls)'\n"
       let path = "\(bin)/\(name)"
-      _ = FileManager.default.createFile(
-        atPath: path, contents: Data(body.utf8), attributes: [.posixPermissions: 0o755])
+      // Written to a temporary name with O_CLOEXEC, then renamed into place: a player
+      // spawned by another test at the same moment must not inherit a writable descriptor
+      // of the script, or exec of it fails with ETXTBSY ("Text file busy").
+      let temporary = path + ".tmp"
+      let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
+      let bytes = Array(body.utf8)
+      _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+      close(fd)
+      rename(temporary, path)
     }
 
     /// Makes an audio server appear (a PipeWire socket path).
