@@ -48,7 +48,9 @@ struct StoreFaultTests {
     let db = mount.file("notify.db")
     try Self.seed(db)
     let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
-    try #require(waitUntil(timeout: 20) { daemon.hasOpen("notify.db-wal") }, "\(daemon.errors)")
+    // Stopped only once it is ready (store open, timer armed): stopped while still opening,
+    // it would hold the store's open lock and the schedule below would rightly get 75.
+    try #require(waitUntil(timeout: 20) { daemon.errors.contains("ready;") }, "\(daemon.errors)")
     daemon.send(SIGSTOP)
     // When one notification falls due while the disk is full (the write-ahead log emptied
     // first, so that the next write must grow it)
@@ -198,7 +200,9 @@ struct StoreFaultTests {
     let db = folder.file("notify.db")
     try Self.seed(db)
     let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
-    try #require(waitUntil(timeout: 20) { daemon.hasOpen("notify.db-wal") }, "\(daemon.errors)")
+    // Stopped only once it is ready (store open, timer armed): stopped while still opening,
+    // it would hold the store's open lock and the schedule below would rightly get 75.
+    try #require(waitUntil(timeout: 20) { daemon.errors.contains("ready;") }, "\(daemon.errors)")
     daemon.send(SIGSTOP)
     let due = Date() + 0.5
     #expect(
