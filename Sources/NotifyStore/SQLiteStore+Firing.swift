@@ -261,23 +261,30 @@ extension SQLiteStore: FiringStore {
   /// `local` rows follow the system zone: when it moved since their next fire instant was
   /// computed, compute it again. A read when nothing moved.
   private func refreshLocalZone(_ localZone: TimeZone) throws(NotifyError) {
-    let stale = try read { db in try Self.staleLocalRows(localZone, in: db) }
-    guard stale > 0 else { return }
+    guard try read({ db in try Self.hasStaleLocalRows(localZone, in: db) }) else { return }
     try write { db in try Self.refreshLocalZone(localZone, in: db) }
   }
 
-  private static func staleLocalRows(_ localZone: TimeZone, in db: Database) throws -> Int {
-    try Int.fetchOne(
+  /// Whether any pending `local` wall-clock row was computed for a zone other than
+  /// `localZone`. Asked on every re-arm and claim, so it is three seeks on
+  /// `notification_local_zone` (below, above, or without the zone); the planner would
+  /// otherwise walk `notification_next_fire`, which grows with the store.
+  private static func hasStaleLocalRows(_ localZone: TimeZone, in db: Database) throws -> Bool {
+    let local = """
+      SELECT 1 FROM notification INDEXED BY notification_local_zone
+      WHERE next_fire_at IS NOT NULL AND time_zone = 'local' AND
+      """
+    return try Bool.fetchOne(
       db,
       sql: """
-        SELECT count(*) FROM notification WHERE next_fire_at IS NOT NULL AND time_zone = 'local'
-        AND (resolved_zone IS NULL OR resolved_zone <> ?)
+        SELECT EXISTS (\(local) resolved_zone IS NULL) OR EXISTS (\(local) resolved_zone < ?1)
+          OR EXISTS (\(local) resolved_zone > ?1)
         """,
-      arguments: [localZone.identifier]) ?? 0
+      arguments: [localZone.identifier]) ?? false
   }
 
   private static func refreshLocalZone(_ localZone: TimeZone, in db: Database) throws {
-    guard try staleLocalRows(localZone, in: db) > 0 else { return }
+    guard try hasStaleLocalRows(localZone, in: db) else { return }
     let rows = try Row.fetchAll(
       db,
       sql: """

@@ -86,6 +86,16 @@ enum StoreSchema {
           );
           """)
     }
+    // Whether any `local` wall-clock row was computed for another system zone is asked on
+    // every re-arm and claim; this index answers it with three range seeks instead of a
+    // walk over every pending row (BENCHMARKS.md, Scale).
+    migrator.registerMigration("v2-local-zone-index") { db in
+      try db.execute(
+        sql: """
+          CREATE INDEX notification_local_zone ON notification(resolved_zone)
+            WHERE next_fire_at IS NOT NULL AND time_zone = 'local';
+          """)
+    }
     return migrator
   }
 }

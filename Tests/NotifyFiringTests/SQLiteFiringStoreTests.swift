@@ -220,6 +220,11 @@ struct SQLiteFiringStoreTests {
     // When the system zone becomes Tokyo
     // Then the next fire instant is 09:00 in Tokyo
     #expect(try f.store.nextFireDate(localZone: tokyo) == ZoneResolver.instant(for: wall, in: tokyo))
+    // And it follows each later move, whichever side of the old zone's name the new one sorts
+    for zone in ["America/New_York", "UTC", "Asia/Kolkata", "Asia/Tokyo"] {
+      let moved = TimeZone(identifier: zone)!
+      #expect(try f.store.nextFireDate(localZone: moved) == ZoneResolver.instant(for: wall, in: moved))
+    }
   }
 
   func delivery(_ claim: Claim, at date: Date) -> Delivery {

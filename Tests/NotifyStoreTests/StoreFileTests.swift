@@ -52,6 +52,33 @@ struct StoreFileTests {
     #expect(error?.description.contains("newer version of notify") == true)
   }
 
+  @Test("a store of the first schema is migrated in place and keeps its notifications")
+  func firstSchemaIsMigrated() throws {
+    // Given a store that the first release created, holding one pending notification
+    let folder = TemporaryFolder()
+    let path = folder.file("notify.db")
+    do {
+      let old = try DatabaseQueue(path: path)
+      try StoreSchema.migrator.migrate(old, upTo: "v1-notifications-claims-history")
+      try old.write { db in
+        try db.execute(
+          sql: """
+            INSERT INTO notification (app, id, title, fire_instant, created_at, next_fire_at)
+            VALUES ('a', 'kept', 'still here', 1800000000000, 1700000000000, 1800000000000)
+            """)
+      }
+    }
+    // When this version opens it
+    let store = try SQLiteStore(path: path)
+    // Then the later migrations ran and the notification is still pending
+    let applied = try store.queue.read {
+      try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
+    }
+    #expect(applied == ["v1-notifications-claims-history", "v2-local-zone-index"])
+    #expect(try store.pending(app: "a").map(\.notification.title) == ["still here"])
+    #expect(try store.integrityCheck() == "ok")
+  }
+
   @Test("a store held by another writer past the busy timeout fails with exit 75")
   func busyStoreIsTemporary() throws {
     // Given a store whose write lock another connection holds
