@@ -10,13 +10,26 @@ struct BadgeCommand: ParsableCommand {
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption
 
-  @Argument(help: "A number 0...99999, or clear.")
-  var value: String?
+  // Captures what the parser does not recognize, so that `badge -1` reaches the range
+  // check (65) instead of being taken for an unknown option (64).
+  @Argument(
+    parsing: .allUnrecognized, help: ArgumentHelp("A number 0...99999, or clear.", valueName: "N|clear"))
+  var values: [String] = []
+
+  func validate() throws {
+    if values.count > 1 {
+      throw ValidationError(
+        "extra value '\(Escaper.visible(values[1], limit: 40))': give one number 0...99999, or clear")
+    }
+    if let value = values.first, value.hasPrefix("-"), Int(value) == nil {
+      throw ValidationError("unknown option '\(Escaper.visible(value, limit: 40))': see notify badge --help")
+    }
+  }
 
   func run() throws {
     let app = try appOption.resolve()
     let store = try store.open()
-    guard let value else {
+    guard let value = values.first else {
       Output.line(String(try store.badge(app: app) ?? 0))
       return
     }

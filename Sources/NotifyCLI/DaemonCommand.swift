@@ -11,9 +11,9 @@ struct DaemonCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "daemon", abstract: "Run the resident service that fires notifications on time.",
     discussion: """
-      Sleeps until the earliest pending notification is due (no polling), delivers it, and
-      re-arms at once when another process changes the store, when the clock is set or
-      after suspend. Stops cleanly on SIGTERM or SIGINT. Under systemd (Type=notify) it
+      Sleeps until the earliest pending notification is due (no polling), delivers it, and \
+      re-arms at once when another process changes the store, when the clock is set or \
+      after suspend. Stops cleanly on SIGTERM or SIGINT. Under systemd (Type=notify) it \
       reports READY, STATUS and WATCHDOG and logs to the journal; see units/notify.service.
       """)
 

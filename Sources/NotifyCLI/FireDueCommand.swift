@@ -9,10 +9,10 @@ struct FireDueCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "fire-due", abstract: "Deliver what is due, then exit.",
     discussion: """
-      For a systemd timer (units/notify-fire.timer) or cron. Missed occurrences are
-      delivered once with late: true (a repeating notification once, then it moves on).
-      Shortly before --budget is spent no new delivery starts; what is left stays due for
-      the next run, and the count is printed on stderr. Exit 0 then, 75 if one delivery
+      For a systemd timer (units/notify-fire.timer) or cron. Missed occurrences are \
+      delivered once with late: true (a repeating notification once, then it moves on). \
+      Shortly before --budget is spent no new delivery starts; what is left stays due for \
+      the next run, and the count is printed on stderr. Exit 0 then, 75 if one delivery \
       alone outlasted the whole budget.
       """)
 

@@ -8,7 +8,7 @@ struct NowCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "now", abstract: "Deliver a notification at once; prints its id.",
     discussion: """
-      With --sink stdout the delivery line (which carries the id) is the output, so that
+      With --sink stdout the delivery line (which carries the id) is the output, so that \
       stdout stays valid JSON Lines.
       """)
 

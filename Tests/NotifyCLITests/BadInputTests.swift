@@ -116,6 +116,8 @@ struct BadInputTests {
     Case(name: "cancel an unknown id", arguments: ["cancel", "nope"], status: 1, says: "not pending"),
     Case(name: "badge not a number", arguments: ["badge", "lots"], status: 65, says: "number"),
     Case(name: "badge too big", arguments: ["badge", "100000"], status: 65, says: "99999"),
+    Case(name: "badge negative", arguments: ["badge", "-1"], status: 65, says: "99999"),
+    Case(name: "badge unknown option", arguments: ["badge", "--bogus"], status: 64, says: "unknown option"),
     Case(name: "show an unknown id", arguments: ["show", "nope"], status: 1, says: "not pending"),
   ]
 
