@@ -6,7 +6,7 @@ import NotifyCore
 enum CLIEntry {
   static func main() {
     do {
-      var command = try NotifyCommand.parseAsRoot()
+      var command = try parse(Array(CommandLine.arguments.dropFirst()))
       try command.run()
     } catch let error as NotifyError {
       fail(error)
@@ -23,6 +23,23 @@ enum CLIEntry {
       FileHandle.standardError.write(Data((message + "\n").utf8))
       Foundation.exit(status.rawValue)
     }
+  }
+
+  /// Parses `arguments` straight into the subcommand they name when they are valid for it:
+  /// the full tree first reflects over every subcommand's arguments, which was a third of
+  /// a `notify schedule` run (BENCHMARKS.md, CLI cost). Anything else (help, a usage
+  /// error, no subcommand) goes through the full tree, so messages and usage lines name
+  /// `notify SUBCOMMAND` as before.
+  static func parse(_ arguments: [String]) throws -> ParsableCommand {
+    if let name = arguments.first,
+      let subcommand = NotifyCommand.configuration.subcommands.first(where: {
+        $0.configuration.commandName == name
+      }),
+      let command = try? subcommand.parseAsRoot(Array(arguments.dropFirst()))
+    {
+      return command
+    }
+    return try NotifyCommand.parseAsRoot(arguments)
   }
 
   /// Prints the error on stderr and exits with its code.

@@ -109,6 +109,19 @@ public struct CommandRunner: Sendable {
   }
 }
 
+extension CommandRunner {
+  /// Waits for a child started with `spawn` to exit: its exit status, or 128 + the signal
+  /// that ended it.
+  @discardableResult
+  public static func wait(_ pid: pid_t) -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 {
+      guard errno == EINTR else { return -1 }
+    }
+    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+  }
+}
+
 /// Failures of the runner itself.
 public enum CommandRunnerError: Error {
   case timedOut([String])

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyCore
+import NotifyTestSupport
 
 @testable import NotifyDesktop
 
@@ -154,10 +155,10 @@ final class DesktopSession {
       unlink(base + ".out")
       unlink(base + ".err")
     }
-    let child = try ChildProcess.spawn(
+    let child = try CommandRunner.spawn(
       command, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-      output: base + ".out", errors: base + ".err")
-    let status = child.wait()
+      stdout: base + ".out", stderr: base + ".err")
+    let status = CommandRunner.wait(child)
     return Result(
       status: status, output: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
       errors: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
@@ -166,14 +167,14 @@ final class DesktopSession {
 
 /// A `dbus-monitor` writing to a file, stopped when the object goes away.
 final class BusMonitor {
-  let child: ChildProcess
+  let child: pid_t
   let logPath: String
 
   init(address: String, rules: [String], directory: String) throws {
     logPath = "\(directory)/monitor-\(UUID().uuidString).log"
-    child = try ChildProcess.spawn(
+    child = try CommandRunner.spawn(
       ["dbus-monitor", "--address", address] + rules, environment: ProcessInfo.processInfo.environment,
-      output: logPath, errors: logPath)
+      stdout: logPath, stderr: logPath)
     // It reports NameLost for its own name once it became a monitor: from then on it sees all.
     guard waitUntil(.seconds(5), { self.text.contains("NameLost") }) else {
       throw TestFailure("dbus-monitor did not start: \(text)")
@@ -181,8 +182,8 @@ final class BusMonitor {
   }
 
   deinit {
-    child.send(SIGTERM)
-    child.wait()
+    kill(child, SIGTERM)
+    CommandRunner.wait(child)
   }
 
   /// Everything seen so far.
