@@ -5,7 +5,8 @@ import Notify
 /// `notify badge [N | clear]`: shows or sets the app badge.
 struct BadgeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "badge", abstract: "Show the app's badge, or set it (N or clear).")
+    commandName: "badge", _superCommandName: "notify",
+    abstract: "Show the app's badge, or set it (N or clear).")
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption

@@ -27,9 +27,11 @@ enum CLIEntry {
 
   /// Parses `arguments` straight into the subcommand they name when they are valid for it:
   /// the full tree first reflects over every subcommand's arguments, which was a third of
-  /// a `notify schedule` run (BENCHMARKS.md, CLI cost). Anything else (help, a usage
-  /// error, no subcommand) goes through the full tree, so messages and usage lines name
-  /// `notify SUBCOMMAND` as before.
+  /// a `notify schedule` run (BENCHMARKS.md, CLI cost). Each subcommand names `notify` as
+  /// its `_superCommandName` (argument-parser's experimental "super-command" setting,
+  /// pinned at 1.8.2), which also spares it the completion-script probe that only the
+  /// root answers. Anything else (help, a usage error, no subcommand) goes through the
+  /// full tree, so messages and usage lines are exactly as before.
   static func parse(_ arguments: [String]) throws -> ParsableCommand {
     if let name = arguments.first,
       let subcommand = NotifyCommand.configuration.subcommands.first(where: {

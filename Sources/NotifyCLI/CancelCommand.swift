@@ -5,7 +5,7 @@ import Notify
 /// `notify cancel`: removes pending notifications of the app.
 struct CancelCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "cancel", abstract: "Cancel pending notifications of the app.")
+    commandName: "cancel", _superCommandName: "notify", abstract: "Cancel pending notifications of the app.")
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption

@@ -9,7 +9,8 @@ import NotifyFiring
 /// (SPEC.md §6).
 struct DaemonCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "daemon", abstract: "Run the resident service that fires notifications on time.",
+    commandName: "daemon", _superCommandName: "notify",
+    abstract: "Run the resident service that fires notifications on time.",
     discussion: """
       Sleeps until the earliest pending notification is due (no polling), delivers it, and \
       re-arms at once when another process changes the store, when the clock is set or \

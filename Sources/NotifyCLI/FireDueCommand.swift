@@ -7,7 +7,7 @@ import NotifyFiring
 /// `notify fire-due`: delivers what is due, within a budget, then exits (SPEC.md §6).
 struct FireDueCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "fire-due", abstract: "Deliver what is due, then exit.",
+    commandName: "fire-due", _superCommandName: "notify", abstract: "Deliver what is due, then exit.",
     discussion: """
       For a systemd timer (units/notify-fire.timer) or cron. Missed occurrences are \
       delivered once with late: true (a repeating notification once, then it moves on). \

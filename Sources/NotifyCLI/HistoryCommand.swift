@@ -5,7 +5,7 @@ import Notify
 /// `notify history`: events newest first.
 struct HistoryCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "history",
+    commandName: "history", _superCommandName: "notify",
     abstract: "Show what happened: delivered, discarded, cancelled, missed, failed, activated, dismissed.")
 
   @OptionGroup var store: StoreOptions

@@ -5,7 +5,7 @@ import Notify
 /// `notify list`: pending notifications, soonest first.
 struct ListCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "list", abstract: "List pending notifications, soonest first.")
+    commandName: "list", _superCommandName: "notify", abstract: "List pending notifications, soonest first.")
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption

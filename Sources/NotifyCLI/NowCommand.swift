@@ -6,7 +6,8 @@ import NotifySound
 /// `notify now`: delivers at once (`presentLocalNotificationNow`).
 struct NowCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "now", abstract: "Deliver a notification at once; prints its id.",
+    commandName: "now", _superCommandName: "notify",
+    abstract: "Deliver a notification at once; prints its id.",
     discussion: """
       With --sink stdout the delivery line (which carries the id) is the output, so that \
       stdout stays valid JSON Lines.

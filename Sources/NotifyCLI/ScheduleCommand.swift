@@ -6,7 +6,8 @@ import NotifySound
 /// `notify schedule`: stores a notification (SPEC.md §5).
 struct ScheduleCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "schedule", abstract: "Store a notification to fire later; prints its id.",
+    commandName: "schedule", _superCommandName: "notify",
+    abstract: "Store a notification to fire later; prints its id.",
     discussion: """
       Examples:
         notify schedule --in 10m "Stand up"

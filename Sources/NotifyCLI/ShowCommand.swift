@@ -5,7 +5,7 @@ import Notify
 /// `notify show`: one notification, optionally with its next fire instants.
 struct ShowCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "show", abstract: "Show one pending notification.")
+    commandName: "show", _superCommandName: "notify", abstract: "Show one pending notification.")
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption

@@ -6,7 +6,8 @@ import NotifySound
 /// `notify sound check/install/list` (SPEC.md §4).
 struct SoundCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "sound", abstract: "Check, install and list notification sounds.",
+    commandName: "sound", _superCommandName: "notify",
+    abstract: "Check, install and list notification sounds.",
     discussion: """
       A sound is valid when it is a WAV, AIFF/AIFC or CAF file holding Linear PCM, IMA ADPCM, \
       µLaw or aLaw that lasts less than 30 seconds. An app's sounds live in \

@@ -6,7 +6,9 @@ import Notify
 enum DesktopBenchmark {
   /// Delivers `count` distinct notifications of `app` through `sink` and returns the time
   /// it took.
-  static func deliverThroughSink(count: Int, sink: DesktopSink, app: String = "notify-bench") throws -> Duration {
+  static func deliverThroughSink(count: Int, sink: DesktopSink, app: String = "notify-bench") throws
+    -> Duration
+  {
     let now = Date()
     let deliveries = (0..<count).map { index in
       Delivery(
