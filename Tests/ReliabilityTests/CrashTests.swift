@@ -39,7 +39,8 @@ struct CrashTests {
     // When the daemon is started and killed with SIGKILL 50 times, after 20-300 ms each,
     // and the claims it left are read right after each death
     var daemons: [Spawned] = []
-    var claimedAtDeath: Set<String> = []
+    // (how many deaths left each occurrence's claim behind: each may repeat it once)
+    var claimedAtDeath: [String: Int] = [:]
     var killedWhileClaiming = 0
     for round in 0..<Self.kills {
       let daemon = try Spawned.notify(
@@ -50,7 +51,7 @@ struct CrashTests {
       #expect(daemon.waitExit(timeout: 10) == 128 + SIGKILL, "round \(round): \(daemon.errors)")
       let claims = try Self.claims(inspector)
       if !claims.isEmpty { killedWhileClaiming += 1 }
-      claimedAtDeath.formUnion(claims)
+      for claim in claims { claimedAtDeath[claim, default: 0] += 1 }
     }
     // And a last daemon runs to the end of the stream
     let last = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "final")
@@ -62,18 +63,17 @@ struct CrashTests {
     last.send(SIGTERM)
     #expect(last.waitExit(timeout: 10) == 0, "\(last.errors)")
 
-    // Then every occurrence came out, none more than twice
+    // Then every occurrence came out, and came out again only as often as a killed daemon
+    // left its claim behind (a daemon that takes a claim over can die in the same window)
     let all = printed()
     var counts: [String: Int] = [:]
     for key in all { counts[key, default: 0] += 1 }
     #expect(Set(all) == expected, "missing: \(expected.subtracting(all).sorted().prefix(10))")
-    #expect(counts.values.allSatisfy { $0 <= 2 }, "\(counts.filter { $0.value > 2 })")
-    // And every duplicate is an occurrence whose claim a killed daemon left behind
-    let duplicated = Set(counts.filter { $0.value == 2 }.keys)
-    #expect(
-      duplicated.isSubset(of: claimedAtDeath),
-      "duplicated without a claim at death: \(duplicated.subtracting(claimedAtDeath).sorted())")
-    #expect(duplicated.count <= Self.kills)
+    let unexplained = counts.filter { $0.value > 1 + claimedAtDeath[$0.key, default: 0] }
+    #expect(unexplained.isEmpty, "repeated more often than claims were left at death: \(unexplained)")
+    let duplicated = Set(counts.filter { $0.value > 1 }.keys)
+    let repeats = counts.values.reduce(0) { $0 + $1 - 1 }
+    #expect(repeats <= Self.kills)
     // And history records each occurrence delivered exactly once, nothing left pending or claimed
     let delivered = try store.history(app: nil, limit: 100_000).filter { $0.kind == .delivered }
     #expect(delivered.count == expected.count, "\(delivered.count) delivered events for \(expected.count)")
@@ -82,7 +82,8 @@ struct CrashTests {
     #expect(try store.integrityCheck() == "ok")
     CrashTests.report(
       "crash: \(Self.kills) kills (\(killedWhileClaiming) left claims behind), \(expected.count) occurrences, "
-        + "\(all.count) lines, \(duplicated.count) duplicates, all from claims left at death")
+        + "\(all.count) lines, \(repeats) repeats of \(duplicated.count) occurrences, all from claims left at death"
+    )
   }
 
   /// `app/id#occurrence` of every claim in the store.
