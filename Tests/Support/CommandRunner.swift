@@ -68,9 +68,9 @@ public struct CommandRunner: Sendable {
       }
       usleep(2000)
     }
-    let code = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
     return Result(
-      status: code, stdout: String(decoding: fileBytes(output) ?? Data(), as: UTF8.self),
+      status: Self.exitCode(ofWaitStatus: status),
+      stdout: String(decoding: fileBytes(output) ?? Data(), as: UTF8.self),
       stderr: String(decoding: fileBytes(errors) ?? Data(), as: UTF8.self))
   }
 
@@ -118,7 +118,14 @@ extension CommandRunner {
     while waitpid(pid, &status, 0) < 0 {
       guard errno == EINTR else { return -1 }
     }
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+    return exitCode(ofWaitStatus: status)
+  }
+
+  /// A `waitpid` status as a shell reports it: the exit status, or 128 + the signal that
+  /// ended the process.
+  public static func exitCode(ofWaitStatus status: Int32) -> Int32 {
+    let signal = status & 0x7f
+    return signal == 0 ? (status >> 8) & 0xff : 128 + signal
   }
 }
 

@@ -59,11 +59,11 @@ final class DesktopSession {
     environment["NOTIFY_DUNSTRC"] = dunstConfig
     let result = try Self.run(["/bin/bash", Self.script, "start", directory], environment: environment)
     guard result.status == 0 else {
-      throw TestFailure("desktop-session.sh start failed: \(result.output) \(result.errors)")
+      throw TestFailure("desktop-session.sh start failed: \(result.stdout) \(result.stderr)")
     }
     // export DBUS_SESSION_BUS_ADDRESS='…'; export DISPLAY='…'
-    let parts = result.output.split(separator: "'")
-    guard parts.count >= 4 else { throw TestFailure("unexpected session output: \(result.output)") }
+    let parts = result.stdout.split(separator: "'")
+    guard parts.count >= 4 else { throw TestFailure("unexpected session output: \(result.stdout)") }
     busAddress = String(parts[1])
     display = String(parts[3])
   }
@@ -105,8 +105,8 @@ final class DesktopSession {
   @discardableResult
   func dunstctl(_ arguments: String...) throws -> String {
     let result = try Self.run(["dunstctl"] + arguments, environment: environment)
-    guard result.status == 0 else { throw TestFailure("dunstctl \(arguments) failed: \(result.errors)") }
-    return result.output
+    guard result.status == 0 else { throw TestFailure("dunstctl \(arguments) failed: \(result.stderr)") }
+    return result.stdout
   }
 
   /// dunst's history (closed notifications), newest first, as plain string fields.
@@ -142,26 +142,9 @@ final class DesktopSession {
 
   // MARK: Processes
 
-  struct Result {
-    var status: Int32
-    var output: String
-    var errors: String
-  }
-
   /// Runs a command to completion, with `environment` added to this process's.
-  static func run(_ command: [String], environment: [String: String] = [:]) throws -> Result {
-    let base = "\(NSTemporaryDirectory())/ndt-run-\(UUID().uuidString)"
-    defer {
-      unlink(base + ".out")
-      unlink(base + ".err")
-    }
-    let child = try CommandRunner.spawn(
-      command, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-      stdout: base + ".out", stderr: base + ".err")
-    let status = CommandRunner.wait(child)
-    return Result(
-      status: status, output: (try? String(contentsOfFile: base + ".out", encoding: .utf8)) ?? "",
-      errors: (try? String(contentsOfFile: base + ".err", encoding: .utf8)) ?? "")
+  static func run(_ command: [String], environment: [String: String] = [:]) throws -> CommandRunner.Result {
+    try CommandRunner(executable: command[0], environment: environment).run(Array(command.dropFirst()))
   }
 }
 

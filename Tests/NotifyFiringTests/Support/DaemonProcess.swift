@@ -77,7 +77,7 @@ final class NotifyProcess: @unchecked Sendable {
     var raw: Int32 = 0
     let result = waitpid(pid, &raw, WNOHANG)
     guard result == pid else { return result < 0 && errno == ECHILD }
-    status = (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+    status = CommandRunner.exitCode(ofWaitStatus: raw)
     return true
   }
 

@@ -51,8 +51,7 @@ final class Spawned: @unchecked Sendable {
       if let exitStatus { return exitStatus }
       var raw: Int32 = 0
       guard waitpid(pid, &raw, WNOHANG) == pid else { return nil }
-      let signal = raw & 0x7f
-      exitStatus = signal == 0 ? (raw >> 8) & 0xff : 128 + signal
+      exitStatus = CommandRunner.exitCode(ofWaitStatus: raw)
       return exitStatus
     }
   }
