@@ -5,7 +5,7 @@ import Testing
 
 /// The example chat client end to end, against a real IRC server (ngIRCd on loopback),
 /// with the stdout sink and a store in a fresh folder.
-@Suite(.serialized)
+@Suite(.serialized, .ownThreads)
 struct ChatClientTests {
   let folder = TemporaryFolder(prefix: "chat-client")
   var store: String { folder.file("notify.db") }
@@ -150,7 +150,7 @@ struct ChatClientTests {
     #expect(client.exitStatus == 0, "client: \(client.stderr)")
     #expect(client.stderr.contains("offline"))
     #expect(client.stderr.contains("1 scheduled notification left to the daemon"))
-    // And the daemon delivers it once, on time
+    // And the daemon delivers it, once
     let delivered = await eventually(timeout: 20) {
       !deliveries(in: daemon.stdoutLines, body: "Drink water").isEmpty
     }

@@ -4,6 +4,7 @@ import NotifyTestSupport
 import Testing
 
 /// The small examples, run as a user would: the shell script and the minimal program.
+@Suite(.ownThreads)
 struct ExampleProgramTests {
   let folder = TemporaryFolder(prefix: "notify-examples")
   static let examples = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

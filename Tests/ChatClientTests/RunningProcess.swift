@@ -1,4 +1,5 @@
 import Foundation
+import NotifyTestSupport
 
 /// A built product running in the background for an integration test: its stdin can be
 /// written, its stdout and stderr are collected as they come, and it is stopped when the
@@ -29,6 +30,7 @@ final class RunningProcess: @unchecked Sendable {
     posix_spawn_file_actions_adddup2(&actions, input.read, 0)
     posix_spawn_file_actions_adddup2(&actions, out.write, 1)
     posix_spawn_file_actions_adddup2(&actions, err.write, 2)
+    closeInheritedDescriptors(&actions)
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

@@ -4,7 +4,7 @@ import Testing
 
 /// Every malformed input gets the spec's exit code, a message naming the fix, and leaves
 /// the store byte for byte as it was. These run the built binary.
-@Suite("Bad input, end to end")
+@Suite("Bad input, end to end", .ownThreads)
 struct BadInputTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String

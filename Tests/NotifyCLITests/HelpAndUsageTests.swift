@@ -5,7 +5,7 @@ import Testing
 /// Help, usage errors and completion scripts name the full `notify SUBCOMMAND`, whichever
 /// way `CLIEntry.parse` took (a subcommand parses on its own; anything else goes through
 /// the whole tree).
-@Suite("help, usage and completions, end to end")
+@Suite("help, usage and completions, end to end", .ownThreads)
 struct HelpAndUsageTests {
   let folder = TemporaryFolder()
   var notify: CommandRunner { CommandRunner(environment: ["NOTIFY_DB": folder.file("notify.db")]) }

@@ -2,7 +2,7 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-@Suite("schedule, list, show, cancel, history and badge, end to end")
+@Suite("schedule, list, show, cancel, history and badge, end to end", .ownThreads)
 struct ScheduleCommandTests {
   let folder = TemporaryFolder()
   var notify: CommandRunner {
@@ -149,7 +149,8 @@ struct ScheduleCommandTests {
     let shell = CommandRunner(executable: "/bin/sh", environment: notify.environment)
     for p in 0..<8 {
       group.enter()
-      DispatchQueue.global().async {
+      // (a thread each: Dispatch's global queue shares its few threads with other tests)
+      Thread.detachNewThread {
         outputs[p] =
           (try? shell.run(["-c", script, CommandRunner.product("notify"), String(p)], timeout: 300))?.stdout
           ?? "runner failed"

@@ -4,7 +4,7 @@ import Testing
 
 /// SPEC.md §4 at schedule time: a bad sound never loses the notification; `--strict-sound`
 /// refuses it and leaves the store unchanged.
-@Suite("schedule with sounds, end to end")
+@Suite("schedule with sounds, end to end", .ownThreads)
 struct ScheduleSoundTests {
   let folder = TemporaryFolder()
 

@@ -1,6 +1,7 @@
 import Foundation
 import NotifyCore
 import NotifyDesktop
+import NotifyTestSupport
 import Testing
 
 extension DesktopIntegration {
@@ -98,6 +99,7 @@ extension DesktopIntegration {
 }
 
 /// Without a bus at all: no desktop processes needed.
+@Suite(.ownThreads)
 struct NoBusTests {
   @Test func aMissingBusIsUnavailable() {
     let configuration = DesktopSink.Configuration(busAddress: "unix:path=/nonexistent/notify-test-bus")

@@ -6,28 +6,29 @@ import NotifyTestSupport
 import Testing
 
 /// `notify daemon` as a user runs it: the built binary, a real store file, real sd-event.
-/// Serialized so that timing checks do not compete with each other for the CPU.
-@Suite("notify daemon end to end", .serialized)
+/// These tests check that deliveries come, in order, once, and never before their
+/// instant. How soon after is a figure for the benchmarks (BENCHMARKS.md, fire latency):
+/// a test on a busy machine cannot hold it.
+@Suite("notify daemon end to end", .serialized, .ownThreads)
 struct DaemonEndToEndTests {
-  /// How far from its due instant a delivery may come and still count as on time here:
-  /// generous, because CI machines are busy; the benchmark measures the real figure.
-  let onTime: TimeInterval = 0.5
 
-  @Test("20 notifications due in 1-3 s, scheduled in shuffled order, come out in fire order, once each")
+  @Test("20 notifications due in 3-5 s, scheduled in shuffled order, come out in fire order, once each")
   func fireOrder() throws {
     // Given a running daemon
     let f = try FiringFixture()
     let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
     #expect(daemon.waitReady())
-    // When 20 notifications due 1.2 s to 3 s from now are scheduled in shuffled order
-    let start = Date() + 1.2
+    // When 20 notifications due 3 s to 4.8 s from now are scheduled in shuffled order
+    let start = Date() + 3
     var due: [String: Date] = [:]
     for i in (0..<20).shuffled() {
       let at = start + Double(i) * 0.09
       due["n\(i)"] = at
       try f.schedule("n\(i)", at: at, createdAt: Date())
     }
-    // Then all 20 come out, in fire order, each once and on time
+    // (all of them before the first is due: else the order is not the daemon's to keep)
+    try #require(Date() < start, "the machine is too busy: scheduling 20 took over 3 s")
+    // Then all 20 come out, in fire order, each once and none early
     #expect(waitUntil(timeout: 15) { daemon.deliveries.count >= 20 }, "\(daemon.errorText)")
     Thread.sleep(forTimeInterval: 0.3)  // room for a duplicate to show up, were there one
     let lines = daemon.deliveries
@@ -37,12 +38,11 @@ struct DaemonEndToEndTests {
     #expect(!daemon.errorText.contains("private body"))
     for line in lines {
       let lateness = line.deliveredAt.timeIntervalSince(due[line.id]!)
-      #expect(lateness > -0.002 && lateness < onTime, "\(line.id) came \(lateness) s after its due instant")
-      #expect(!line.late)
+      #expect(lateness > -0.002, "\(line.id) came \(-lateness) s before its due instant")
     }
   }
 
-  @Test("a notification scheduled while the daemon sleeps on a far timer fires on time")
+  @Test("a notification scheduled while the daemon sleeps on a far timer fires at its instant")
   func scheduledWhileSleeping() throws {
     // Given a daemon armed for a notification an hour away
     let f = try FiringFixture()
@@ -54,26 +54,28 @@ struct DaemonEndToEndTests {
     let result = try notify(
       ["schedule", "--app", "test", "--id", "soon", "--at", rfc3339(at), "--title", "x"], db: f.path)
     #expect(result.status == 0, "\(result.stderr)")
-    // Then it fires at its instant
+    // Then it fires at its instant, not an hour later with the far one, and not before
     #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
     let line = try #require(daemon.deliveries.first)
     #expect(line.id == "soon")
     let lateness = line.deliveredAt.timeIntervalSince(at)
-    #expect(lateness > -0.002 && lateness < onTime, "came \(lateness) s after its due instant")
+    #expect(lateness > -0.002, "came \(-lateness) s before its due instant")
   }
 
   @Test("a notification cancelled while the daemon is armed for it never fires")
   func cancelWhileArmed() throws {
-    // Given a daemon armed for `doomed` in 1.5 s, with `witness` due 1 s later
+    // Given a daemon armed for `doomed` in 4 s, with `witness` due 1 s later
     let f = try FiringFixture()
-    let now = Date()
-    try f.schedule("doomed", at: now + 1.5)
-    try f.schedule("witness", at: now + 2.5)
+    let doomedAt = Date() + 4
+    try f.schedule("doomed", at: doomedAt)
+    try f.schedule("witness", at: doomedAt + 1)
     let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
     #expect(daemon.waitReady())
-    // When the CLI cancels `doomed`
+    // When the CLI cancels `doomed` (before its instant: else there is nothing to test)
     let result = try notify(["cancel", "--app", "test", "doomed"], db: f.path)
     #expect(result.status == 0, "\(result.stderr)")
+    try #require(
+      Date() < doomedAt, "the machine is too busy: starting the daemon and cancelling took over 4 s")
     // Then only the witness comes out, after the cancelled one's instant has passed
     #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
     Thread.sleep(forTimeInterval: 0.2)
@@ -207,7 +209,7 @@ struct DaemonEndToEndTests {
 
 /// The idle check runs apart from the suite above so that its 30 s window overlaps the
 /// other tests; the daemon's own counters are not affected by their load.
-@Suite("notify daemon idle")
+@Suite("notify daemon idle", .ownThreads)
 struct DaemonIdleTests {
   @Test("idle with 64 pending an hour away, the daemon makes no wake-ups for 30 s")
   func noWakeUps() async throws {

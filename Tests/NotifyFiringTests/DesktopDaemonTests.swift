@@ -6,7 +6,8 @@ import Testing
 /// `notify daemon --sink desktop` against a real dunst under Xvfb on a private session bus
 /// (`.ci/desktop-session.sh`): delivery to the server, and the server's closing reported
 /// back into history while the daemon sleeps.
-@Suite(.serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"))
+@Suite(
+  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
 struct DesktopDaemonTests {
   @Test("the daemon shows a due notification in dunst and records its dismissal")
   func deliversAndRecordsDismissal() throws {

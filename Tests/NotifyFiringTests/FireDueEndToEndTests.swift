@@ -3,7 +3,7 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-@Suite("notify fire-due end to end", .serialized)
+@Suite("notify fire-due end to end", .serialized, .ownThreads)
 struct FireDueEndToEndTests {
   @Test("past-due notifications are delivered once with late: true; a repeat once, then it moves on")
   func lateDelivery() throws {

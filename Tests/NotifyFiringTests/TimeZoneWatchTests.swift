@@ -5,7 +5,7 @@ import Testing
 
 @testable import NotifyFiring
 
-@Suite("TimeZoneWatch: following /etc/localtime as tools replace it")
+@Suite("TimeZoneWatch: following /etc/localtime as tools replace it", .ownThreads)
 struct TimeZoneWatchTests {
   @Test("a replaced link is noticed, and so is the next replacement")
   func followsReplacements() throws {

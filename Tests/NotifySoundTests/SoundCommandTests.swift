@@ -1,11 +1,14 @@
 import Foundation
+import NotifyTestSupport
 import Testing
 
 @testable import NotifySound
 
 /// `notify sound check/install/list`, end to end through the built binary: output,
 /// messages and exit codes (SPEC.md §4, §5).
-@Suite(.enabled(if: NotifyBinary.path != nil, "the notify binary is needed (swift build --product notify)"))
+@Suite(
+  .enabled(if: NotifyBinary.path != nil, "the notify binary is needed (swift build --product notify)"),
+  .ownThreads)
 struct SoundCommandTests {
   let folder = TemporaryDirectory("notify-sound-cli")
   var environment: [String: String] {

@@ -1,10 +1,12 @@
 import Foundation
+import NotifyTestSupport
 import Testing
 
 @testable import NotifySound
 
 /// Thousands of mutated headers: the reader must not crash, must finish, and must stay
 /// within its read budget whatever the bytes say.
+@Suite(.ownThreads)
 struct SoundFileReaderFuzzTests {
   typealias B = SoundBytes
 

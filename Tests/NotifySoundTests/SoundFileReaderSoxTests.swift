@@ -1,10 +1,12 @@
 import Foundation
+import NotifyTestSupport
 import Testing
 
 @testable import NotifySound
 
 /// The reader against files written by sox, with `soxi` as the reference.
-@Suite(.enabled(if: Sox.available, "sox and soxi are needed (apt-get install sox libsox-fmt-all)"))
+@Suite(
+  .enabled(if: Sox.available, "sox and soxi are needed (apt-get install sox libsox-fmt-all)"), .ownThreads)
 struct SoundFileReaderSoxTests {
   /// One file sox writes and what the reader must find in it.
   struct Fixture: CustomTestStringConvertible, Sendable {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NotifyStore
 
-@Suite("The 64-pending limit in the store")
+@Suite("The 64-pending limit in the store", .ownThreads)
 struct PendingLimitStoreTests {
   let folder = TemporaryFolder()
   let utc = TimeZone(identifier: "UTC")!

@@ -6,7 +6,7 @@ import Testing
 
 @testable import NotifyStore
 
-@Suite("The store file")
+@Suite("The store file", .ownThreads)
 struct StoreFileTests {
   @Test("a new store is private: folder 0700, file 0600, WAL mode")
   func newStoreIsPrivate() throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// The center on a real desktop: a private session bus with dunst under Xvfb, started by
 /// `.ci/desktop-session.sh`. Activations and dismissals come back through `events`.
-@Suite(.serialized)
+@Suite(.serialized, .ownThreads)
 struct DesktopEventsTests {
   let folder = TemporaryFolder(prefix: "notify-desktop")
 

@@ -4,6 +4,7 @@ import NotifyTestSupport
 import Testing
 
 /// The center on a real SQLite file in a fresh folder, with a manual clock.
+@Suite(.ownThreads)
 struct LocalNotificationCenterTests {
   let folder = TemporaryFolder(prefix: "notify-center")
   let clock = ManualClock(now: Date(timeIntervalSince1970: 1_795_000_000))

@@ -6,7 +6,7 @@ import Testing
 /// NotifyCLITests/BadInputTests.swift): each is refused with the spec's exit code and a
 /// message that says what was wrong, echoes nothing that could drive a terminal, and leaves
 /// the store byte for byte as it was (SPEC.md §5).
-@Suite("Reliability: bad input across commands")
+@Suite("Reliability: bad input across commands", .ownThreads)
 struct BadInputAcrossCommandsTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String

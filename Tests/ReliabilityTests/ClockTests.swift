@@ -10,7 +10,7 @@ import Testing
 /// real SQLite file, with the time source injected (SPEC.md §6: set forwards, what became
 /// due fires at once; set backwards, nothing twice; after downtime one coalesced late
 /// occurrence per repeating notification).
-@Suite("Reliability: clock jumps and suspend")
+@Suite("Reliability: clock jumps and suspend", .ownThreads)
 struct ClockTests {
   let start = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
   let utc = TimeZone(identifier: "UTC")!

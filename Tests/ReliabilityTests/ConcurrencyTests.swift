@@ -7,7 +7,7 @@ import NotifyTestSupport
 import Testing
 
 /// Eight writers and two firers on one store at once (SPEC.md §3, §6, §9).
-@Suite("Reliability: concurrency", .serialized)
+@Suite("Reliability: concurrency", .serialized, .ownThreads)
 struct ConcurrencyTests {
   /// How long the writers write.
   static let duration: TimeInterval = 20

@@ -9,7 +9,7 @@ import Testing
 /// `kill -9` of the daemon, over and over, while notifications fall due (SPEC.md §6:
 /// claimed durably before the hand-off, marked after; only a crash between the two may
 /// repeat a delivery, on restart).
-@Suite("Reliability: crashes", .serialized)
+@Suite("Reliability: crashes", .serialized, .ownThreads)
 struct CrashTests {
   /// How many times the daemon is killed.
   static let kills = 50

@@ -7,7 +7,7 @@ import Testing
 /// One process holding the store open twice while other processes come and go, as the
 /// embedding API, the daemon's helpers and the tests do (SPEC.md §9: shared safely by
 /// several processes).
-@Suite("Reliability: one process, two connections")
+@Suite("Reliability: one process, two connections", .ownThreads)
 struct SharedStoreTests {
   @Test(
     "opening a second SQLiteStore keeps the first one's locks: another process's close cannot take the WAL away"

@@ -10,7 +10,7 @@ import Testing
 /// corrupt file, another process holding the write lock. Each gets a clear error with the
 /// spec's exit code (74 unusable, 75 busy), nothing stored is lost, and the daemon keeps
 /// running and delivers once the fault clears (SPEC.md §5, §9).
-@Suite("Reliability: store faults", .serialized)
+@Suite("Reliability: store faults", .serialized, .ownThreads)
 struct StoreFaultTests {
   /// Schedules far-away notifications `keep0...` in `app` through the library.
   static func seed(_ db: String, count: Int = 5, app: String = "faults") throws {
@@ -244,7 +244,7 @@ struct StoreFaultTests {
 
   /// Writes zeros to `path` until the file system is full.
   static func fill(_ path: String) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
     defer { close(fd) }
     let chunk = [UInt8](repeating: 0, count: 4096)
     while write(fd, chunk, chunk.count) > 0 {}

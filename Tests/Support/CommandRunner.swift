@@ -86,6 +86,7 @@ public struct CommandRunner: Sendable {
     posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    closeInheritedDescriptors(&actions)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }
@@ -128,6 +129,22 @@ extension CommandRunner {
     return signal == 0 ? (status >> 8) & 0xff : 128 + signal
   }
 }
+
+/// Makes a `posix_spawn` close every descriptor above stdio in the child. Tests run in
+/// parallel threads: without this a daemon one test starts keeps whatever another test had
+/// open at that instant, such as a file it fills to make a disk full, or the write end of
+/// a pipe whose reader then never sees end of file.
+public func closeInheritedDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+  _ = closeFrom?(&actions, 3)
+}
+
+/// glibc ≥ 2.34's `posix_spawn_file_actions_addclosefrom_np`, which the Glibc module does
+/// not import.
+private let closeFrom: CloseFrom? = {
+  dlsym(nil, "posix_spawn_file_actions_addclosefrom_np").map { unsafeBitCast($0, to: CloseFrom.self) }
+}()
+private typealias CloseFrom =
+  @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
 
 /// Failures of the runner itself.
 public enum CommandRunnerError: Error {

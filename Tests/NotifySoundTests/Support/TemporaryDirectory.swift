@@ -28,7 +28,7 @@ final class TemporaryDirectory: @unchecked Sendable {
 }
 
 /// Polls `condition` until it holds or `seconds` pass; returns whether it held.
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
+func eventually(within seconds: Double = 30, _ condition: () -> Bool) -> Bool {
   let deadline = Date().addingTimeInterval(seconds)
   while Date() < deadline {
     if condition() { return true }
