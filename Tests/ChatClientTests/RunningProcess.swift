@@ -136,14 +136,3 @@ final class RunningProcess: @unchecked Sendable {
     return (fds[0], fds[1])
   }
 }
-
-/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass, without
-/// blocking a thread (other suites' async work runs meanwhile). Returns its last value.
-func eventually(timeout: TimeInterval, _ condition: () throws -> Bool) async rethrows -> Bool {
-  let deadline = Date() + timeout
-  while Date() < deadline {
-    if try condition() { return true }
-    try? await Task.sleep(for: .milliseconds(20))
-  }
-  return try condition()
-}

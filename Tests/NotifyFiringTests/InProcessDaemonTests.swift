@@ -21,14 +21,14 @@ struct InProcessDaemonTests {
     let daemon = FiringDaemon(firer: firer, configuration: .init(storePath: f.path, handlesSignals: false))
     let running = Task { try await daemon.run() }
     // (waits without blocking: other tests may hold the cooperative threads for a while)
-    #expect(try await pollUntil(timeout: 60) { daemon.isReady })
+    #expect(await eventually(timeout: 60) { daemon.isReady })
     // When another connection schedules one that is already due
     let committed = Date()
     try f.schedule("now", at: committed - 0.001, createdAt: committed)
     // Then it is handed over long before the timer armed for the hour-away one would
     // have woken the daemon: the store's change re-armed it (how fast is for the
     // benchmarks, not for a test on a busy machine)
-    #expect(try await pollUntil(timeout: 60) { !sink.deliveries.isEmpty })
+    #expect(await eventually(timeout: 60) { !sink.deliveries.isEmpty })
     let delivery = try #require(sink.deliveries.first)
     #expect(delivery.notification.id == "now")
     #expect(delivery.deliveredAt >= committed)
@@ -38,14 +38,4 @@ struct InProcessDaemonTests {
     try await running.value
     #expect(try f.store.pending(app: nil).map(\.notification.id) == ["far"])
   }
-}
-
-/// Polls `condition` every 10 ms until it holds or `timeout` passes.
-func pollUntil(timeout: TimeInterval, _ condition: () throws -> Bool) async throws -> Bool {
-  let deadline = Date() + timeout
-  while Date() < deadline {
-    if try condition() { return true }
-    try await Task.sleep(for: .milliseconds(10))
-  }
-  return try condition()
 }

@@ -174,7 +174,7 @@ struct SoundPlayerTests {
     // (none waited for its 30 s player: the bound is that, not a speed)
     #expect(elapsed < 15, "play took \(elapsed) s for \(SoundPlayer.maxPlaying) sounds")
     #expect(extra == "\(SoundPlayer.maxPlaying) sounds are already playing; this one was skipped")
-    #expect(eventually { stage.loggedCalls().count == SoundPlayer.maxPlaying })
+    #expect(waitUntil(timeout: 30) { stage.loggedCalls().count == SoundPlayer.maxPlaying })
     #expect(stage.loggedCalls().allSatisfy { $0 == "\(stage.bin)/pw-play \(stage.sound)" })
     #expect(SoundPlayer.playing == SoundPlayer.maxPlaying)
 
@@ -183,15 +183,15 @@ struct SoundPlayerTests {
       ((try? String(contentsOfFile: stage.pids, encoding: .utf8)) ?? "").split(separator: "\n")
         .compactMap { pid_t($0) }
     }
-    #expect(eventually { recorded().count == SoundPlayer.maxPlaying })
+    #expect(waitUntil(timeout: 30) { recorded().count == SoundPlayer.maxPlaying })
     let pids = recorded()
     for pid in pids { kill(pid, SIGTERM) }
 
     // Then they are reaped, and playing works again
-    #expect(eventually { SoundPlayer.playing == 0 })
+    #expect(waitUntil(timeout: 30) { SoundPlayer.playing == 0 })
     stage.fake("pw-play")
     #expect(player.play(stage.file) == nil)
-    #expect(eventually { SoundPlayer.playing == 0 })
+    #expect(waitUntil(timeout: 30) { SoundPlayer.playing == 0 })
   }
 
   @Test("a player that cannot start gives a note")

@@ -17,32 +17,19 @@ struct DesktopEventsTests {
     let center = try LocalNotificationCenter(
       app: "chat", store: try SQLiteStore(path: folder.file("notify.db")), sink: sink)
     let events = center.events
-    let outcome = try await withThrowingTaskGroup(of: NotificationEvent?.self) { group in
-      group.addTask {
-        try await center.firingService().run()
-        return nil
+    let outcome: NotificationEvent? = try await whileRunning({ try await center.firingService().run() }) {
+      // When a message is presented and the user clicks it (dunst's default action)
+      try center.present(
+        NotificationContent(
+          body: "SteveJ: Hello, world!", sound: .default, badge: 1, userInfo: ["sender": .string("SteveJ")]),
+        id: "m1")
+      let shown = await eventually(timeout: 10) {
+        (try? session.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)) == "1"
       }
-      group.addTask {
-        // When a message is presented and the user clicks it (dunst's default action)
-        try center.present(
-          NotificationContent(
-            body: "SteveJ: Hello, world!", sound: .default, badge: 1, userInfo: ["sender": .string("SteveJ")]),
-          id: "m1")
-        let shown = await eventually(timeout: 10) {
-          (try? session.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)) == "1"
-        }
-        guard shown else { return nil }
-        try session.dunstctl("action", "0")
-        for await event in events where event.kind != .delivered { return event }
-        return nil
-      }
-      group.addTask {
-        try await Task.sleep(for: .seconds(60))
-        return nil
-      }
-      let first = try await group.next() ?? nil
-      group.cancelAll()
-      return first
+      guard shown else { return nil }
+      try session.dunstctl("action", "0")
+      for await event in events where event.kind != .delivered { return event }
+      return nil
     }
     // Then the activation arrives with the default action key and the userInfo
     let event = try #require(outcome, "no activation arrived")
@@ -63,29 +50,17 @@ struct DesktopEventsTests {
     let center = try LocalNotificationCenter(
       app: "chat", store: try SQLiteStore(path: folder.file("notify.db")), sink: sink)
     let events = center.events
-    let outcome = try await withThrowingTaskGroup(of: NotificationEvent?.self) { group in
-      group.addTask {
-        try await center.firingService(firesScheduledNotifications: false).run()
-        return nil
+    let service = center.firingService(firesScheduledNotifications: false)
+    let outcome: NotificationEvent? = try await whileRunning({ try await service.run() }) {
+      // When a notification is shown and the user closes it
+      try center.present(NotificationContent(title: "Lunch", body: "12:30"), id: "lunch")
+      let shown = await eventually(timeout: 10) {
+        (try? session.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)) == "1"
       }
-      group.addTask {
-        // When a notification is shown and the user closes it
-        try center.present(NotificationContent(title: "Lunch", body: "12:30"), id: "lunch")
-        let shown = await eventually(timeout: 10) {
-          (try? session.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)) == "1"
-        }
-        guard shown else { return nil }
-        try session.dunstctl("close")
-        for await event in events where event.kind != .delivered { return event }
-        return nil
-      }
-      group.addTask {
-        try await Task.sleep(for: .seconds(60))
-        return nil
-      }
-      let first = try await group.next() ?? nil
-      group.cancelAll()
-      return first
+      guard shown else { return nil }
+      try session.dunstctl("close")
+      for await event in events where event.kind != .delivered { return event }
+      return nil
     }
     // Then a dismissal by the user arrives and is recorded
     let event = try #require(outcome, "no dismissal arrived")
@@ -161,15 +136,4 @@ struct HeadlessDesktop {
 /// The headless desktop failed to start although its tools are installed.
 struct DesktopError: Error, CustomStringConvertible {
   var description: String
-}
-
-/// Polls `condition` every 20 ms until it holds or `timeout` seconds pass, without
-/// blocking a thread. Returns its last value.
-func eventually(timeout: TimeInterval, _ condition: () throws -> Bool) async rethrows -> Bool {
-  let deadline = Date() + timeout
-  while Date() < deadline {
-    if try condition() { return true }
-    try? await Task.sleep(for: .milliseconds(20))
-  }
-  return try condition()
 }

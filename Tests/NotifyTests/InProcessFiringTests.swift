@@ -107,24 +107,12 @@ struct InProcessFiringTests {
     let before = Date()
     try center.schedule(NotificationContent(body: "soon"), trigger: .after(.milliseconds(800)), id: "soon")
     // When the service runs until the delivery is announced
-    let event = try await withThrowingTaskGroup(of: NotificationEvent?.self) { group in
-      group.addTask {
-        // A look at the store every 10 minutes at most: within the test's minute, only
-        // the service's own timer or the store watch can make it deliver.
-        try await NotificationFiringService(center: center, maximumSleep: .seconds(600)).run()
-        return nil
-      }
-      group.addTask {
-        var iterator = events.makeAsyncIterator()
-        return await iterator.next()
-      }
-      group.addTask {
-        try await Task.sleep(for: .seconds(60))
-        return nil
-      }
-      let first = try await group.next() ?? nil
-      group.cancelAll()
-      return first
+    // (a look at the store every 10 minutes at most: within the test's minute, only the
+    // service's own timer or the store watch can make it deliver)
+    let service = NotificationFiringService(center: center, maximumSleep: .seconds(600))
+    let event: NotificationEvent? = try await whileRunning({ try await service.run() }) {
+      var iterator = events.makeAsyncIterator()
+      return await iterator.next()
     }
     // Then the service's timer delivered it, not before its fire date. (How soon after is
     // not asserted: suites running in parallel may keep the test threads busy.)
@@ -138,29 +126,17 @@ struct InProcessFiringTests {
     // Given the service running with nothing pending
     let center = try makeCenter(clock: SystemClock())
     let events = center.events
-    let event = try await withThrowingTaskGroup(of: NotificationEvent?.self) { group in
-      group.addTask {
-        // A look at the store every 10 minutes at most: within the test's minute, only
-        // the service's own timer or the store watch can make it deliver.
-        try await NotificationFiringService(center: center, maximumSleep: .seconds(600)).run()
-        return nil
-      }
-      group.addTask {
-        // When another connection (as another process would) schedules one due at once
-        try await Task.sleep(for: .milliseconds(300))
-        let other = try LocalNotificationCenter(
-          app: "chat", store: try SQLiteStore(path: path), sink: RecordingSink(), clock: SystemClock())
-        try other.schedule(NotificationContent(body: "from the CLI"), trigger: .immediately, id: "cli")
-        var iterator = events.makeAsyncIterator()
-        return await iterator.next()
-      }
-      group.addTask {
-        try await Task.sleep(for: .seconds(60))
-        return nil
-      }
-      let first = try await group.next() ?? nil
-      group.cancelAll()
-      return first
+    // (a look at the store every 10 minutes at most: within the test's minute, only the
+    // service's own timer or the store watch can make it deliver)
+    let service = NotificationFiringService(center: center, maximumSleep: .seconds(600))
+    let event: NotificationEvent? = try await whileRunning({ try await service.run() }) {
+      // When another connection (as another process would) schedules one due at once
+      try await Task.sleep(for: .milliseconds(300))
+      let other = try LocalNotificationCenter(
+        app: "chat", store: try SQLiteStore(path: path), sink: RecordingSink(), clock: SystemClock())
+      try other.schedule(NotificationContent(body: "from the CLI"), trigger: .immediately, id: "cli")
+      var iterator = events.makeAsyncIterator()
+      return await iterator.next()
     }
     // Then the service notices through the store watch and delivers it (without the
     // watch it would sleep for ten minutes)

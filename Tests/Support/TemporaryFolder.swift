@@ -18,17 +18,5 @@ public final class TemporaryFolder: @unchecked Sendable {
   deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
-/// Waits for a condition with a deadline, checking every `interval` seconds.
-public func waitUntil(
-  timeout: TimeInterval, interval: TimeInterval = 0.02, _ condition: () throws -> Bool
-) rethrows -> Bool {
-  let deadline = Date() + timeout
-  while Date() < deadline {
-    if try condition() { return true }
-    Thread.sleep(forTimeInterval: interval)
-  }
-  return try condition()
-}
-
 /// The bytes of a file, or nil when it does not exist (for byte-for-byte store checks).
 public func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }

@@ -26,13 +26,3 @@ final class TemporaryDirectory: @unchecked Sendable {
     return target
   }
 }
-
-/// Polls `condition` until it holds or `seconds` pass; returns whether it held.
-func eventually(within seconds: Double = 30, _ condition: () -> Bool) -> Bool {
-  let deadline = Date().addingTimeInterval(seconds)
-  while Date() < deadline {
-    if condition() { return true }
-    usleep(10_000)
-  }
-  return condition()
-}
