@@ -1,7 +1,8 @@
 import Foundation
+import NotifyFiring
 
 /// Turns what the user did with a notification (opened it, closed it) into a history
-/// event and a `NotificationEvent`, whether the desktop sink or the app's own UI reports it.
+/// event and a `NotificationEvent`, whether the desktop reported it or the app's own UI.
 struct InteractionRecorder: Sendable {
   let app: String
   let store: SQLiteStore
@@ -9,16 +10,13 @@ struct InteractionRecorder: Sendable {
   let broadcaster: EventBroadcaster
   let recent: RecentDeliveries
 
-  /// Records and publishes `kind` for the notification `id`. `fallback` stands in when
-  /// the notification is neither remembered nor in the store; returns false when there
-  /// is nothing to stand for it.
+  /// Records and publishes `kind` for the notification `id`, reported by the app's own UI;
+  /// returns false when the id is neither remembered nor in the store.
   @discardableResult
-  func record(_ kind: NotificationEvent.Kind, id: String, fallback: LocalNotification? = nil)
-    throws(NotifyError) -> Bool
-  {
+  func record(_ kind: NotificationEvent.Kind, id: String) throws(NotifyError) -> Bool {
     var known = recent.notification(id: id)
     if known == nil { known = try store.notification(app: app, id: id)?.notification }
-    guard let notification = known ?? fallback else { return false }
+    guard let notification = known else { return false }
     let now = clock.now()
     let (historyKind, reason): (HistoryEvent.Kind, String?) =
       switch kind {
@@ -26,42 +24,30 @@ struct InteractionRecorder: Sendable {
       case .activated(let key): (.activated, key)
       case .dismissed(let why): (.dismissed, why)
       }
-    try store.record(HistoryEvent(at: now, app: app, notificationID: id, kind: historyKind, reason: reason))
+    try store.record(
+      .interaction(
+        historyKind, reason: reason, app: app, id: id, occurrence: recent.occurrence(id: id),
+        userInfo: notification.userInfo, at: now))
     broadcaster.publish(NotificationEvent(kind: kind, notification: notification, date: now))
     return true
   }
 
-  /// Records an activation or dismissal the desktop reported; events of other apps'
-  /// notifications (shown by another center on the same sink) are left to them.
-  func record(_ event: DesktopEvent) {
+  /// Publishes an activation or dismissal the desktop reported (`SinkAssembly` has
+  /// recorded it in history already); other apps' events are left to them.
+  func publish(_ event: DesktopEvent) {
     guard event.app == app else { return }
     let kind: NotificationEvent.Kind =
       switch event.kind {
       case .activated(let key): .activated(actionKey: key)
-      case .dismissed(let reason): .dismissed(reason: reason.historyName)
+      case .dismissed(let reason): .dismissed(reason: reason.name)
       }
-    let fallback = LocalNotification(
-      id: event.id, app: event.app, schedule: Schedule(fireDate: .instant(clock.now())),
-      launchImage: event.launchImage, userInfo: event.userInfo, deliveredCount: event.occurrence,
-      createdAt: clock.now())
-    // Nobody to report a failure to from inside the bus callback; the event is still
-    // published when history cannot be written.
-    do {
-      try record(kind, id: event.id, fallback: fallback)
-    } catch {
-      broadcaster.publish(NotificationEvent(kind: kind, notification: fallback, date: clock.now()))
-    }
-  }
-}
-
-extension DismissReason {
-  /// The reason as history records it.
-  var historyName: String {
-    switch self {
-    case .expired: "expired"
-    case .dismissedByUser: "dismissed-by-user"
-    case .closedByCall: "closed-by-call"
-    case .undefined: "undefined"
-    }
+    let now = clock.now()
+    let notification =
+      recent.notification(id: event.id)
+      ?? LocalNotification(
+        id: event.id, app: event.app, schedule: Schedule(fireDate: .instant(now)),
+        launchImage: event.launchImage, userInfo: event.userInfo, deliveredCount: event.occurrence,
+        createdAt: now)
+    broadcaster.publish(NotificationEvent(kind: kind, notification: notification, date: now))
   }
 }

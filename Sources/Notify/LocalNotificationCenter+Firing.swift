@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NotifyFiring
 
 extension LocalNotificationCenter {
@@ -14,53 +15,45 @@ extension LocalNotificationCenter {
   /// when the daemon or another process fires at the same moment; returns how many were
   /// delivered. A delivery the sink keeps refusing is recorded as `failed`. With `task`,
   /// stops starting deliveries once the task has expired and returns the rest to pending.
+  /// The same engine as `notify fire-due`, for this app only.
   @discardableResult
   public func deliverDueNotifications(within task: BackgroundTask? = nil) throws(NotifyError) -> Int {
-    var delivered = 0
-    while true {
-      // Claiming covers the whole store, so only claim when this app has something due.
-      guard let next = try nextFireDate(), next <= clock.now() else { return delivered }
-      let report = try firer.fireBatch(task: task)
-      delivered += report.delivered
-      guard report.reachedLimit, !report.stopped else { return delivered }
-    }
+    try firer.exclusively { firer throws(NotifyError) in try firer.fireBatch(task: task).delivered }
   }
 
-  /// The app's next fire instant, or nil when nothing is pending.
+  /// The app's next fire instant (abandoned claims of a firer that died included), or
+  /// nil when nothing is pending.
   public func nextFireDate() throws(NotifyError) -> Date? {
-    try store.pending(app: app).first?.nextFireDate
+    try firer.exclusively { firer throws(NotifyError) in try firer.nextFireDate() }
+  }
+
+  /// The firing loop the service runs: the daemon's loop, driving this app's firer and
+  /// dispatching the desktop's answers, with the sinks' owner held for every step.
+  func makeFiringLoop(fires: Bool) -> FiringLoop {
+    FiringLoop(
+      firer: firer.exclusively { $0 }, clock: clock,
+      configuration: .init(storePath: store.path, handlesSignals: false, fires: fires),
+      logger: Logger(label: "notify.firing"), desktop: sinks.desktop, owner: sinks.sink)
   }
 }
 
-/// The store as this app's firer sees it: only the app's own occurrences are claimed, so
-/// an app never shows (or holds up) another app's notifications.
-final class AppScopedFiringStore: FiringStore {
-  let base: SQLiteStore
-  let app: String
+/// The center's firer, used only as the sinks' owner (`SerializedSink`): the firer is not
+/// thread-safe, and the app's threads and its firing loop all reach it.
+final class OwnedFirer: @unchecked Sendable {
+  // Safe: `firer` is only used inside `owner.exclusively`, and the loop that is handed it
+  // dispatches only as that owner.
+  private let firer: Firer
+  private let owner: SerializedSink
 
-  init(base: SQLiteStore, app: String) {
-    self.base = base
-    self.app = app
-  }
-
-  func nextFireDate(localZone: TimeZone) throws -> Date? {
-    try base.pending(app: app).first?.nextFireDate
+  init(_ firer: Firer, owner: SerializedSink) {
+    self.firer = firer
+    self.owner = owner
   }
 
-  func claimDue(now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int)
-    throws -> [Claim]
-  {
-    try base.claimDue(
-      now: now, localZone: localZone, owner: owner, misfireGrace: misfireGrace, limit: limit, app: app)
+  /// Runs `body` with the firer, as the sinks' owner.
+  func exclusively<T, E: Error>(_ body: (Firer) throws(E) -> T) throws(E) -> T {
+    try owner.exclusively { () throws(E) -> T in try body(firer) }
   }
-
-  func markDelivered(_ claim: Claim, delivery: Delivery) throws {
-    try base.markDelivered(claim, delivery: delivery)
-  }
-  func markFailed(_ claim: Claim, reason: String, at date: Date) throws {
-    try base.markFailed(claim, reason: reason, at: date)
-  }
-  func release(_ claims: [Claim]) throws { try base.release(claims) }
 }
 
 /// The sink the app's firer hands deliveries to: the center's own sink, then the

@@ -1,4 +1,6 @@
 import Foundation
+import Logging
+import NotifyFiring
 
 /// An app's handle on its local notifications: schedule them, present them now, cancel
 /// them, list what is pending and what was delivered, set the badge, and hear what
@@ -23,45 +25,48 @@ public final class LocalNotificationCenter: Sendable {
   /// The source of `now` and of the system time zone.
   public let clock: any NotifyClock
 
-  let sink: SerializedSink
+  /// The sinks deliveries go to; their owner also serializes the firer.
+  let sinks: SinkAssembly
   let broadcaster: EventBroadcaster
   let recent: RecentDeliveries
   /// Fires the app's due notifications through the shared store.
-  let firer: CenterFirer
+  let firer: OwnedFirer
   /// Records activations and dismissals.
   let interactions: InteractionRecorder
-  /// Relays the desktop's answers while the service runs; nil for other sinks.
-  let desktopRelay: DesktopEventRelay?
-  /// Rung whenever this process changes the store, so the firing service re-arms at once.
-  let storeChanged = Doorbell()
+  /// The firing loop while `firingService()` runs, so changes made here wake it at once.
+  let runningLoop = Locked<FiringLoop?>(nil)
 
-  /// Creates the center for `app` on an open store, delivering through `sink`.
+  /// Creates the center for `app` on an open store, delivering through `sink` (assembled
+  /// as the `notify` command assembles its sinks: a `DesktopSink` gets the sound fallback
+  /// and its answers go to history).
   public init(
     app: String, store: SQLiteStore, sink: any DeliverySink, clock: any NotifyClock = SystemClock()
   ) throws(NotifyError) {
     try Validator.app(app)
-    let serialized = SerializedSink(sink)
+    let sinks = SinkAssembly(sink, store: store, clock: clock)
     let broadcaster = EventBroadcaster()
     let recent = RecentDeliveries()
     self.app = app
     self.store = store
-    self.sink = serialized
+    self.sinks = sinks
     self.clock = clock
     self.broadcaster = broadcaster
     self.recent = recent
-    let relay = DesktopEventRelay(sink: serialized)
-    self.desktopRelay = relay
-    self.firer = CenterFirer(app: app, store: store, sink: serialized, clock: clock) { delivery in
-      LocalNotificationCenter.announce(delivery, to: broadcaster, recent: recent)
-      relay?.nudge()
-    }
+    // Inside an app, deliveries are the app's business: log only what goes wrong.
+    var logger = Logger(label: "notify.firing")
+    logger.logLevel = .warning
+    let firer = Firer(
+      store: store,
+      sink: AnnouncingSink(sinks.sink) { delivery in
+        LocalNotificationCenter.announce(delivery, to: broadcaster, recent: recent)
+      },
+      identity: .current, clock: clock, logger: logger,
+      options: .init(claimAhead: FiringLoop.claimAhead, app: app))
+    self.firer = OwnedFirer(firer, owner: sinks.sink)
     let interactions = InteractionRecorder(
       app: app, store: store, clock: clock, broadcaster: broadcaster, recent: recent)
     self.interactions = interactions
-    if let desktop = sink as? DesktopSink {
-      // Called from inside `processPending()`, under the sink's lock: record only.
-      desktop.onEvent = { event in interactions.record(event) }
-    }
+    sinks.onInteraction = { event in interactions.publish(event) }
   }
 
   /// Creates the center for `app`, opening the store at `storePath` (default: `NOTIFY_DB`,
@@ -71,7 +76,7 @@ public final class LocalNotificationCenter: Sendable {
   ) throws(NotifyError) {
     let path = storePath ?? Self.defaultStorePath()
     let store = try SQLiteStore(path: path)
-    try self.init(app: app, store: store, sink: try sink.makeSink(store: store), clock: clock)
+    try self.init(app: app, store: store, sink: try sink.makeSink(), clock: clock)
   }
 
   deinit { broadcaster.finish() }
@@ -85,7 +90,7 @@ public final class LocalNotificationCenter: Sendable {
   }
 
   /// The name of the sink deliveries go to (`stdout`, `desktop`, ...).
-  public var sinkName: String { sink.name }
+  public var sinkName: String { sinks.name }
 
   // MARK: Scheduling
 
@@ -104,38 +109,63 @@ public final class LocalNotificationCenter: Sendable {
     try Validator.id(id)
     let notification = try content.notification(
       id: id, app: app, schedule: try trigger.schedule(now: now), createdAt: now)
-    let outcome = try store.schedule(notification, localZone: clock.localZone)
-    storeChanged.ring()
-    if outcome.newOneDiscarded {
-      throw NotifyError(
-        .notTakenEffect,
-        "not scheduled: '\(id)' was discarded because \(PendingLimit.maximum) pending notifications of \(app) fire sooner",
-        fix: "cancel some pending notifications, or schedule this one earlier")
-    }
+    let outcome = try add(notification)
+    if outcome.newOneDiscarded { throw Self.discardedError(outcome) }
     return outcome
+  }
+
+  /// Stores a notification built and validated by the caller (the `notify` command),
+  /// replacing a pending one with the same id, and returns the outcome even when the
+  /// 64-pending limit discarded the new one itself (`newOneDiscarded`; `schedule` throws
+  /// `discardedError` then).
+  public func add(_ notification: LocalNotification) throws(NotifyError) -> ScheduleOutcome {
+    guard notification.app == app else {
+      throw NotifyError(
+        .invalidData, "the notification belongs to app '\(Escaper.visible(notification.app))', not '\(app)'",
+        fix: "add it through that app's center")
+    }
+    try Validator.notification(notification)
+    let outcome = try store.schedule(notification, localZone: clock.localZone)
+    storeChanged()
+    return outcome
+  }
+
+  /// The error for a notification the 64-pending limit discarded as soon as it was stored.
+  public static func discardedError(_ outcome: ScheduleOutcome) -> NotifyError {
+    let n = outcome.stored.notification
+    return NotifyError(
+      .notTakenEffect,
+      "not scheduled: '\(Escaper.visible(n.id))' fires after all \(PendingLimit.maximum) pending notifications of app '\(n.app)' (the limit); it was recorded as discarded",
+      fix: "cancel some of them, or schedule it sooner")
   }
 
   /// Delivers `content` at once through the sink (`presentLocalNotificationNow`), records
   /// it in history, applies its badge and publishes a `.delivered` event. Does not count
   /// toward the 64-pending limit. A sound file that is missing or invalid is replaced by
-  /// the default sound, and the delivery says why (`soundRequested`, `soundNote`).
+  /// the default sound, and the delivery says why (`soundRequested`, `soundNote`); where
+  /// the notification server plays no sounds, the sound plays here.
   @discardableResult
   public func present(_ content: NotificationContent, id: String? = nil) throws(NotifyError) -> Delivery {
     let now = clock.now()
     let id = id ?? Self.generateID()
     try Validator.id(id)
-    let notification = try content.notification(
-      id: id, app: app, schedule: Schedule(fireDate: .instant(now)), createdAt: now)
+    return try present(
+      try content.notification(id: id, app: app, schedule: Schedule(fireDate: .instant(now)), createdAt: now))
+  }
+
+  /// Delivers a notification built and validated by the caller (the `notify` command) at
+  /// once, as `present(_:id:)` does.
+  @discardableResult
+  public func present(_ notification: LocalNotification) throws(NotifyError) -> Delivery {
+    let now = clock.now()
     var delivery = Delivery(
       notification: notification, occurrence: 1, fireDate: now, deliveredAt: now, late: false)
     // A missing or invalid sound file never loses the notification: the default plays.
-    if case .file = notification.sound, let library = try? SoundLibrary(app: app) {
-      delivery.apply(library.resolve(notification.sound))
-    }
-    try sink.deliver(delivery)
+    delivery.apply(SoundLibrary.resolve(notification))
+    try sinks.sink.deliver(delivery)
     try store.recordPresented(delivery)
     didDeliver(delivery)
-    desktopRelay?.nudge()
+    runningLoop.value?.nudge()
     return delivery
   }
 
@@ -144,7 +174,7 @@ public final class LocalNotificationCenter: Sendable {
   @discardableResult
   public func cancel(_ ids: [String]) throws(NotifyError) -> [String] {
     let missing = try store.cancel(app: app, ids: ids, at: clock.now())
-    storeChanged.ring()
+    storeChanged()
     return missing
   }
 
@@ -158,7 +188,7 @@ public final class LocalNotificationCenter: Sendable {
   @discardableResult
   public func cancelAll() throws(NotifyError) -> [String] {
     let ids = try store.cancelAll(app: app, at: clock.now())
-    storeChanged.ring()
+    storeChanged()
     return ids
   }
 
@@ -199,8 +229,7 @@ public final class LocalNotificationCenter: Sendable {
   /// shown on the app's launcher (Unity LauncherEntry) while this process stays on the bus.
   public func setBadge(_ count: Int) throws(NotifyError) {
     try store.setBadge(app: app, count: count, at: clock.now())
-    // The store is the record; a dock that cannot be reached is no reason to fail.
-    sink.withSink { try? ($0 as? DesktopSink)?.publishBadge(app: app, count: count) }
+    sinks.publishBadge(app: app, count: count)
   }
 
   // MARK: Events
@@ -225,6 +254,12 @@ public final class LocalNotificationCenter: Sendable {
     try interactions.record(.dismissed(reason: reason), id: id)
   }
 
+  /// This process changed the store: its own firing loop does not hear its commits
+  /// through the store watch (they are its own connection's), so wake it directly.
+  func storeChanged() {
+    runningLoop.value?.nudge()
+  }
+
   /// Remembers and announces a delivery made by this process.
   func didDeliver(_ delivery: Delivery) {
     Self.announce(delivery, to: broadcaster, recent: recent)
@@ -232,7 +267,7 @@ public final class LocalNotificationCenter: Sendable {
 
   /// Remembers a delivery (for later activations) and publishes its `.delivered` event.
   static func announce(_ delivery: Delivery, to broadcaster: EventBroadcaster, recent: RecentDeliveries) {
-    recent.remember(delivery.notification)
+    recent.remember(delivery)
     broadcaster.publish(
       NotificationEvent(
         kind: .delivered, notification: delivery.notification, date: delivery.deliveredAt, delivery: delivery)
@@ -250,17 +285,22 @@ public final class LocalNotificationCenter: Sendable {
 /// The notifications this process delivered lately, so that an activation reported
 /// later can hand back the whole notification and its userInfo.
 final class RecentDeliveries: @unchecked Sendable {
+  // Safe: every access to the maps holds `lock`.
   private let lock = NSLock()
-  private var byID: [String: LocalNotification] = [:]
+  private var byID: [String: Delivery] = [:]
   private var order: [String] = []
   static let capacity = 256
 
-  func remember(_ notification: LocalNotification) {
+  func remember(_ delivery: Delivery) {
     lock.withLock {
-      if byID.updateValue(notification, forKey: notification.id) == nil { order.append(notification.id) }
+      let id = delivery.notification.id
+      if byID.updateValue(delivery, forKey: id) == nil { order.append(id) }
       if order.count > Self.capacity { byID.removeValue(forKey: order.removeFirst()) }
     }
   }
 
-  func notification(id: String) -> LocalNotification? { lock.withLock { byID[id] } }
+  func notification(id: String) -> LocalNotification? { lock.withLock { byID[id]?.notification } }
+
+  /// The 1-based occurrence last delivered under `id`.
+  func occurrence(id: String) -> Int? { lock.withLock { byID[id]?.occurrence } }
 }

@@ -12,26 +12,20 @@ public enum SinkChoice: String, CaseIterable, Sendable {
   /// JSON Lines (or readable lines on a terminal) on stdout.
   case stdout
 
-  /// Makes the sink this choice stands for. With a store, the desktop sink remembers the
-  /// server's ids there, so a replacement from any process reuses the same bubble.
-  public func makeSink(store: SQLiteStore? = nil) throws(NotifyError) -> any DeliverySink {
-    switch self {
-    case .stdout: return StdoutSink()
-    case .desktop: return try Self.desktop(store: store)
-    case .auto: return (try? Self.desktop(store: store)) ?? StdoutSink()
-    }
+  /// The sinks this choice stands for, assembled (`SinkAssembly`): with a store, the
+  /// desktop's answers go to its history and its server ids are kept there.
+  public func assemble(store: SQLiteStore?, clock: any NotifyClock = SystemClock()) throws(NotifyError)
+    -> SinkAssembly
+  {
+    SinkAssembly(try makeSink(), store: store, clock: clock)
   }
 
-  private static func desktop(store: SQLiteStore?) throws(NotifyError) -> DesktopSink {
-    let sink = try DesktopSink()
-    guard let store else { return sink }
-    if let known = try? store.desktopServerIDs() {
-      sink.restoreServerIDs(
-        Dictionary(known.map { (DesktopNotificationKey(app: $0.app, id: $0.id), $0.serverID) }) { $1 })
+  /// The bare sink this choice stands for.
+  public func makeSink() throws(NotifyError) -> any DeliverySink {
+    switch self {
+    case .stdout: return StdoutSink()
+    case .desktop: return try DesktopSink()
+    case .auto: return (try? DesktopSink()) ?? StdoutSink()
     }
-    sink.onServerIDChange = { key, serverID in
-      try? store.setDesktopServerID(serverID, app: key.app, id: key.id)
-    }
-    return sink
   }
 }

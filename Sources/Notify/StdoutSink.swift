@@ -7,11 +7,11 @@ public final class StdoutSink: DeliverySink {
   public let name = "stdout"
   private let fd: Int32
   private let readable: Bool
-  private let zone: TimeZone
+  private let zone: TimeZone?
 
-  /// Creates a sink writing to `fd`; `readable` defaults to whether `fd` is a terminal.
-  public init(fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: TimeZone = SystemClock.readSystemZone())
-  {
+  /// Creates a sink writing to `fd`; `readable` defaults to whether `fd` is a terminal, and
+  /// readable lines show times in `zone` (default: the system zone when they are written).
+  public init(fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: TimeZone? = nil) {
     self.fd = fd
     self.readable = readable ?? (isatty(fd) == 1)
     self.zone = zone
@@ -36,7 +36,7 @@ public final class StdoutSink: DeliverySink {
     let n = d.notification
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = zone
+    formatter.timeZone = zone ?? SystemClock.readSystemZone()
     formatter.dateFormat = "HH:mm:ss"
     var parts = [
       "[\(formatter.string(from: d.deliveredAt))]", "\(Escaper.visible(n.app))/\(Escaper.visible(n.id))",

@@ -30,47 +30,26 @@ struct DaemonCommand: ParsableCommand {
 
   func run() throws {
     // Before any thread exists, so that SIGTERM reaches the loop's signalfd only.
-    FiringDaemon.blockTerminationSignals()
+    FiringLoop.blockTerminationSignals()
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
     let grace = try misfireGrace.map { text throws(NotifyError) in
       try DurationArgument.parse(text, option: "--misfire-grace")
     }
     let store = try store.open()
-    let (sink, desktop) = try FiringSink.make(sink, store: store)
+    let sinks = try sink.assemble(store: store)
     // The zone is read once and again when /etc/localtime changes, not on every wake-up.
     let clock = ZoneCachingClock()
     let firer = Firer(
-      store: store, sink: sink, identity: .current, clock: clock, logger: Logger(label: "notify.firing"),
-      options: .init(misfireGrace: grace))
-    let daemon = FiringDaemon(
+      store: store, sink: sinks.sink, identity: .current, clock: clock,
+      logger: Logger(label: "notify.firing"),
+      options: .init(misfireGrace: grace, claimAhead: FiringLoop.claimAhead))
+    let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
-      pendingCount: { try store.pendingCount() }, desktop: desktop)
-    if let desktop {
+      pendingCount: { try store.pendingCount() }, desktop: sinks.desktop)
+    if let desktop = sinks.desktop {
       let badges = BadgeSync(store: store, desktop: desktop)
-      daemon.onRearm = { badges.sync() }
+      loop.onWake = { badges.sync() }
     }
-    try daemon.run()
-  }
-}
-
-/// The sink a firer delivers to: the chosen one, with the sound fallback around the
-/// desktop sink, whose activations and dismissals go to history.
-enum FiringSink {
-  static func make(_ choice: SinkChoice, store: SQLiteStore) throws(NotifyError)
-    -> (sink: any DeliverySink, desktop: DesktopSink?)
-  {
-    let sink = try choice.makeSink(store: store)
-    guard let desktop = sink as? DesktopSink else { return (sink, nil) }
-    let logger = Logger(label: "notify.desktop")
-    desktop.onEvent = { event in
-      do {
-        try store.record(HistoryEvent(event, at: Date()))
-      } catch {
-        logger.error(
-          "could not record an activation or dismissal: \(error)",
-          metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
-      }
-    }
-    return (SoundFallbackSink(desktop), desktop)
+    try loop.run()
   }
 }

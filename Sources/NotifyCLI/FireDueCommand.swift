@@ -28,8 +28,9 @@ struct FireDueCommand: ParsableCommand {
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
     let budget = try DurationArgument.parse(budget, option: "--budget")
     let store = try store.open()
-    let (sink, _) = try FiringSink.make(sink, store: store)
-    let firer = Firer(store: store, sink: sink, identity: .current, logger: Logger(label: "notify.firing"))
+    let firer = Firer(
+      store: store, sink: try sink.assemble(store: store).sink, identity: .current,
+      logger: Logger(label: "notify.firing"))
     let summary = try FireDue.run(
       firer: firer, budget: budget, dueCount: { now in try store.dueCount(now: now) },
       onOverrun: {

@@ -26,32 +26,10 @@ struct NowCommand: ParsableCommand {
     let notification = try content.notification(
       app: app, schedule: Schedule(fireDate: .instant(now)), now: now)
     let store = try store.open()
-    let sink = try sink.makeSink(store: store)
-    var delivery = Presenter.delivery(for: notification, now: now)
-    let sound = SoundLibrary.resolve(notification)
-    delivery.apply(sound)
-    do {
-      try sink.deliver(delivery)
-      if let desktop = sink as? DesktopSink, !desktop.handlesSound(for: delivery) {
-        _ = SoundPlayer.play(sound)
-      }
-    } catch let error as NotifyError {
-      throw error
-    } catch {
-      throw NotifyError(
-        .temporary, "the \(sink.name) sink could not show the notification (\(error))",
-        fix: "try again, or use --sink stdout")
-    }
-    try store.recordPresented(delivery)
-    if !(sink is StdoutSink) { Output.line(notification.id) }
+    let center = try LocalNotificationCenter(app: app, store: store, sink: try sink.makeSink())
+    try center.present(notification)
+    if center.sinkName != "stdout" { Output.line(notification.id) }
   }
 }
 
 extension SinkChoice: ExpressibleByArgument {}
-
-/// Builds the delivery for an immediate presentation.
-enum Presenter {
-  static func delivery(for notification: LocalNotification, now: Date) -> Delivery {
-    Delivery(notification: notification, occurrence: 1, fireDate: now, deliveredAt: now, late: false)
-  }
-}

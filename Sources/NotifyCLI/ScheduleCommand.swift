@@ -61,7 +61,9 @@ struct ScheduleCommand: ParsableCommand {
     let schedule = try makeSchedule(now: now, localZone: zone)
     let notification = try content.notification(app: app, schedule: schedule, now: now)
     try SoundAdvice.check(notification, strict: strictSound)
-    let outcome = try store.open().schedule(notification, localZone: zone)
+    let center = try LocalNotificationCenter(
+      app: app, store: try store.open(), sink: StdoutSink(), clock: clock)
+    let outcome = try center.add(notification)
 
     for discarded in outcome.discarded where discarded.rowID != outcome.stored.rowID {
       Output.warning(
@@ -76,8 +78,9 @@ struct ScheduleCommand: ParsableCommand {
       Output.line(notification.id)
     }
     if outcome.newOneDiscarded {
+      // SPEC.md §3: `notify: not scheduled: ...`, exit 1; the fix names the command.
       Output.error(
-        "not scheduled: '\(notification.id)' fires after all \(PendingLimit.maximum) pending notifications of app '\(app)' (the limit); it was recorded as discarded. Cancel some (notify cancel) or schedule it sooner"
+        "\(LocalNotificationCenter.discardedError(outcome).problem). Cancel some (notify cancel) or schedule it sooner"
       )
       throw ExitCode(1)
     }

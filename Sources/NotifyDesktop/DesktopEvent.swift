@@ -57,6 +57,17 @@ public enum DismissReason: UInt32, Hashable, Sendable {
   public init(code: UInt32) {
     self = DismissReason(rawValue: code) ?? .undefined
   }
+
+  /// The reason as history records it: `expired`, `dismissed-by-user`, `closed-by-call`,
+  /// `undefined`.
+  public var name: String {
+    switch self {
+    case .expired: "expired"
+    case .dismissedByUser: "dismissed-by-user"
+    case .closedByCall: "closed-by-call"
+    case .undefined: "undefined"
+    }
+  }
 }
 
 /// A notification as the desktop sink knows it: the key of the server-id map used for

@@ -42,10 +42,7 @@ public enum FireDue {
       overrun?.cancel()
       task.end()
     }
-    var total = Firer.BatchReport()
-    repeat {
-      total.add(try firer.fireBatch(task: task))
-    } while total.reachedLimit && !total.stopped
+    let total = try firer.fireBatch(task: task)
     // Released claims went back to the store, so a count of what is due includes them.
     var left = total.released
     if total.stopped, let counted = try? dueCount?(clock.now()) { left = counted }

@@ -3,33 +3,51 @@ import Logging
 import NotifyCore
 import NotifySound
 
-/// Claims what is due, hands it to a sink and marks it (SPEC.md §6): the delivery engine
-/// shared by `notify daemon`, `notify fire-due` and apps that fire in-process.
+/// The one firing engine (SPEC.md §6), run by `notify daemon`, `notify fire-due` and apps
+/// that fire in process: it carries out what `FiringStateMachine` decides — claim what is
+/// due, hand it to the sink, record it, give back what was not started — against a
+/// `FiringStore` and a `DeliverySink`. Drivers only decide when to call `wake`: the daemon
+/// and an app's firing service from an sd-event loop (`FiringLoop`), `fire-due` and
+/// `deliverDueNotifications` once, under a budget.
 ///
-/// A batch runs inside a `BackgroundTask`: once the task expires no further delivery is
-/// started and the unstarted claims go back to the store for the next run. A delivery
-/// the sink refuses is tried again (`Options.attempts` in all), then recorded `failed`
-/// with the sink's reason. Not thread-safe: one batch at a time.
+/// Everything due at one instant is handed over together and then recorded in one
+/// transaction, so the last of a burst does not wait for the others' commits. Claims are
+/// durable before the hand-off, and each hand-off is noted at once (`noteHandedOver`, one
+/// `write(2)`), so a firer that dies before the record shows nothing twice: the next one
+/// records what the notes list. Only a crash between the sink's write and the note can
+/// repeat one delivery. A delivery the sink refuses is tried again (`Options.attempts` in all), then
+/// recorded `failed` with the sink's reason. Not thread-safe: one wake-up at a time.
 public final class Firer {
   /// Tuning for a firer.
   public struct Options: Sendable {
     /// Occurrences later than this are recorded `missed` instead of delivered; nil
     /// delivers every missed occurrence late.
     public var misfireGrace: TimeInterval?
-    /// At most this many occurrences are claimed per batch.
+    /// At most this many occurrences are claimed per claim transaction.
     public var batchLimit: Int
     /// How many times a delivery is tried before it is recorded `failed`.
     public var attempts: Int
+    /// How long before its instant an occurrence is claimed, so that at the instant only
+    /// the hand-off is left (the daemon: 10 ms; a run that exits: 0).
+    public var claimAhead: TimeInterval
+    /// Only this app's notifications (an app firing in process), or every app's (nil).
+    public var app: String?
 
     /// Creates options.
-    public init(misfireGrace: TimeInterval? = nil, batchLimit: Int = 64, attempts: Int = 3) {
+    public init(
+      misfireGrace: TimeInterval? = nil, batchLimit: Int = 64, attempts: Int = 3,
+      claimAhead: TimeInterval = 0,
+      app: String? = nil
+    ) {
       self.misfireGrace = misfireGrace
       self.batchLimit = max(1, batchLimit)
       self.attempts = max(1, attempts)
+      self.claimAhead = max(0, claimAhead)
+      self.app = app
     }
   }
 
-  /// What one batch did.
+  /// What a wake-up or a run did.
   public struct BatchReport: Hashable, Sendable {
     /// Occurrences claimed (including ones taken over from dead firers).
     public var claimed = 0
@@ -39,15 +57,15 @@ public final class Firer {
     public var failed = 0
     /// Claimed occurrences given back unstarted because the budget ran out.
     public var released = 0
-    /// True when the batch hit `batchLimit`: more may be due right now.
+    /// True when a claim hit `batchLimit`: more may be due right now.
     public var reachedLimit = false
-    /// True when the task expired before the batch was done.
+    /// True when the task expired before everything due was handed over.
     public var stopped = false
 
     /// Creates an empty report.
     public init() {}
 
-    /// Adds another batch's counts.
+    /// Adds another report's counts.
     public mutating func add(_ other: BatchReport) {
       claimed += other.claimed
       delivered += other.delivered
@@ -56,6 +74,15 @@ public final class Firer {
       reachedLimit = other.reachedLimit
       stopped = stopped || other.stopped
     }
+  }
+
+  /// What one wake-up did, and when the firer wants to be woken next (nil: only when
+  /// something changes).
+  public struct Wake: Hashable, Sendable {
+    /// What was done.
+    public var report: BatchReport
+    /// The instant to arm the timer for.
+    public var next: Date?
   }
 
   /// The store claims are taken from.
@@ -67,11 +94,15 @@ public final class Firer {
   /// Tuning.
   public let options: Options
 
-  private let clock: any NotifyClock
+  let clock: any NotifyClock
   private let sounds: any SoundResolving
   private let logger: Logger
+  private var machine: FiringStateMachine
+  /// The sound each prepared claim will use, checked when it was claimed (file reads stay
+  /// off the hand-off).
+  private var preparedSounds: [ClaimKey: SoundResolution] = [:]
   /// Deliveries handed over but not yet recorded because the store was busy.
-  private var unrecorded: [(Claim, Delivery)] = []
+  private var unrecorded: [HandOff] = []
 
   /// Creates a firer.
   public init(
@@ -86,92 +117,148 @@ public final class Firer {
     self.sounds = sounds
     self.logger = logger
     self.options = options
+    self.machine = FiringStateMachine(claimAhead: options.claimAhead)
   }
 
-  /// A claimed occurrence with its sound already checked, ready to hand over.
-  public struct Prepared: Sendable {
-    /// The durable claim.
-    public var claim: Claim
-    /// The sound the delivery will use.
-    public var sound: SoundResolution
-    /// When it is due.
-    public var fireDate: Date { claim.fireDate }
+  /// The earliest instant anything of this firer's apps is due (abandoned claims included).
+  public func nextFireDate() throws(NotifyError) -> Date? {
+    try Firer.storeCall { try store.nextFireDate(localZone: clock.localZone, app: options.app) }
   }
 
-  /// Claims the occurrences due now (at most `batchLimit`) and delivers them, checking
-  /// `task` before each; once it expires the unstarted claims go back to the store.
-  /// `beforeEach` runs before every delivery (the daemon pings its watchdog there).
-  public func fireBatch(task: BackgroundTask? = nil, beforeEach: () -> Void = {}) throws(NotifyError)
-    -> BatchReport
-  {
+  /// One wake-up: hands over what has come due, claims what falls due within
+  /// `claimAhead`, and says when to wake next. `task` bounds the hand-overs: once it
+  /// expires no further one starts, and the unstarted claims stay prepared for the next
+  /// wake-up (which is due at once). `beforeEach` runs before every hand-over (the daemon
+  /// pings its watchdog there).
+  public func wake(task: BackgroundTask? = nil, beforeEach: () -> Void = {}) throws(NotifyError) -> Wake {
+    var report = BatchReport()
+    var actions = machine.wake(now: clock.now(), next: try nextFireDate())
+    while !actions.isEmpty {
+      switch actions.removeFirst() {
+      case .claim(let dueBy):
+        let claims = try claim(dueBy: dueBy)
+        report.claimed += claims.count
+        report.reachedLimit = claims.count >= options.batchLimit
+        actions = machine.claimed(claims, now: clock.now(), next: try nextFireDate())
+      case .handOver(let claims):
+        let (done, unstarted) = handOver(claims, task: task, beforeEach: beforeEach)
+        report.add(done)
+        report.reachedLimit = report.reachedLimit || done.reachedLimit
+        if !unstarted.isEmpty {
+          report.stopped = true
+          actions = machine.budgetSpent(unstarted: unstarted, now: clock.now())
+        }
+      case .giveBack(let claims):
+        try release(claims)
+        report.released += claims.count
+      case .arm(let date):
+        return Wake(report: report, next: date)
+      case .disarm:
+        return Wake(report: report, next: nil)
+      }
+    }
+    return Wake(report: report, next: nil)
+  }
+
+  /// Gives back every claim not handed over yet (on stop, or at the end of a run).
+  /// Returns how many went back.
+  @discardableResult
+  public func giveBack() throws(NotifyError) -> Int {
+    var released = 0
+    for case .giveBack(let claims) in machine.stop() {
+      try release(claims)
+      released += claims.count
+    }
+    store.endHandOffs(owner: identity)
+    return released
+  }
+
+  /// Fires what is due now, once, under `task` (what `fire-due` and an app's
+  /// `deliverDueNotifications` do): wakes until nothing more is due or the task expired,
+  /// then gives back what was not handed over.
+  public func fireBatch(task: BackgroundTask? = nil) throws(NotifyError) -> BatchReport {
+    var total = BatchReport()
     if task?.checkExpiration() == true {
-      var report = BatchReport()
-      report.stopped = true
-      return report
+      total.stopped = true
+      return total
     }
-    let prepared = try claim(dueBy: clock.now())
-    var (report, unstarted) = deliver(prepared, task: task, beforeEach: beforeEach)
-    report.claimed = prepared.count
-    report.reachedLimit = prepared.count >= options.batchLimit
-    if !unstarted.isEmpty {
-      try release(unstarted)
-      report.released = unstarted.count
-      logger.notice("budget spent: gave back \(unstarted.count) unstarted deliveries for the next run")
+    while true {
+      let wake = try wake(task: task)
+      total.add(wake.report)
+      // Nothing claimed: what is still due belongs to a live firer (or a millisecond away).
+      guard !total.stopped, wake.report.claimed > 0, let next = wake.next, next <= clock.now() else { break }
     }
-    return report
+    let released = try giveBack()
+    total.released += released
+    if released > 0 {
+      logger.notice("budget spent: gave back \(released) unstarted deliveries for the next run")
+    }
+    return total
   }
 
-  /// Claims what is due at `instant` (at most `batchLimit`), soonest first, and checks
-  /// each one's sound. `instant` may lie a little ahead: the daemon claims just before
-  /// the due instant so that the hand-off itself happens on time.
-  public func claim(dueBy instant: Date) throws(NotifyError) -> [Prepared] {
+  // MARK: - Carrying out the machine's actions
+
+  private func claim(dueBy instant: Date) throws(NotifyError) -> [Claim] {
     recordUnrecorded()
     let claims = try Firer.storeCall {
       try store.claimDue(
         now: instant, localZone: clock.localZone, owner: identity, misfireGrace: options.misfireGrace,
-        limit: options.batchLimit)
+        limit: options.batchLimit, app: options.app)
     }
-    return claims.map { claim in
-      Prepared(claim: claim, sound: sounds.resolve(claim.notification))
-    }
+    for claim in claims { preparedSounds[ClaimKey(claim)] = sounds.resolve(claim.notification) }
+    return claims
   }
 
-  /// Delivers `prepared` in order, checking `task` before each. Returns what was done and
-  /// the ones not started because the task expired (still claimed by this firer).
-  public func deliver(_ prepared: [Prepared], task: BackgroundTask? = nil, beforeEach: () -> Void = {})
-    -> (report: BatchReport, unstarted: [Prepared])
+  /// Hands `claims` over in order, checking `task` before each, then records the ones the
+  /// sink took in one transaction. Returns what was done and the claims not started.
+  private func handOver(_ claims: [Claim], task: BackgroundTask?, beforeEach: () -> Void)
+    -> (report: BatchReport, unstarted: [Claim])
   {
     var report = BatchReport()
-    for (position, item) in prepared.enumerated() {
+    var handed: [HandOff] = []
+    var unstarted: [Claim] = []
+    for (position, claim) in claims.enumerated() {
       if task?.checkExpiration() == true {
-        report.stopped = true
-        return (report, Array(prepared[position...]))
+        unstarted = Array(claims[position...])
+        break
       }
       beforeEach()
-      if deliver(item) { report.delivered += 1 } else { report.failed += 1 }
+      let sound = preparedSounds.removeValue(forKey: ClaimKey(claim)) ?? sounds.resolve(claim.notification)
+      if let delivery = deliver(claim, sound: sound) {
+        let handOff = HandOff(claim: claim, delivery: delivery)
+        do {
+          // One write(2): from here on a crash cannot show it again (SPEC.md §6).
+          try store.noteHandedOver(handOff, owner: identity)
+          handed.append(handOff)
+        } catch {
+          logger.warning("could not note a hand-off; recording it at once instead: \(error)")
+          record([handOff])
+        }
+        report.delivered += 1
+      } else {
+        report.failed += 1
+      }
     }
-    return (report, [])
+    record(handed)
+    return (report, unstarted)
   }
 
   /// Gives claims back to the store, unstarted.
-  public func release(_ prepared: [Prepared]) throws(NotifyError) {
-    guard !prepared.isEmpty else { return }
-    let claims = prepared.map(\.claim)
+  private func release(_ claims: [Claim]) throws(NotifyError) {
+    guard !claims.isEmpty else { return }
+    for claim in claims { preparedSounds[ClaimKey(claim)] = nil }
     try Firer.storeCall { try store.release(claims) }
   }
 
-  /// Hands one claimed occurrence to the sink, trying again on failure; records the
-  /// outcome. Returns true when delivered. Nothing but the delivery value is built
+  /// Hands one claimed occurrence to the sink, trying again on failure; a delivery that
+  /// never gets through is recorded `failed`. Nothing but the delivery value is built
   /// before the sink call: that is the latency that counts.
-  private func deliver(_ item: Prepared) -> Bool {
-    let claim = item.claim
-    let notification = claim.notification
-    let sound = item.sound
+  private func deliver(_ claim: Claim, sound: SoundResolution) -> Delivery? {
     var lastError = ""
     for attempt in 1...options.attempts {
       let now = clock.now()
       var delivery = Delivery(
-        notification: notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
+        notification: claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
         deliveredAt: now,
         late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance)
       delivery.apply(sound)
@@ -184,11 +271,10 @@ public final class Firer {
           metadata: Firer.metadata(claim))
         continue
       }
-      record(claim, delivery)
       logger.info(
         "delivered\(delivery.late ? " late" : "")\(claim.coalesced > 0 ? " (standing for \(claim.coalesced + 1) occurrences)" : "")",
         metadata: Firer.metadata(claim))
-      return true
+      return delivery
     }
     do {
       try store.markFailed(claim, reason: "\(sink.name) sink: \(lastError)", at: clock.now())
@@ -197,7 +283,25 @@ public final class Firer {
     }
     logger.error(
       "delivery failed after \(options.attempts) attempts: \(lastError)", metadata: Firer.metadata(claim))
-    return false
+    return nil
+  }
+
+  private func record(_ handOffs: [HandOff]) {
+    guard !handOffs.isEmpty else { return }
+    do {
+      try store.markDelivered(handOffs)
+    } catch {
+      // Shown but not yet recorded: keep them and try again before the next claim, so a
+      // busy store cannot make a live firer's claims linger.
+      unrecorded += handOffs
+      logger.error("delivered \(handOffs.count) but could not record them yet: \(error)")
+    }
+  }
+
+  private func recordUnrecorded() {
+    let waiting = unrecorded
+    unrecorded = []
+    record(waiting)
   }
 
   /// Log fields naming an occurrence: id, app, occurrence; never the body or userInfo.
@@ -206,17 +310,6 @@ public final class Firer {
       LogKey.id: "\(claim.notification.id)", LogKey.app: "\(claim.notification.app)",
       LogKey.occurrence: "\(claim.occurrence + 1)",
     ]
-  }
-
-  private func record(_ claim: Claim, _ delivery: Delivery) {
-    do {
-      try store.markDelivered(claim, delivery: delivery)
-    } catch {
-      // Shown but not yet recorded: keep it and try again before the next batch, so a
-      // busy store cannot make a live firer's claim linger.
-      unrecorded.append((claim, delivery))
-      logger.error("delivered but could not record it yet: \(error)", metadata: Firer.metadata(claim))
-    }
   }
 
   /// The store port throws untyped errors; the SQLite store's are `NotifyError` already.
@@ -229,10 +322,14 @@ public final class Firer {
       throw NotifyError(.ioError, "the store failed: \(error)", fix: "check the store file and try again")
     }
   }
+}
 
-  private func recordUnrecorded() {
-    let waiting = unrecorded
-    unrecorded = []
-    for (claim, delivery) in waiting { record(claim, delivery) }
+/// A claimed occurrence's identity.
+private struct ClaimKey: Hashable {
+  let rowID: Int64
+  let occurrence: Int
+  init(_ claim: Claim) {
+    rowID = claim.rowID
+    occurrence = claim.occurrence
   }
 }

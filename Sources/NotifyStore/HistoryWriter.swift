@@ -4,15 +4,6 @@ import NotifyCore
 
 /// Reads and writes the `event` table.
 enum HistoryWriter {
-  /// Fields of a notification worth keeping with its events. The body and userInfo are
-  /// kept: history is the user's own, in the user's own 0600 store.
-  static func detail(of n: LocalNotification) -> [String: JSONValue] {
-    var detail: [String: JSONValue] = ["userInfo": .object(n.userInfo)]
-    if let title = n.title { detail["title"] = .string(title) }
-    if let body = n.body { detail["body"] = .string(body) }
-    return detail
-  }
-
   static func insert(_ event: HistoryEvent, in db: Database) throws {
     try db.execute(
       sql: """
@@ -98,7 +89,7 @@ extension HistoryEvent {
       at: delivery.deliveredAt, app: delivery.notification.app, notificationID: delivery.notification.id,
       kind: .delivered, occurrence: delivery.occurrence, fireDate: delivery.fireDate, late: delivery.late,
       soundRequested: delivery.soundRequested, soundNote: delivery.soundNote,
-      detail: HistoryWriter.detail(of: delivery.notification))
+      detail: HistoryEvent.detail(of: delivery.notification))
   }
 }
 

@@ -2,22 +2,27 @@ import Foundation
 import GRDB
 import NotifyCore
 
-/// Durable claim → deliver → mark (SPEC.md §6) on the SQLite store.
+/// Durable claim → deliver → mark (SPEC.md §6) on the SQLite store: each method reads what
+/// the core needs inside one IMMEDIATE transaction, asks `ClaimPlanner` or `ReleasePlanner`,
+/// and carries out the plan in the same transaction.
 ///
-/// A firer claims an occurrence inside one IMMEDIATE transaction that also advances the
-/// notification to its next occurrence, so two firers can never claim the same one (the
-/// transaction serializes them and `claim`'s primary key backs it up). The claim row
-/// carries a snapshot of the notification and its owner (`pid:starttime:bootid`); a claim
-/// whose owner has died is taken over by the next firer, which is the only way an
-/// occurrence can be handed to a sink twice.
+/// Two firers can never claim the same occurrence: the transaction serializes them and
+/// `claim`'s primary key backs it up. The claim row carries a snapshot of the notification
+/// and its owner (`pid:starttime:bootid`); a claim whose owner has died is taken over by
+/// the next firer, which is the only way an occurrence can be handed to a sink twice.
 extension SQLiteStore: FiringStore {
-  public func nextFireDate(localZone: TimeZone) throws(NotifyError) -> Date? {
+  public func nextFireDate(localZone: TimeZone, app: String? = nil) throws(NotifyError) -> Date? {
     try refreshLocalZone(localZone)
     return try read { db in
+      let (filter, arguments): (String, StatementArguments) = app.map { ("AND app = ?", [$0]) } ?? ("", [])
       let next = try Int64.fetchOne(
-        db, sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL")
+        db, sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL \(filter)",
+        arguments: arguments)
       var earliest = next.map(Millis.date)
-      for row in try Row.fetchAll(db, sql: "SELECT owner, min(fire_at) AS fire_at FROM claim GROUP BY owner")
+      let claimFilter = app == nil ? "" : "WHERE json_extract(snapshot, '$.app') = ?"
+      for row in try Row.fetchAll(
+        db, sql: "SELECT owner, min(fire_at) AS fire_at FROM claim \(claimFilter) GROUP BY owner",
+        arguments: arguments)
       where !ClaimOwner.isAlive(row["owner"]) {
         let date = Millis.date(row["fire_at"])
         earliest = min(earliest ?? date, date)
@@ -27,26 +32,22 @@ extension SQLiteStore: FiringStore {
   }
 
   public func claimDue(
-    now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int
-  ) throws(NotifyError) -> [Claim] {
-    try claimDue(
-      now: now, localZone: localZone, owner: owner, misfireGrace: misfireGrace, limit: limit, app: nil)
-  }
-
-  /// `claimDue` restricted to one app's notifications (and the abandoned claims of that
-  /// app), for a firer inside an app that must not show other apps' notifications.
-  public func claimDue(
     now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
-    app: String?
+    app: String? = nil
   ) throws(NotifyError) -> [Claim] {
-    try write { db in
+    let (claims, retired) = try write { db in
       try Self.refreshLocalZone(localZone, in: db)
-      var claims = try Self.takeOver(now: now, owner: owner, limit: limit, app: app, in: db)
+      // Only what is due: a dead daemon may have claimed an occurrence just before its instant.
+      var journals: [String: [HandOffJournal.Key: Date]] = [:]
+      let abandoned = try Row.fetchAll(
+        db, sql: "SELECT * FROM claim WHERE fire_at <= ? ORDER BY fire_at, notification_rowid",
+        arguments: [Millis.from(now)]
+      ).compactMap { row in self.abandonedClaim(row, journals: &journals) }
       let appFilter = app == nil ? "" : "AND app = ?"
       var arguments: StatementArguments = [Millis.from(now)]
       if let app { arguments += [app] }
-      arguments += [max(0, limit - claims.count)]
-      let rows = try Row.fetchAll(
+      arguments += [max(0, limit)]
+      let due = try Row.fetchAll(
         db,
         sql: """
           SELECT \(NotificationRow.columns) FROM notification
@@ -54,36 +55,62 @@ extension SQLiteStore: FiringStore {
           ORDER BY next_fire_at, rowid LIMIT ?
           """,
         arguments: arguments)
-      for row in rows {
-        if let claim = try Self.advance(
-          row, now: now, localZone: localZone, owner: owner, misfireGrace: misfireGrace, in: db)
-        {
+      let plan = ClaimPlanner.plan(
+        abandoned: abandoned, due: due.map(NotificationRow.decode), now: now, localZone: localZone,
+        misfireGrace: misfireGrace, limit: limit, app: app)
+      let snapshots = Dictionary(due.map { (NotificationRow.decode($0).rowID, $0) }) { first, _ in first }
+      var claims: [Claim] = []
+      for step in plan.steps {
+        if let claim = try Self.execute(step, now: now, owner: owner, snapshots: snapshots, in: db) {
           claims.append(claim)
         }
       }
-      return claims.sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }
+      return (
+        claims.sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) },
+        try finishedJournals(Set(journals.keys), in: db)
+      )
+    }
+    // Only once the transaction that recorded their hand-offs has committed.
+    for journal in retired { unlink(journal) }
+    return claims
+  }
+
+  public func noteHandedOver(_ handOff: HandOff, owner: FirerIdentity) throws(NotifyError) {
+    try handOffJournals.append(handOff, owner: owner, storePath: path)
+  }
+
+  public func markDelivered(_ handOffs: [HandOff]) throws(NotifyError) {
+    guard !handOffs.isEmpty else { return }
+    try write { db in
+      for handOff in handOffs { try Self.recordDelivered(handOff, in: db) }
+    }
+    handOffJournals.recorded(handOffs)
+  }
+
+  /// Records a delivery in history, drops its claim, counts it and applies its badge.
+  private static func recordDelivered(_ handOff: HandOff, recovered: Bool = false, in db: Database) throws {
+    let claim = handOff.claim
+    try dropClaim(claim, in: db)
+    var event = HistoryEvent(delivery: handOff.delivery)
+    if claim.coalesced > 0 { event.detail["coalesced"] = .int(Int64(claim.coalesced)) }
+    if recovered { event.detail["recovered"] = .bool(true) }
+    try HistoryWriter.insert(event, in: db)
+    try db.execute(
+      sql: "UPDATE notification SET delivered_count = delivered_count + 1 WHERE rowid = ?",
+      arguments: [claim.rowID])
+    if let badge = claim.notification.badge {
+      try BadgeTable.set(app: claim.notification.app, count: badge, at: handOff.delivery.deliveredAt, in: db)
     }
   }
 
-  public func markDelivered(_ claim: Claim, delivery: Delivery) throws(NotifyError) {
-    try write { db in
-      try Self.dropClaim(claim, in: db)
-      var event = HistoryEvent(delivery: delivery)
-      if claim.coalesced > 0 { event.detail["coalesced"] = .int(Int64(claim.coalesced)) }
-      try HistoryWriter.insert(event, in: db)
-      try db.execute(
-        sql: "UPDATE notification SET delivered_count = delivered_count + 1 WHERE rowid = ?",
-        arguments: [claim.rowID])
-      if let badge = claim.notification.badge {
-        try BadgeTable.set(app: claim.notification.app, count: badge, at: delivery.deliveredAt, in: db)
-      }
-    }
+  public func endHandOffs(owner: FirerIdentity) {
+    handOffJournals.end(owner: owner)
   }
 
   public func markFailed(_ claim: Claim, reason: String, at: Date) throws(NotifyError) {
     try write { db in
       try Self.dropClaim(claim, in: db)
-      var detail = HistoryWriter.detail(of: claim.notification)
+      var detail = HistoryEvent.detail(of: claim.notification)
       if claim.coalesced > 0 { detail["coalesced"] = .int(Int64(claim.coalesced)) }
       try HistoryWriter.insert(
         HistoryEvent(
@@ -98,6 +125,16 @@ extension SQLiteStore: FiringStore {
     guard !claims.isEmpty else { return }
     try write { db in
       for claim in claims { try Self.release(claim, in: db) }
+    }
+  }
+
+  public func changedByOthers() throws(NotifyError) -> Bool {
+    do {
+      // `data_version` changes only for commits by other connections (sqlite.org/pragma.html).
+      let version = try queue.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
+      return dataVersion.exchange(version) != version
+    } catch {
+      throw StoreErrors.map(error, path: path)
     }
   }
 
@@ -123,49 +160,59 @@ extension SQLiteStore: FiringStore {
     }
   }
 
-  // MARK: - Steps, each inside the caller's transaction
+  // MARK: - Carrying out plans, inside the caller's transaction
 
-  /// Plans one due row: claims the occurrence to deliver or records it as missed, and
-  /// moves the row on to its next occurrence (or out of pending when finished).
-  private static func advance(
-    _ row: Row, now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?,
-    in db: Database
-  ) throws -> Claim? {
-    let stored = NotificationRow.decode(row)
-    let schedule = stored.notification.schedule
-    guard
-      let plan = DuePlanner.plan(
-        schedule, nextIndex: stored.nextOccurrence, now: now, localZone: localZone, misfireGrace: misfireGrace
-      )
-    else {
-      // next_fire_at was stale (the zone moved, or the schedule ended): recompute it.
-      let next = schedule.occurrence(stored.nextOccurrence, localZone: localZone)
-      try db.execute(
-        sql: "UPDATE notification SET next_fire_at = ?, resolved_zone = ? WHERE rowid = ?",
-        arguments: [
-          next.map(Millis.from), SQLiteStore.resolvedZone(schedule, localZone: localZone), stored.rowID,
-        ])
-      return nil
+  /// A claim row as the planner sees it, when its owner is not alive (live owners' claims
+  /// are none of this firer's business), with what the owner's hand-off journal says of it.
+  private func abandonedClaim(_ row: Row, journals: inout [String: [HandOffJournal.Key: Date]])
+    -> ClaimPlanner.ClaimRow?
+  {
+    let owner: String = row["owner"]
+    guard !ClaimOwner.isAlive(owner) else { return nil }
+    var handedOverAt: Date?
+    if let identity = FirerIdentity(owner) {
+      let journalPath = HandOffJournal.path(storePath: path, owner: identity)
+      if journals[journalPath] == nil { journals[journalPath] = HandOffJournal.read(journalPath) }
+      handedOverAt =
+        journals[journalPath]?[
+          HandOffJournal.Key(rowID: row["notification_rowid"], occurrence: row["occurrence"])]
     }
-    let occurrence = plan.action.occurrence
-    try db.execute(
-      sql: "UPDATE notification SET next_occurrence = ?, next_fire_at = ?, resolved_zone = ? WHERE rowid = ?",
-      arguments: [
-        plan.next?.index ?? occurrence.index + 1, plan.next.map { Millis.from($0.fireDate) },
-        SQLiteStore.resolvedZone(schedule, localZone: localZone), stored.rowID,
-      ])
-    switch plan.action {
-    case .miss(let missed):
-      var detail = HistoryWriter.detail(of: stored.notification)
-      if missed.coalesced > 0 { detail["coalesced"] = .int(Int64(missed.coalesced)) }
-      try HistoryWriter.insert(
-        HistoryEvent(
-          at: now, app: stored.notification.app, notificationID: stored.notification.id, kind: .missed,
-          reason: "misfire-grace", occurrence: missed.index + 1, fireDate: missed.fireDate, late: true,
-          detail: detail),
-        in: db)
-      return nil
-    case .deliver(let due):
+    return ClaimPlanner.ClaimRow(
+      rowID: row["notification_rowid"], occurrence: row["occurrence"], fireDate: Millis.date(row["fire_at"]),
+      late: (row["late"] as Int) != 0, coalesced: row["coalesced"], ownerAlive: false,
+      notification: ClaimSnapshot.decode(row["snapshot"]), handedOverAt: handedOverAt)
+  }
+
+  /// Of these dead firers' journals, the ones whose owner holds no claim any more.
+  private func finishedJournals(_ paths: Set<String>, in db: Database) throws -> [String] {
+    guard !paths.isEmpty else { return [] }
+    let owners = try String.fetchAll(db, sql: "SELECT DISTINCT owner FROM claim").compactMap(
+      FirerIdentity.init)
+    return Array(paths.subtracting(owners.map { HandOffJournal.path(storePath: path, owner: $0) }))
+  }
+
+  /// Carries out one step; returns the claim it made this firer's, if any.
+  private static func execute(
+    _ step: ClaimPlanner.Step, now: Date, owner: FirerIdentity, snapshots: [Int64: Row], in db: Database
+  ) throws -> Claim? {
+    switch step {
+    case .advance(let rowID, let nextOccurrence, let nextFireDate, let resolvedZone):
+      try advance(rowID, to: nextOccurrence, at: nextFireDate, resolvedZone: resolvedZone, in: db)
+    case .record(let event):
+      try HistoryWriter.insert(event, in: db)
+    case .drop(let rowID, let occurrence):
+      try db.execute(
+        sql: "DELETE FROM claim WHERE notification_rowid = ? AND occurrence = ?",
+        arguments: [rowID, occurrence])
+    case .recordHandOff(let handOff):
+      try recordDelivered(handOff, recovered: true, in: db)
+    case .takeOver(let claim):
+      try db.execute(
+        sql: "UPDATE claim SET owner = ?, claimed_at = ? WHERE notification_rowid = ? AND occurrence = ?",
+        arguments: [owner.description, Millis.from(now), claim.rowID, claim.occurrence])
+      return claim
+    case .claim(let claim):
+      guard let snapshot = snapshots[claim.rowID] else { return nil }
       try db.execute(
         sql: """
           INSERT OR IGNORE INTO claim
@@ -173,79 +220,50 @@ extension SQLiteStore: FiringStore {
           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
           """,
         arguments: [
-          stored.rowID, due.index, Millis.from(due.fireDate), due.late ? 1 : 0, due.coalesced,
-          owner.description, Millis.from(now), ClaimSnapshot.encode(row),
+          claim.rowID, claim.occurrence, Millis.from(claim.fireDate), claim.late ? 1 : 0, claim.coalesced,
+          owner.description, Millis.from(now), ClaimSnapshot.encode(snapshot),
         ])
       // The primary key refuses a second claim of one occurrence; indexes only move
       // forward, so this is a safety net rather than a path taken.
-      guard db.changesCount == 1 else { return nil }
-      return Claim(
-        rowID: stored.rowID, occurrence: due.index, fireDate: due.fireDate, late: due.late,
-        coalesced: due.coalesced, notification: stored.notification)
+      return db.changesCount == 1 ? claim : nil
     }
+    return nil
   }
 
-  /// Claims left by firers that died (or released for anyone) become this firer's.
-  private static func takeOver(now: Date, owner: FirerIdentity, limit: Int, app: String?, in db: Database)
-    throws -> [Claim]
-  {
-    guard limit > 0 else { return [] }
-    var claims: [Claim] = []
-    // Only what is due: a dead daemon may have claimed an occurrence just before its instant.
-    let rows = try Row.fetchAll(
-      db, sql: "SELECT * FROM claim WHERE fire_at <= ? ORDER BY fire_at, notification_rowid",
-      arguments: [Millis.from(now)])
-    for row in rows where claims.count < limit && !ClaimOwner.isAlive(row["owner"]) {
-      let snapshot = ClaimSnapshot.decode(row["snapshot"])
-      if let app, let snapshot, snapshot.app != app { continue }
-      guard let notification = snapshot else {
-        // An unreadable snapshot cannot be delivered: drop it rather than trip on it each wake-up.
-        try db.execute(
-          sql: "DELETE FROM claim WHERE notification_rowid = ? AND occurrence = ?",
-          arguments: [row["notification_rowid"] as Int64, row["occurrence"] as Int])
-        continue
-      }
-      try db.execute(
-        sql: "UPDATE claim SET owner = ?, claimed_at = ? WHERE notification_rowid = ? AND occurrence = ?",
-        arguments: [
-          owner.description, Millis.from(now), row["notification_rowid"] as Int64, row["occurrence"] as Int,
-        ])
-      let fireDate = Millis.date(row["fire_at"])
-      claims.append(
-        Claim(
-          rowID: row["notification_rowid"], occurrence: row["occurrence"], fireDate: fireDate,
-          late: (row["late"] as Int) != 0 || now.timeIntervalSince(fireDate) > Delivery.lateTolerance,
-          coalesced: row["coalesced"], notification: notification))
-    }
-    return claims
+  private static func advance(
+    _ rowID: Int64, to nextOccurrence: Int, at nextFireDate: Date?, resolvedZone: String?, in db: Database
+  ) throws {
+    try db.execute(
+      sql: "UPDATE notification SET next_occurrence = ?, next_fire_at = ?, resolved_zone = ? WHERE rowid = ?",
+      arguments: [nextOccurrence, nextFireDate.map(Millis.from), resolvedZone, rowID])
   }
 
-  /// Puts an unstarted claim back: the row returns to the claimed occurrence (the first
-  /// one it stood for) when nothing has moved it since; otherwise the claim stays, owned
-  /// by nobody, for the next firer to take over. Either way it is delivered later.
   private static func release(_ claim: Claim, in db: Database) throws {
     let row = try Row.fetchOne(
       db, sql: "SELECT app, id, next_occurrence, next_fire_at FROM notification WHERE rowid = ?",
       arguments: [claim.rowID])
-    let untouched = row.map { ($0["next_occurrence"] as Int) == claim.occurrence + 1 } ?? false
-    var replaced = false
-    if let row, untouched, (row["next_fire_at"] as Int64?) == nil {
-      // The row had finished; it may only come back if no new one took its id meanwhile.
-      replaced =
-        try Int.fetchOne(
-          db,
-          sql: "SELECT count(*) FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
-          arguments: [row["app"] as String, row["id"] as String]) ?? 0 > 0
+    let state = try row.map { row in
+      let finished = (row["next_fire_at"] as Int64?) == nil
+      var taken = false
+      if finished {
+        taken =
+          try Int.fetchOne(
+            db,
+            sql: "SELECT count(*) FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
+            arguments: [row["app"] as String, row["id"] as String]) ?? 0 > 0
+      }
+      return ReleasePlanner.RowState(
+        nextOccurrence: row["next_occurrence"], finished: finished, idTakenByNewerRow: taken)
     }
-    if row == nil || (untouched && replaced) {
-      // Cancelled or replaced since it was claimed: nothing to deliver any more.
+    switch ReleasePlanner.decide(claim, row: state) {
+    case .drop:
       try dropClaim(claim, in: db)
-    } else if untouched {
+    case .restore(let occurrence):
       try db.execute(
         sql: "UPDATE notification SET next_occurrence = ?, next_fire_at = ? WHERE rowid = ?",
-        arguments: [claim.occurrence - claim.coalesced, Millis.from(claim.fireDate), claim.rowID])
+        arguments: [occurrence, Millis.from(claim.fireDate), claim.rowID])
       try dropClaim(claim, in: db)
-    } else {
+    case .orphan:
       try db.execute(
         sql: "UPDATE claim SET owner = ? WHERE notification_rowid = ? AND occurrence = ?",
         arguments: [ClaimOwner.released, claim.rowID, claim.occurrence])
@@ -292,12 +310,10 @@ extension SQLiteStore: FiringStore {
         AND time_zone = 'local' AND (resolved_zone IS NULL OR resolved_zone <> ?)
         """,
       arguments: [localZone.identifier])
-    for row in rows {
-      let stored = NotificationRow.decode(row)
-      let next = stored.notification.schedule.occurrence(stored.nextOccurrence, localZone: localZone)
-      try db.execute(
-        sql: "UPDATE notification SET next_fire_at = ?, resolved_zone = ? WHERE rowid = ?",
-        arguments: [next.map(Millis.from), localZone.identifier, stored.rowID])
+    for case .advance(let rowID, let next, let date, let zone) in ClaimPlanner.refresh(
+      rows.map(NotificationRow.decode), localZone: localZone)
+    {
+      try advance(rowID, to: next, at: date, resolvedZone: zone, in: db)
     }
   }
 }

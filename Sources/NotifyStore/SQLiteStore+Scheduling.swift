@@ -16,7 +16,7 @@ extension SQLiteStore {
         .invalidData, "the notification would never fire: --until is before its first fire date",
         fix: "move --until after --at/--in")
     }
-    let resolvedZone = Self.resolvedZone(notification.schedule, localZone: localZone)
+    let resolvedZone = notification.schedule.resolvedZone(localZone: localZone)
     return try write { db in
       let replacedRows = try Row.fetchAll(
         db, sql: "SELECT rowid FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
@@ -58,7 +58,7 @@ extension SQLiteStore {
       try HistoryWriter.insert(
         HistoryEvent(
           at: now, app: app, notificationID: entry.id, kind: .discarded, reason: "pending-limit",
-          fireDate: entry.nextFire, detail: HistoryWriter.detail(of: stored.notification)),
+          fireDate: entry.nextFire, detail: HistoryEvent.detail(of: stored.notification)),
         in: db)
       discarded.append(stored)
     }
@@ -105,7 +105,7 @@ extension SQLiteStore {
     try HistoryWriter.insert(
       HistoryEvent(
         at: now, app: stored.notification.app, notificationID: stored.notification.id, kind: .cancelled,
-        fireDate: stored.nextFireDate, detail: HistoryWriter.detail(of: stored.notification)),
+        fireDate: stored.nextFireDate, detail: HistoryEvent.detail(of: stored.notification)),
       in: db)
   }
 
@@ -133,11 +133,5 @@ extension SQLiteStore {
         arguments: [app, id]
       ).map(NotificationRow.decode)
     }
-  }
-
-  /// The zone a `local` schedule's next fire instant was computed in; nil otherwise.
-  static func resolvedZone(_ schedule: Schedule, localZone: TimeZone) -> String? {
-    if case .wallClock(_, .local) = schedule.fireDate { return localZone.identifier }
-    return nil
   }
 }

@@ -12,6 +12,10 @@ public final class SQLiteStore: @unchecked Sendable {
   public let path: String
   /// The GRDB connection (serialized; safe to share between threads).
   let queue: DatabaseQueue
+  /// `PRAGMA data_version` as last read by `changedByOthers()`.
+  let dataVersion = Locked(0)
+  /// This connection's firers' hand-off journals.
+  let handOffJournals = HandOffJournals()
 
   /// How long a writer waits for another process before giving up with exit 75.
   public static let busyTimeout: TimeInterval = 5

@@ -7,7 +7,7 @@ import Testing
 
 /// The daemon embedded in a process, as the chat client runs it: `run()` on its own
 /// thread from a task, stopped by cancelling the task.
-@Suite("FiringDaemon in-process", .ownThreads)
+@Suite("FiringLoop in-process", .ownThreads)
 struct InProcessDaemonTests {
   @Test(
     "a change committed by another connection is delivered without waiting for the timer; cancelling stops it"
@@ -18,7 +18,7 @@ struct InProcessDaemonTests {
     try f.schedule("far", at: Date() + 3600)
     let sink = RecordingSink()
     let firer = Firer(store: try f.openAgain(), sink: sink, identity: .current, sounds: UncheckedSounds())
-    let daemon = FiringDaemon(firer: firer, configuration: .init(storePath: f.path, handlesSignals: false))
+    let daemon = FiringLoop(firer: firer, configuration: .init(storePath: f.path, handlesSignals: false))
     let running = Task { try await daemon.run() }
     // (waits without blocking: other tests may hold the cooperative threads for a while)
     #expect(await eventually(timeout: 60) { daemon.isReady })

@@ -170,14 +170,14 @@ struct SQLiteFiringStoreTests {
     // When its first occurrence is claimed and delivered
     let first = try #require(
       try f.store.claimDue(now: now - 60, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).first)
-    try f.store.markDelivered(first, delivery: delivery(first, at: now - 60))
+    try f.store.markDelivered([HandOff(claim: first, delivery: delivery(first, at: now - 60))])
     // Then it is still pending, counted and the badge is set
     #expect(try f.store.pending(app: nil).first?.notification.deliveredCount == 1)
     #expect(try f.store.badge(app: "test") == 7)
     // When the second (last) one is delivered
     let second = try #require(
       try f.store.claimDue(now: now, localZone: f.utc, owner: me, misfireGrace: nil, limit: 64).first)
-    try f.store.markDelivered(second, delivery: delivery(second, at: now))
+    try f.store.markDelivered([HandOff(claim: second, delivery: delivery(second, at: now))])
     // Then it left pending but stays in history with both occurrences
     #expect(try f.store.pending(app: nil).isEmpty)
     #expect(try f.store.nextFireDate(localZone: f.utc) == nil)

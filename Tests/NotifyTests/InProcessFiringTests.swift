@@ -109,7 +109,7 @@ struct InProcessFiringTests {
     // When the service runs until the delivery is announced
     // (a look at the store every 10 minutes at most: within the test's minute, only the
     // service's own timer or the store watch can make it deliver)
-    let service = NotificationFiringService(center: center, maximumSleep: .seconds(600))
+    let service = NotificationFiringService(center: center)
     let event: NotificationEvent? = try await whileRunning({ try await service.run() }) {
       var iterator = events.makeAsyncIterator()
       return await iterator.next()
@@ -128,7 +128,7 @@ struct InProcessFiringTests {
     let events = center.events
     // (a look at the store every 10 minutes at most: within the test's minute, only the
     // service's own timer or the store watch can make it deliver)
-    let service = NotificationFiringService(center: center, maximumSleep: .seconds(600))
+    let service = NotificationFiringService(center: center)
     let event: NotificationEvent? = try await whileRunning({ try await service.run() }) {
       // When another connection (as another process would) schedules one due at once
       try await Task.sleep(for: .milliseconds(300))

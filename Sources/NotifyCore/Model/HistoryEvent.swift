@@ -50,4 +50,25 @@ public struct HistoryEvent: Hashable, Sendable {
     self.soundNote = soundNote
     self.detail = detail
   }
+
+  /// Fields of a notification worth keeping with its events. The body and userInfo are
+  /// kept: history is the user's own, in the user's own 0600 store; logs never carry them.
+  public static func detail(of n: LocalNotification) -> [String: JSONValue] {
+    var detail: [String: JSONValue] = ["userInfo": .object(n.userInfo)]
+    if let title = n.title { detail["title"] = .string(title) }
+    if let body = n.body { detail["body"] = .string(body) }
+    return detail
+  }
+
+  /// What the user (or the server) did with a shown notification: `activated` with the
+  /// action key, or `dismissed` with the close reason. The same entry whoever showed it
+  /// and whoever heard of it (the daemon, an app, the app's own UI).
+  public static func interaction(
+    _ kind: Kind, reason: String?, app: String, id: String, occurrence: Int?,
+    userInfo: [String: JSONValue], at date: Date
+  ) -> HistoryEvent {
+    HistoryEvent(
+      at: date, app: app, notificationID: id, kind: kind, reason: reason, occurrence: occurrence,
+      detail: ["userInfo": .object(userInfo)])
+  }
 }

@@ -1,6 +1,13 @@
 import Foundation
 
 extension Schedule {
+  /// The zone a `local` wall-clock schedule's next instant is computed in right now
+  /// (`localZone`'s name); nil for schedules that do not follow the system zone.
+  public func resolvedZone(localZone: TimeZone) -> String? {
+    if case .wallClock(_, .local) = fireDate { return localZone.identifier }
+    return nil
+  }
+
   /// The instant of occurrence `index` (0-based; 0 is the anchor), or nil when the
   /// schedule has no such occurrence (not repeating, past `repeatCount` or `until`).
   /// `localZone` is what the `local` zone stands for now.

@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 import NotifyCore
 
-/// The daemon's status reports and the inotify watch on the store.
-extension FiringDaemon {
+/// The loop's status reports and the inotify watch on the store.
+extension FiringLoop {
   /// WATCHDOG=1 between deliveries of a long batch, at most every quarter interval.
   func pingWatchdog() {
     guard let interval = watchdogInterval else { return }
@@ -28,22 +28,37 @@ extension FiringDaemon {
   /// `3 pending, next at 2026-11-22T08:00:00Z`.
   func statusLine() -> String {
     let count = (try? pendingCount?()).flatMap { $0 }
-    let next = try? firer.store.nextFireDate(localZone: clock.localZone)
+    let next = try? firer.nextFireDate()
     let pending = count.map { "\($0) pending" } ?? "running"
     guard let next = next.flatMap({ $0 }) else { return "\(pending), nothing scheduled" }
     return "\(pending), next at \(RFC3339.string(from: next))"
   }
 
   /// inotify on the store's folder, filtered to the store's own files: the database,
-  /// its `-wal` and `-journal`. Every commit by any process changes one of them.
-  func watchStore(_ path: String, on loop: EventLoop) throws(NotifyError) -> EventSource {
+  /// its `-wal` and `-journal`. Every commit by any process changes one of them; the
+  /// loop's own commits are told apart by `PRAGMA data_version`. Because inotify reports
+  /// the WAL write a moment before SQLite publishes the commit, an event that looks like
+  /// the loop's own is looked at once more, `recheckDelay` later.
+  func watchStore(_ path: String, on loop: EventLoop) throws(NotifyError) -> [AnyObject] {
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
     let base = url.lastPathComponent
     let names: Set<String> = [base, base + "-wal", base + "-journal"]
     let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
-    return try loop.addInotify(path: folder, mask: mask) { [unowned self] name in
-      if names.contains(name) { self.requestRearm() }
+    let recheck = try loop.addRealtimeTimer { [unowned self] in
+      if (try? self.firer.store.changedByOthers()) ?? true { self.requestWake() }
     }
+    let watch = try loop.addInotify(path: folder, mask: mask) { [unowned self] name in
+      guard names.contains(name) else { return }
+      if (try? self.firer.store.changedByOthers()) ?? true {
+        self.requestWake()
+      } else {
+        try? recheck.arm(at: self.clock.now() + Self.recheckDelay)
+      }
+    }
+    return [watch, recheck]
   }
+
+  /// How long after a store event that looked like the loop's own it is looked at again.
+  static let recheckDelay: TimeInterval = 0.05
 }

@@ -56,24 +56,55 @@ public struct Claim: Hashable, Sendable {
   }
 }
 
+/// An occurrence handed to the sink, to be recorded as delivered.
+public struct HandOff: Hashable, Sendable {
+  /// The claim it was handed over under.
+  public var claim: Claim
+  /// What the sink was given.
+  public var delivery: Delivery
+
+  /// Creates a hand-off record.
+  public init(claim: Claim, delivery: Delivery) {
+    self.claim = claim
+    self.delivery = delivery
+  }
+}
+
 /// What a firer needs from the store. The SQLite store implements it; every method is one
-/// transaction, safe against other processes doing the same at once.
+/// transaction, safe against other processes doing the same at once. The store carries
+/// out plans (`ClaimPlanner`, `ReleasePlanner`); it holds no firing policy of its own.
 public protocol FiringStore: AnyObject {
-  /// The earliest next fire instant over all apps, or nil when nothing is pending.
-  func nextFireDate(localZone: TimeZone) throws -> Date?
+  /// The earliest next fire instant over all apps (or only `app`'s), abandoned claims
+  /// included, or nil when nothing is pending. `local` rows computed for another zone
+  /// than `localZone` are computed again first.
+  func nextFireDate(localZone: TimeZone, app: String?) throws -> Date?
 
-  /// Atomically claims every occurrence due at `now` (at most `limit`), advancing each
-  /// notification to its next future occurrence; occurrences later than `misfireGrace`
-  /// are recorded as `missed` instead; claims of dead firers are taken over.
-  func claimDue(now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int)
-    throws -> [Claim]
+  /// Atomically claims every occurrence due at `now` (at most `limit`; only `app`'s when
+  /// given), advancing each notification to its next future occurrence; occurrences later
+  /// than `misfireGrace` are recorded as `missed` instead; claims of dead firers are taken over.
+  func claimDue(
+    now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
+    app: String?
+  ) throws -> [Claim]
 
-  /// Records a claimed occurrence as delivered and drops the claim.
-  func markDelivered(_ claim: Claim, delivery: Delivery) throws
+  /// Notes durably, at once and without a transaction, that `owner` handed this claimed
+  /// occurrence to its sink: should `owner` die before `markDelivered`, the next firer
+  /// records it as delivered instead of handing it over again.
+  func noteHandedOver(_ handOff: HandOff, owner: FirerIdentity) throws
+
+  /// Records handed-over occurrences as delivered and drops their claims, in one transaction.
+  func markDelivered(_ handOffs: [HandOff]) throws
+
+  /// `owner` stops firing: its hand-off notes, all recorded, can go.
+  func endHandOffs(owner: FirerIdentity)
 
   /// Records a claimed occurrence as failed with `reason` and drops the claim.
   func markFailed(_ claim: Claim, reason: String, at: Date) throws
 
   /// Returns unstarted claims to pending, as if they had never been claimed.
   func release(_ claims: [Claim]) throws
+
+  /// True when another connection (another process) committed a change since the last
+  /// call: a firer's own commits also touch the store's files, and must not wake it.
+  func changedByOthers() throws -> Bool
 }

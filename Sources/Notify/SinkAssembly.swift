@@ -1,0 +1,82 @@
+import Foundation
+import Logging
+import NotifyCore
+import NotifyDesktop
+import NotifyFiring
+import NotifyStore
+
+/// The sinks of one process, put together in one place for every way in (`notify daemon`,
+/// `fire-due`, `notify now`, an embedding app), as swift-log puts its handlers together at
+/// bootstrap: the chosen sink; around the desktop sink, the sound fallback for servers
+/// without `sound` (SPEC.md §4); the desktop's answers (`ActionInvoked`,
+/// `NotificationClosed`) recorded in history; the server ids kept in the store so that any
+/// process replaces the same bubble; and one owner for all of it (`SerializedSink`).
+///
+/// ```swift
+/// let sinks = try SinkChoice.auto.assemble(store: store)
+/// try sinks.sink.deliver(delivery)
+/// ```
+public final class SinkAssembly: @unchecked Sendable {
+  // Safe: `onInteraction` is set once, before the sink is shared, and read after.
+
+  /// What deliveries go to.
+  public let sink: SerializedSink
+  /// The desktop sink inside, when deliveries go to the desktop: a firing loop attaches it
+  /// to dispatch its signals, and badges are published through it.
+  public let desktop: DesktopSink?
+  /// Called after each activation or dismissal the desktop reported has been recorded.
+  public var onInteraction: ((DesktopEvent) -> Void)?
+
+  private let store: SQLiteStore?
+  private let clock: any NotifyClock
+  private let logger = Logger(label: "notify.desktop")
+
+  /// Assembles around `base`: a `DesktopSink` gets the sound fallback and history; any
+  /// other sink is used as it is.
+  public init(_ base: any DeliverySink, store: SQLiteStore?, clock: any NotifyClock = SystemClock()) {
+    var outer = base
+    var desktop: DesktopSink?
+    if let fallback = base as? SoundFallbackSink {
+      desktop = fallback.desktop
+    } else if let plain = base as? DesktopSink {
+      desktop = plain
+      outer = SoundFallbackSink(plain)
+    }
+    self.desktop = desktop
+    self.sink = base as? SerializedSink ?? SerializedSink(outer)
+    self.store = store
+    self.clock = clock
+    guard let desktop else { return }
+    if let store {
+      if let known = try? store.desktopServerIDs() {
+        desktop.restoreServerIDs(
+          Dictionary(known.map { (DesktopNotificationKey(app: $0.app, id: $0.id), $0.serverID) }) { $1 })
+      }
+      desktop.onServerIDChange = { key, serverID in
+        try? store.setDesktopServerID(serverID, app: key.app, id: key.id)
+      }
+    }
+    desktop.onEvent = { [unowned self] event in self.record(event) }
+  }
+
+  /// The sink's name (`desktop`, `stdout`, ...).
+  public var name: String { sink.name }
+
+  /// Publishes `count` as `app`'s launcher badge when deliveries go to the desktop; a
+  /// dock that cannot be reached is no reason to fail.
+  public func publishBadge(app: String, count: Int) {
+    guard let desktop else { return }
+    sink.exclusively { try? desktop.publishBadge(app: app, count: count) }
+  }
+
+  private func record(_ event: DesktopEvent) {
+    do {
+      try store?.record(HistoryEvent(event, at: clock.now()))
+    } catch {
+      logger.error(
+        "could not record an activation or dismissal: \(error)",
+        metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
+    }
+    onInteraction?(event)
+  }
+}

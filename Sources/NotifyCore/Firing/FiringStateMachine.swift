@@ -1,0 +1,103 @@
+import Foundation
+
+/// The decisions of one firer between wake-ups (SPEC.md §6), the same for `notify daemon`,
+/// `notify fire-due` and an app firing in process: what to hand over now, when to claim,
+/// when to wake next, what to give back.
+///
+/// Pure: each event (a wake-up, a claim's result, a budget spent, a stop) goes in with
+/// `now` and the store's earliest next fire instant, and the actions to take come out. The
+/// firer carries them out and reports back; a driver (sd-event, a plain loop) only decides
+/// when to call `wake`. Occurrences are claimed `claimAhead` before their instant, so that
+/// at the instant only the hand-off is left; everything due at one instant is handed over
+/// together.
+///
+/// ```swift
+/// var machine = FiringStateMachine(claimAhead: 0.01)
+/// for action in machine.wake(now: now, next: store.nextFireDate) { ... }
+/// // after carrying out .claim(dueBy:): machine.claimed(claims, now: now, next: store.nextFireDate)
+/// ```
+public struct FiringStateMachine: Sendable {
+  /// What the firer does next.
+  public enum Action: Hashable, Sendable {
+    /// Claim what falls due by this instant, then report with `claimed(_:now:next:)`.
+    case claim(dueBy: Date)
+    /// Hand these claimed occurrences to the sink now, in order, then record them.
+    case handOver([Claim])
+    /// Sleep until this instant (or until something changes).
+    case arm(Date)
+    /// Nothing is pending: sleep until something changes.
+    case disarm
+    /// Return these unstarted claims to pending.
+    case giveBack([Claim])
+  }
+
+  /// How long before its instant an occurrence is claimed (0: when due).
+  public let claimAhead: TimeInterval
+  /// How many claims in a row one wake-up may make before it re-arms instead (each claims
+  /// up to a batch; more than this many batches due at once continue after other events).
+  public let claimRounds: Int
+  /// Occurrences claimed and not yet handed over, soonest first.
+  public private(set) var prepared: [Claim] = []
+  private var rounds = 0
+
+  /// A machine that claims `claimAhead` early.
+  public init(claimAhead: TimeInterval = 0, claimRounds: Int = 16) {
+    self.claimAhead = max(0, claimAhead)
+    self.claimRounds = max(1, claimRounds)
+  }
+
+  /// A wake-up: the timer, a change to the store, a clock set, a zone change, a resume.
+  /// `next` is the store's earliest next fire instant (pending rows and abandoned claims).
+  public mutating func wake(now: Date, next: Date?) -> [Action] {
+    rounds = 0
+    return handOverDue(now: now) + plan(now: now, next: next, claimedNothing: false)
+  }
+
+  /// The result of `.claim`: `claims` are now this firer's; `next` is read after the claim.
+  public mutating func claimed(_ claims: [Claim], now: Date, next: Date?) -> [Action] {
+    rounds += 1
+    prepared = (prepared + claims).sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }
+    return handOverDue(now: now) + plan(now: now, next: next, claimedNothing: claims.isEmpty)
+  }
+
+  /// The budget ran out with `unstarted` claims not handed over: keep them for the next
+  /// wake-up, which comes at once.
+  public mutating func budgetSpent(unstarted: [Claim], now: Date) -> [Action] {
+    prepared = (unstarted + prepared).sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }
+    return unstarted.isEmpty ? [] : [.arm(now)]
+  }
+
+  /// Stopping (a signal, a run's end): every claim not handed over goes back.
+  public mutating func stop() -> [Action] {
+    defer { prepared = [] }
+    return prepared.isEmpty ? [] : [.giveBack(prepared)]
+  }
+
+  private mutating func handOverDue(now: Date) -> [Action] {
+    let due = prepared.prefix { $0.fireDate <= now }
+    guard !due.isEmpty else { return [] }
+    prepared.removeFirst(due.count)
+    return [.handOver(Array(due))]
+  }
+
+  /// Claim when something falls due within `claimAhead`; otherwise arm for the earliest
+  /// of the prepared instants and `claimAhead` before the next pending one.
+  private func plan(now: Date, next: Date?, claimedNothing: Bool) -> [Action] {
+    let horizon = now + claimAhead
+    if let next, next <= horizon, !claimedNothing, rounds < claimRounds {
+      return [.claim(dueBy: horizon)]
+    }
+    var wake = [prepared.first?.fireDate, next.map { $0 - claimAhead }].compactMap { $0 }.min()
+    if claimedNothing, let soon = wake, soon <= horizon, prepared.first.map({ $0.fireDate > soon }) ?? true {
+      // The store says something is due but nothing could be claimed: another live firer
+      // holds it, or the instant is a fraction of a millisecond past its stored
+      // millisecond. Look again shortly instead of spinning.
+      wake = max(soon, now + Self.retryAfterEmptyClaim)
+    }
+    guard let wake else { return [.disarm] }
+    return [.arm(wake)]
+  }
+
+  /// How soon to look again when something due could not be claimed.
+  public static let retryAfterEmptyClaim: TimeInterval = 0.001
+}

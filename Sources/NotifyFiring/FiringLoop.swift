@@ -1,0 +1,275 @@
+import CSystemd
+import Foundation
+import Glibc
+import Logging
+import NotifyCore
+import NotifyDesktop
+
+/// The sd-event driver of the firing engine, run by `notify daemon` (every app) and by an
+/// app's firing service (its own app, on a thread of its own): one loop with one
+/// `CLOCK_REALTIME` timer armed for the instant the `Firer` asks for.
+///
+/// It sleeps otherwise: no polling, no wake-up while nothing is due. Every trigger calls
+/// `Firer.wake` and re-arms: the timer; another process's commit to the store (inotify on
+/// the store's folder, filtered by `PRAGMA data_version` so the loop's own commits do not
+/// wake it); the wall clock being set or the machine resuming (a cancel-on-set timerfd);
+/// the system time zone changing (`/etc/localtime`). Dead firers' claims are part of the
+/// store's next instant, so they wake it too. Each wake-up's hand-overs run under a
+/// `BackgroundTask` budget; the desktop sink's signals are dispatched on the same loop.
+///
+/// ```swift
+/// let loop = FiringLoop(firer: firer, configuration: .init(storePath: path, handlesSignals: false))
+/// try await loop.run()   // until the task is cancelled
+/// ```
+public final class FiringLoop: @unchecked Sendable {
+  // Safe: the loop's own state is touched only on the loop's thread; what other threads
+  // reach (`stop`, `nudge`, `isReady`) holds `lock`.
+
+  /// How the loop is set up.
+  public struct Configuration: Sendable {
+    /// The store file; its folder is watched for other processes' changes.
+    public var storePath: String?
+    /// The budget of each wake-up's hand-overs.
+    public var batchBudget: TimeInterval
+    /// Whether SIGTERM and SIGINT stop the loop (a command does; an app embedding the
+    /// loop keeps its own signal handling and calls `stop()`).
+    public var handlesSignals: Bool
+    /// How long to wait before trying again when the store cannot be read.
+    public var retryDelay: TimeInterval
+    /// Whether the loop fires at all (false: it only dispatches the desktop's signals).
+    public var fires: Bool
+
+    /// Creates a configuration.
+    public init(
+      storePath: String?, batchBudget: TimeInterval = 10, handlesSignals: Bool = true,
+      retryDelay: TimeInterval = 1, fires: Bool = true
+    ) {
+      self.storePath = storePath
+      self.batchBudget = batchBudget
+      self.handlesSignals = handlesSignals
+      self.retryDelay = retryDelay
+      self.fires = fires
+    }
+  }
+
+  /// How long before its instant the loop's firer should claim an occurrence (its
+  /// `Firer.Options.claimAhead`), so that at the instant only the hand-off is left.
+  public static let claimAhead: TimeInterval = 0.01
+
+  /// Called on the loop's thread after every wake-up (the daemon keeps launcher badges in
+  /// step with the store there).
+  public var onWake: (() -> Void)?
+
+  let firer: Firer
+  let clock: any NotifyClock
+  let configuration: Configuration
+  let notifier: ServiceNotifier
+  let logger: Logger
+  let pendingCount: (() throws -> Int)?
+  private let desktop: DesktopSink?
+  private let owner: SerializedSink?
+
+  private let lock = NSLock()
+  private var ready = false
+  private var stopRequested = false
+  private var wakeup: Wakeup?
+
+  // Loop-thread state.
+  private var loop: EventLoop?
+  private var timer: EventSource?
+  private var wakeSource: EventSource?
+  var lastStatus = ""
+  var lastWatchdogPing = Date.distantPast
+  let watchdogInterval: TimeInterval?
+
+  /// Creates a loop around `firer`. `pendingCount` feeds the service status line. A
+  /// `desktop` sink is attached to the loop, so that its activations and dismissals (its
+  /// `onEvent`) arrive while the loop sleeps. `owner`, when other threads share the sink,
+  /// is held for every dispatch.
+  public init(
+    firer: Firer, clock: any NotifyClock = SystemClock(), configuration: Configuration,
+    notifier: ServiceNotifier = ServiceNotifier(), logger: Logger = Logger(label: "notify.daemon"),
+    pendingCount: (() throws -> Int)? = nil, desktop: DesktopSink? = nil, owner: SerializedSink? = nil
+  ) {
+    self.desktop = desktop
+    self.owner = owner
+    self.firer = firer
+    self.clock = clock
+    self.configuration = configuration
+    self.notifier = notifier
+    self.logger = logger
+    self.pendingCount = pendingCount
+    self.watchdogInterval = notifier.watchdogInterval
+  }
+
+  /// Runs the loop on the calling thread until SIGTERM/SIGINT (when handled) or `stop()`.
+  public func run() throws(NotifyError) {
+    let loop = try EventLoop()
+    self.loop = loop
+    defer { tearDown() }
+    var sources: [AnyObject] = []
+    if configuration.fires {
+      // The timer goes first when several sources are ready: its work is the one with a deadline.
+      timer = try loop.addRealtimeTimer(priority: Int64(SD_EVENT_PRIORITY_IMPORTANT)) { [unowned self] in
+        self.wake()
+      }
+      // Re-arming runs after everything else pending, so a burst of changes costs one wake-up.
+      wakeSource = try loop.addDeferred(priority: Int64(SD_EVENT_PRIORITY_IDLE)) { [unowned self] in
+        self.wake()
+      }
+      sources.append(
+        try ClockChangeWatch(loop: loop) { [unowned self] in
+          self.logger.info("the wall clock was set; re-arming")
+          self.requestWake()
+        })
+      if let path = configuration.storePath {
+        sources += try watchStore(path, on: loop)
+      }
+      sources.append(
+        TimeZoneWatch(loop: loop) { [unowned self] in
+          self.logger.info("the system time zone changed; re-arming")
+          (self.clock as? ZoneCachingClock)?.zoneChanged()
+          self.requestWake()
+        })
+    }
+    if configuration.handlesSignals {
+      for signal in [SIGTERM, SIGINT] {
+        sources.append(
+          try loop.addSignal(signal) { [unowned self] in
+            self.logger.info("stopping on signal \(signal)")
+            self.notifier.stopping()
+            loop.exit(0)
+          })
+      }
+    }
+    let wakeup = try Wakeup(loop: loop) { [unowned self] in
+      if self.lock.withLock({ self.stopRequested }) { loop.exit(0) } else { self.requestWake() }
+    }
+    let stopEarly = lock.withLock {
+      self.wakeup = wakeup
+      return stopRequested
+    }
+    if stopEarly { return }
+    if notifier.isActive { loop.enableWatchdog() }
+    if let desktop {
+      do {
+        try owner.map { try $0.exclusively { try desktop.attach(to: loop.handle) } }
+          ?? desktop.attach(to: loop.handle)
+      } catch {
+        logger.warning("desktop activations and dismissals will not be recorded: \(error)")
+      }
+    }
+    defer { owner.map { $0.exclusively { desktop?.detach() } } ?? desktop?.detach() }
+
+    if configuration.fires { exclusively { wake() } }
+    notifier.ready(status: statusLine())
+    lock.withLock { ready = true }
+    logger.info("ready; watching \(configuration.storePath ?? "no store file")")
+    _ = try loop.run(owner: owner)
+    lock.withLock { ready = false }
+    notifier.stopping()
+    exclusively { giveBack() }
+    withExtendedLifetime(sources) {}
+  }
+
+  /// Blocks SIGTERM and SIGINT for the calling thread and every thread it starts later.
+  /// A command calls this first thing, before any thread exists, so the signals wait
+  /// for the loop's signalfd instead of killing the process from another thread.
+  public static func blockTerminationSignals() {
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, SIGTERM)
+    sigaddset(&set, SIGINT)
+    pthread_sigmask(SIG_BLOCK, &set, nil)
+  }
+
+  /// True once the loop has delivered what was overdue and armed its timer (what
+  /// READY=1 tells systemd), until it stops.
+  public var isReady: Bool { lock.withLock { ready } }
+
+  /// Stops a running loop; safe from any thread, also before `run()` has started.
+  public func stop() {
+    let wakeup = lock.withLock {
+      stopRequested = true
+      return self.wakeup
+    }
+    wakeup?.signal()
+  }
+
+  /// Makes the loop wake the firer and look at its sources again now; safe from any
+  /// thread. For a change this process made to the store (its own commits do not wake the
+  /// loop), and after another thread used the shared sink (it may have read bus messages
+  /// that no longer make the descriptor readable).
+  public func nudge() {
+    lock.withLock { wakeup }?.signal()
+  }
+
+  /// Runs the loop on a thread of its own until the calling task is cancelled or `stop()`.
+  public func run() async throws(NotifyError) {
+    let result: Result<Void, NotifyError> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let thread = Thread { [self] in
+          do throws(NotifyError) {
+            try self.run()
+            continuation.resume(returning: .success(()))
+          } catch {
+            continuation.resume(returning: .failure(error))
+          }
+        }
+        thread.name = "notify.firing"
+        thread.start()
+      }
+    } onCancel: {
+      self.stop()
+    }
+    try result.get()
+  }
+
+  // MARK: - Loop callbacks
+
+  func requestWake() {
+    try? wakeSource?.trigger()
+  }
+
+  /// One wake-up of the firer under the batch budget; arms the timer for the instant it
+  /// asks for, or disarms it. Updates the service status.
+  private func wake() {
+    guard let timer else { return }
+    let task = BackgroundTask.begin(
+      named: "delivery batch", budget: configuration.batchBudget, clock: clock, trigger: .checkpoints
+    ) {}
+    defer { task.end() }
+    do {
+      let wake = try firer.wake(task: task) { [unowned self] in self.pingWatchdog() }
+      if wake.report.stopped {
+        logger.notice("batch budget spent; the rest continues on the next iteration")
+      }
+      if let next = wake.next { try timer.arm(at: next) } else { timer.disarm() }
+      updateStatus()
+      onWake?()
+    } catch {
+      logger.error("could not read the store; trying again in \(Int(configuration.retryDelay)) s: \(error)")
+      try? timer.arm(at: clock.now() + configuration.retryDelay)
+    }
+  }
+
+  /// On the way out, claims not yet handed over go back to pending for the next firer.
+  private func giveBack() {
+    do {
+      try firer.giveBack()
+    } catch {
+      logger.error("could not give back claimed deliveries; the next firer takes them over: \(error)")
+    }
+  }
+
+  private func exclusively(_ body: () -> Void) {
+    if let owner { owner.exclusively(body) } else { body() }
+  }
+
+  private func tearDown() {
+    timer = nil
+    wakeSource = nil
+    lock.withLock { wakeup = nil }
+    loop = nil
+  }
+}
