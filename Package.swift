@@ -78,6 +78,14 @@ let package = Package(
     ),
     .executableTarget(name: "HelloNotify", dependencies: ["Notify"], path: "examples/HelloNotify"),
     .target(name: "NotifyTestSupport", path: "Tests/Support"),
+    // An app embedding the library, for the tests that run each firing case against it too.
+    .executableTarget(
+      name: "embedded-app-fixture",
+      dependencies: [
+        "Notify", "NotifyFiring", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Tests/EmbeddedAppFixture"),
     .testTarget(name: "NotifyCoreTests", dependencies: ["NotifyCore"]),
     .testTarget(name: "NotifySoundTests", dependencies: ["NotifyTestSupport", "NotifySound"]),
     .testTarget(name: "NotifyStoreTests", dependencies: ["NotifyTestSupport", "NotifyStore"]),
@@ -89,7 +97,7 @@ let package = Package(
     .testTarget(
       name: "ReliabilityTests",
       dependencies: [
-        "NotifyTestSupport", "NotifyCLI", "NotifyFiring", "NotifyStore",
+        "NotifyTestSupport", "NotifyCLI", "Notify", "NotifyFiring", "NotifyStore",
         .product(name: "GRDB", package: "GRDB.swift"),
       ]),
   ]

@@ -11,6 +11,7 @@
 #include <sys/inotify.h>
 #include <sys/timerfd.h>
 #include <errno.h>
+#include <sys/prctl.h>
 
 /// `SD_BUS_ERROR_NULL` as a value Swift can use.
 static inline sd_bus_error notify_bus_error_null(void) {
@@ -21,6 +22,12 @@ static inline sd_bus_error notify_bus_error_null(void) {
 /// `sd_journal_sendv` takes an iovec array, which Swift can build; re-exported for clarity.
 static inline int notify_journal_sendv(const struct iovec *iov, int n) {
   return sd_journal_sendv(iov, n);
+}
+
+/// Names the calling thread (`prctl` is variadic): what `top -H` and
+/// `/proc/PID/task/*/comm` show. At most 15 bytes are kept.
+static inline int notify_name_thread(const char *name) {
+  return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }
 
 #endif

@@ -21,6 +21,10 @@ extension LocalNotificationCenter {
     try firer.exclusively { firer throws(NotifyError) in try firer.fireBatch(task: task).delivered }
   }
 
+  /// True while the center's firing service runs and has armed its timer: from then on,
+  /// what falls due is delivered by this process.
+  public var isFiring: Bool { runningLoop.value?.isReady ?? false }
+
   /// The app's next fire instant (abandoned claims of a firer that died included), or
   /// nil when nothing is pending.
   public func nextFireDate() throws(NotifyError) -> Date? {

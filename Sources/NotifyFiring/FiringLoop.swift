@@ -209,6 +209,8 @@ public final class FiringLoop: @unchecked Sendable {
     let result: Result<Void, NotifyError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let thread = Thread { [self] in
+          // Named for `top -H` and /proc/PID/task/*/comm (Foundation does not name it on Linux).
+          _ = notify_name_thread("notify.firing")
           do throws(NotifyError) {
             try self.run()
             continuation.resume(returning: .success(()))
@@ -216,7 +218,6 @@ public final class FiringLoop: @unchecked Sendable {
             continuation.resume(returning: .failure(error))
           }
         }
-        thread.name = "notify.firing"
         thread.start()
       }
     } onCancel: {

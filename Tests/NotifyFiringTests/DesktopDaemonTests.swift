@@ -9,27 +9,46 @@ import Testing
 @Suite(
   .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
 struct DesktopDaemonTests {
-  @Test("the daemon shows a due notification in dunst and records its dismissal")
-  func deliversAndRecordsDismissal() throws {
-    // Given a headless desktop and a daemon delivering to it
+  @Test(
+    "a due notification shows in dunst; a click and a close are recorded the same way whoever fired it",
+    arguments: FiringDriver.allCases)
+  func deliversAndRecordsAnswers(driver: FiringDriver) throws {
+    // Given a headless desktop and a firer delivering to it
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
-    let daemon = try NotifyProcess(
-      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
-      environment: desktop.environment)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    let firer = try NotifyProcess.firer(
+      driver, db: f.path, folder: f.folder, name: "d", sink: "desktop", environment: desktop.environment)
+    #expect(firer.waitReady(), "\(firer.errorText)")
     // When a notification comes due
     try f.schedule("hello", at: Date() + 1)
     // Then dunst shows it and it is recorded delivered
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(firer.errorText)")
     #expect(try desktop.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
-    // When the user closes it
+    // When the user clicks it (its default action, as dunst's click does)
+    try desktop.dunstctl("action", "0")
+    // Then the sleeping firer records the activation, with the action key and userInfo
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).map(\.notificationID)) == ["hello"] })
+    let activated = try #require(try f.events(.activated).first)
+    #expect(activated.reason == "default")
+    #expect(activated.detail["userInfo"] == .object(["k": .string("v")]))
+    #expect(activated.occurrence == 1)
+    // When the next one is closed by the user
+    try f.schedule("bye", at: Date() + 0.5)
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(firer.errorText)")
     try desktop.dunstctl("close-all")
-    // Then the sleeping daemon records the dismissal
-    #expect(waitUntil(timeout: 10) { (try? f.events(.dismissed).map(\.notificationID)) == ["hello"] })
-    #expect(try f.events(.dismissed).first?.detail["userInfo"] == .object(["k": .string("v")]))
-    daemon.send(SIGTERM)
-    #expect(daemon.waitExit() == 0)
+    // Then the dismissal is recorded with the reason README promises, whoever fired it
+    #expect(
+      waitUntil(timeout: 10) { (try? f.events(.dismissed).map(\.notificationID))?.contains("bye") == true })
+    let dismissed = try #require(try f.events(.dismissed).first { $0.notificationID == "bye" })
+    #expect(dismissed.reason == "dismissed-by-user")
+    #expect(dismissed.detail["userInfo"] == .object(["k": .string("v")]))
+    // And an app hears of its own answers on its event stream
+    if driver == .app {
+      #expect(waitUntil(timeout: 10) { firer.errorText.contains("event: activated hello default") })
+      #expect(waitUntil(timeout: 10) { firer.errorText.contains("event: dismissed bye dismissed-by-user") })
+    }
+    firer.send(SIGTERM)
+    #expect(firer.waitExit() == 0)
   }
 }
 

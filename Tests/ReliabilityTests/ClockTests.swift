@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Notify
 import NotifyCore
 import NotifyFiring
 import NotifyStore
@@ -15,20 +16,40 @@ struct ClockTests {
   let start = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
   let utc = TimeZone(identifier: "UTC")!
 
+  /// Who fires: the daemon's engine over every app, or an app's center firing its own.
+  enum Driver: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case daemon, app
+    var testDescription: String { rawValue }
+  }
+
   /// A fresh store, a clock standing at `start`, and a firer delivering into a recorder.
   final class Rig: @unchecked Sendable {
     let folder = TemporaryFolder(prefix: "notify-clock")
     let store: SQLiteStore
     let clock: ManualClock
     let sink = Recorder()
-    let firer: Firer
+    let fireBatch: () throws -> Firer.BatchReport
 
-    init(start: Date) throws {
+    init(start: Date, driver: Driver) throws {
       store = try SQLiteStore(path: folder.file("notify.db"))
       clock = ManualClock(now: start)
       var logger = Logger(label: "notify.reliability")
       logger.logLevel = .warning  // each delivery logs at info: hundreds of lines here
-      firer = Firer(store: store, sink: sink, identity: .current, clock: clock, logger: logger)
+      switch driver {
+      case .daemon:
+        let firer = Firer(
+          store: store, sink: sink, identity: .current, clock: clock, logger: logger,
+          options: .init(claimAhead: FiringLoop.claimAhead))
+        fireBatch = { try firer.fireBatch() }
+      case .app:
+        let center = try LocalNotificationCenter(app: "clock", store: store, sink: sink, clock: clock)
+        fireBatch = {
+          var report = Firer.BatchReport()
+          report.delivered = try center.deliverDueNotifications()
+          report.claimed = report.delivered
+          return report
+        }
+      }
     }
 
     /// Schedules `id` at `date`, optionally repeating.
@@ -44,7 +65,7 @@ struct ClockTests {
     func fire() throws -> Int {
       var total = 0
       while true {
-        let report = try firer.fireBatch()
+        let report = try fireBatch()
         total += report.delivered
         if report.claimed == 0 { return total }
       }
@@ -54,11 +75,11 @@ struct ClockTests {
     var keys: [String] { sink.deliveries.map { "\($0.notification.id)#\($0.occurrence)" } }
   }
 
-  @Test("set forwards by 2 h: what became due fires at once, each once")
-  func forwardJump() throws {
+  @Test("set forwards by 2 h: what became due fires at once, each once", arguments: Driver.allCases)
+  func forwardJump(driver: Driver) throws {
     // Given two one-shots 10 min and 90 min ahead, an hourly repeat from 30 min ahead and a
     // one-shot 3 h ahead, nothing due yet
-    let rig = try Rig(start: start)
+    let rig = try Rig(start: start, driver: driver)
     try rig.schedule("in10m", at: start + 600)
     try rig.schedule("in90m", at: start + 5400)
     try rig.schedule("hourly", at: start + 1800, repeat: .hour)
@@ -76,10 +97,12 @@ struct ClockTests {
     #expect(try rig.store.nextFireDate(localZone: utc) == start + 9000)
   }
 
-  @Test("set backwards by 1 h after deliveries: nothing fires twice as the clock catches up")
-  func backwardJump() throws {
+  @Test(
+    "set backwards by 1 h after deliveries: nothing fires twice as the clock catches up",
+    arguments: Driver.allCases)
+  func backwardJump(driver: Driver) throws {
     // Given a minutely repeat and two one-shots, delivered up to start + 2 min
-    let rig = try Rig(start: start)
+    let rig = try Rig(start: start, driver: driver)
     try rig.schedule("minutely", at: start, repeat: .minute)
     try rig.schedule("once", at: start + 30)
     try rig.schedule("later", at: start + 3600 + 150)
@@ -104,11 +127,13 @@ struct ClockTests {
     #expect(!keys.dropFirst(before.count).contains { before.contains($0) })
   }
 
-  @Test("a simulated 2 h suspend delivers one late occurrence per repeating notification")
-  func suspend() throws {
+  @Test(
+    "a simulated 2 h suspend delivers one late occurrence per repeating notification",
+    arguments: Driver.allCases)
+  func suspend(driver: Driver) throws {
     // Given repeats by the minute, by the hour and by the day, and a one-shot, all firing
     // around `start`
-    let rig = try Rig(start: start)
+    let rig = try Rig(start: start, driver: driver)
     try rig.schedule("minutely", at: start, repeat: .minute)
     try rig.schedule("hourly", at: start + 90, repeat: .hour)
     try rig.schedule("daily", at: start + 1800, repeat: .day)

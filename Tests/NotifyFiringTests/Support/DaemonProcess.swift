@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NotifyTestSupport
+import Testing
 
 /// A `notify` child process whose stdout goes to a file (so that what it delivered
 /// survives `kill -9`) and whose sd_notify messages reach a listener.
@@ -11,10 +12,11 @@ final class NotifyProcess: @unchecked Sendable {
   let listener: NotifySocketListener
   private var status: Int32?
 
-  /// Starts `notify ARGUMENTS --db DB`; `name` keeps its files apart from other processes'.
+  /// Starts `notify ARGUMENTS --db DB` (or another built `program`); `name` keeps its files
+  /// apart from other processes'.
   init(
     _ arguments: [String], db: String, folder: TemporaryFolder, name: String,
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], program: String = "notify"
   )
     throws
   {
@@ -30,7 +32,7 @@ final class NotifyProcess: @unchecked Sendable {
     for (key, value) in environment { env[key] = value }
     // Spawned with an empty signal mask so SIGTERM and SIGINT reach the daemon.
     pid = try CommandRunner.spawn(
-      [CommandRunner.product("notify")] + arguments + ["--db", db], environment: env, stdout: outputPath,
+      [CommandRunner.product(program)] + arguments + ["--db", db], environment: env, stdout: outputPath,
       stderr: errorPath)
   }
 
@@ -41,6 +43,23 @@ final class NotifyProcess: @unchecked Sendable {
   ) throws -> NotifyProcess {
     try NotifyProcess(
       ["daemon", "--sink", "stdout"] + extra, db: db, folder: folder, name: name, environment: environment)
+  }
+
+  /// A firer of `driver`'s kind delivering to `sink`: the daemon (every app), or an app
+  /// firing its own notifications in process (`app`'s only).
+  static func firer(
+    _ driver: FiringDriver, db: String, folder: TemporaryFolder, name: String, app: String = "test",
+    sink: String = "stdout", environment: [String: String] = [:]
+  ) throws -> NotifyProcess {
+    switch driver {
+    case .daemon:
+      try NotifyProcess(
+        ["daemon", "--sink", sink], db: db, folder: folder, name: name, environment: environment)
+    case .app:
+      try NotifyProcess(
+        ["--app", app, "--sink", sink], db: db, folder: folder, name: name, environment: environment,
+        program: "embedded-app-fixture")
+    }
   }
 
   /// Waits for READY=1 from sd_notify.
@@ -90,6 +109,16 @@ final class NotifyProcess: @unchecked Sendable {
   }
 
   deinit { stop() }
+}
+
+/// Who fires: every firing case runs against each (issue "one firing engine").
+enum FiringDriver: String, CaseIterable, Sendable, CustomTestStringConvertible {
+  /// `notify daemon`, firing every app's notifications.
+  case daemon
+  /// An app embedding the library, firing its own in process (`embedded-app-fixture`).
+  case app
+
+  var testDescription: String { rawValue }
 }
 
 /// One delivery line of the stdout sink.
