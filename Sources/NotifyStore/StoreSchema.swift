@@ -96,6 +96,18 @@ enum StoreSchema {
             WHERE next_fire_at IS NOT NULL AND time_zone = 'local';
           """)
     }
+    // `notify daemon` wrote dismissal reasons as Swift case names (`dismissedByUser`) while
+    // apps wrote the names README promises (`dismissed-by-user`); one engine writes the
+    // latter now, and earlier rows are renamed so that history reads one way.
+    migrator.registerMigration("v3-dismiss-reason-names") { db in
+      for (old, new) in [
+        ("expired", "expired"), ("dismissedByUser", "dismissed-by-user"), ("closedByCall", "closed-by-call"),
+        ("undefined", "undefined"),
+      ] where old != new {
+        try db.execute(
+          sql: "UPDATE event SET reason = ? WHERE kind = 'dismissed' AND reason = ?", arguments: [new, old])
+      }
+    }
     return migrator
   }
 }

@@ -66,6 +66,12 @@ struct StoreFileTests {
             INSERT INTO notification (app, id, title, fire_instant, created_at, next_fire_at)
             VALUES ('a', 'kept', 'still here', 1800000000000, 1700000000000, 1800000000000)
             """)
+        // and a dismissal as the old daemon wrote it
+        try db.execute(
+          sql: """
+            INSERT INTO event (at, app, notification_id, kind, reason, detail)
+            VALUES (1700000000000, 'a', 'gone', 'dismissed', 'dismissedByUser', '{}')
+            """)
       }
     }
     // When this version opens it
@@ -74,8 +80,10 @@ struct StoreFileTests {
     let applied = try store.queue.read {
       try String.fetchAll($0, sql: "SELECT identifier FROM grdb_migrations")
     }
-    #expect(applied == ["v1-notifications-claims-history", "v2-local-zone-index"])
+    #expect(applied == ["v1-notifications-claims-history", "v2-local-zone-index", "v3-dismiss-reason-names"])
     #expect(try store.pending(app: "a").map(\.notification.title) == ["still here"])
+    // And the old dismissal reads as every dismissal is written now
+    #expect(try store.history(app: "a", limit: 10).map(\.reason) == ["dismissed-by-user"])
     #expect(try store.integrityCheck() == "ok")
   }
 
