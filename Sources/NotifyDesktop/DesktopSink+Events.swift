@@ -123,24 +123,20 @@ extension DesktopSink {
 
   /// `ActionInvoked(u id, s action_key)`.
   func handleActionInvoked(_ message: BusMessage) throws(BusFailure) {
-    guard isFromServer(message) else { return }
+    guard session.isFromServer(message.sender) else { return }
     let serverID = try message.readUInt32()
     let actionKey = try message.readString()
-    guard let delivery = shown[serverID] else { return }
+    guard let delivery = session.delivery(shownAs: serverID) else { return }
     emit(.activated(actionKey: actionKey), for: delivery, serverID: serverID)
   }
 
   /// `NotificationClosed(u id, u reason)`.
   func handleNotificationClosed(_ message: BusMessage) throws(BusFailure) {
-    guard isFromServer(message) else { return }
+    guard session.isFromServer(message.sender) else { return }
     let serverID = try message.readUInt32()
     let reason = DismissReason(code: try message.readUInt32())
-    guard let delivery = shown.removeValue(forKey: serverID) else { return }
-    let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
-    if serverIDs[key] == serverID {
-      serverIDs[key] = nil
-      onServerIDChange?(key, nil)
-    }
+    guard let (delivery, change) = session.closed(serverID) else { return }
+    report(change.map { [$0] } ?? [])
     emit(.dismissed(reason), for: delivery, serverID: serverID)
   }
 
@@ -149,22 +145,7 @@ extension DesktopSink {
     guard try message.readString() == DesktopSink.busName else { return }
     let oldOwner = try message.readString()
     let newOwner = try message.readString()
-    if let serverOwner, oldOwner == serverOwner {
-      // Our server lost the name: its ids mean nothing to the next one.
-      forgetServerState()
-      self.serverOwner = newOwner.isEmpty ? nil : newOwner
-      capabilitiesStale = true
-    } else if serverOwner == nil, !newOwner.isEmpty {
-      serverOwner = newOwner
-      capabilitiesStale = true
-    }
-    // Otherwise the change is old news: a reply from the new server was already seen.
-  }
-
-  /// Only the connection that answered our calls may tell us about our notifications.
-  func isFromServer(_ message: BusMessage) -> Bool {
-    guard let sender = message.sender, let serverOwner else { return false }
-    return sender == serverOwner
+    report(session.ownerChanged(from: oldOwner, to: newOwner))
   }
 
   func emit(_ kind: DesktopEvent.Kind, for delivery: Delivery, serverID: UInt32) {

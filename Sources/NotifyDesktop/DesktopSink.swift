@@ -26,8 +26,6 @@ public final class DesktopSink: DeliverySink {
   static let busName = "org.freedesktop.Notifications"
   static let objectPath = "/org/freedesktop/Notifications"
   static let interface = "org.freedesktop.Notifications"
-  /// How many shown notifications are remembered for events; the oldest are forgotten.
-  static let trackedLimit = 4096
 
   /// `desktop`.
   public let name = "desktop"
@@ -40,7 +38,7 @@ public final class DesktopSink: DeliverySink {
   public var onServerIDChange: ((DesktopNotificationKey, UInt32?) -> Void)?
   /// The server's capabilities (`GetCapabilities`), read once per connection and again
   /// when another server takes over the name.
-  public internal(set) var capabilities: Set<String> = []
+  public var capabilities: Set<String> { session.capabilities }
 
   let logger = Logger(label: "notify.desktop")
   /// The open connection; nil after a failure until the next use reopens it.
@@ -49,16 +47,10 @@ public final class DesktopSink: DeliverySink {
   var retiredConnections: [BusConnection] = []
   /// True while a signal callback runs (dropping the connection then must wait).
   var dispatching = false
-  /// The unique name of the server that answered last; signals from others are ignored.
-  var serverOwner: String?
-  /// True when `capabilities` must be read again before the next notification.
-  var capabilitiesStale = true
-  /// What was shown, by server id, so signals can be tied back to notifications.
-  var shown: [UInt32: Delivery] = [:]
-  /// The server id of each notification's last bubble, sent as `replaces_id`.
-  var serverIDs: [DesktopNotificationKey: UInt32] = [:]
+  /// The server this sink talks to: who it is, what it can do, what it shows for us.
+  var session = ServerSession()
   /// The last badge published per app, published again on a new connection.
-  var badges: [String: Int] = [:]
+  var badges = LauncherBadges()
   /// The sd-event loop the bus is attached to (one reference held).
   var attachedEvent: OpaquePointer?
   var attachedPriority: Int32 = 0
@@ -114,7 +106,7 @@ public final class DesktopSink: DeliverySink {
   func notify(_ delivery: Delivery, on connection: BusConnection) throws(BusFailure) {
     let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
     let request = NotifyRequest(
-      delivery: delivery, capabilities: capabilities, replacesID: serverIDs[key] ?? 0)
+      delivery: delivery, capabilities: capabilities, replacesID: session.serverIDs[key] ?? 0)
     var (serverID, owner) = try send(request, on: connection)
     if noteServer(owner) {
       // A new server answered (it was restarted since the last call) and the request was
@@ -133,7 +125,7 @@ public final class DesktopSink: DeliverySink {
         logger.warning("could not reformat a notification for the new server: \(error)")
       }
     }
-    remember(delivery, serverID: serverID, key: key)
+    report(session.showed(delivery, as: serverID).map { [$0] } ?? [])
   }
 
   /// One `Notify` call: the server id it returned and who answered.
@@ -146,39 +138,21 @@ public final class DesktopSink: DeliverySink {
     return (try reply.readUInt32(), reply.sender)
   }
 
-  /// Records a server id for events and for `replaces_id`.
-  func remember(_ delivery: Delivery, serverID: UInt32, key: DesktopNotificationKey) {
-    if shown.count >= DesktopSink.trackedLimit, let oldest = shown.keys.min() {
-      shown[oldest] = nil
-    }
-    shown[serverID] = delivery
-    if serverIDs[key] != serverID {
-      serverIDs[key] = serverID
-      onServerIDChange?(key, serverID)
-    }
-  }
-
   /// Notes which connection answered as the server; true when it is another one than
   /// before. That means the server was restarted or replaced: the old ids are not ours any
   /// more and the capabilities may differ.
   @discardableResult
   func noteServer(_ owner: String?) -> Bool {
-    guard let owner, owner != serverOwner else { return false }
-    let previous = serverOwner
-    serverOwner = owner
-    guard previous != nil else { return false }
-    logger.info("the notification server changed (\(previous ?? "none") → \(owner))")
-    forgetServerState()
-    capabilitiesStale = true
-    return true
+    let previous = session.owner
+    let (changed, forgotten) = session.answered(by: owner)
+    if changed { logger.info("the notification server changed (\(previous ?? "none") → \(owner ?? "none"))") }
+    report(forgotten)
+    return changed
   }
 
-  /// Forgets every id the previous server gave out.
-  func forgetServerState() {
-    shown.removeAll()
-    let keys = serverIDs.keys
-    serverIDs.removeAll()
-    for key in keys { onServerIDChange?(key, nil) }
+  /// Passes server id changes on to whoever keeps them (`onServerIDChange`).
+  func report(_ changes: [ServerSession.IDChange]) {
+    for change in changes { onServerIDChange?(change.key, change.serverID) }
   }
 
   // MARK: Connection
@@ -221,12 +195,10 @@ public final class DesktopSink: DeliverySink {
           sd_bus_attach_event(current.handle, attachedEvent, attachedPriority), "attaching to sd-event")
       }
       connection = current
-      capabilitiesStale = true
-      for (app, count) in badges {
-        try? emitBadge(LauncherEntry(app: app, count: count), on: current)
-      }
+      session.connectionDropped()
+      for entry in badges.entries { try? emitBadge(entry, on: current) }
     }
-    if needsServer && capabilitiesStale {
+    if needsServer && session.capabilitiesStale {
       try readCapabilities(on: current)
     }
     return current
@@ -239,9 +211,8 @@ public final class DesktopSink: DeliverySink {
       member: "GetCapabilities")
     let reply = try connection.call(
       message, timeout: configuration.callTimeout, operation: "calling GetCapabilities")
-    capabilities = Set(try reply.readStringArray())
+    session.read(capabilities: Set(try reply.readStringArray()))
     noteServer(reply.sender)
-    capabilitiesStale = false
   }
 
   /// Closes the connection. Notifications shown through it can no longer send us signals
@@ -249,7 +220,7 @@ public final class DesktopSink: DeliverySink {
   func dropConnection() {
     guard let old = connection else { return }
     connection = nil
-    shown.removeAll()
+    session.connectionDropped()
     if dispatching { retiredConnections.append(old) }
   }
 

@@ -1,12 +1,26 @@
 import NotifyCore
 
+/// The badges a process has published, by app: docks only see a badge while the
+/// connection that emitted it stays on the bus, so they are emitted again on each new one.
+struct LauncherBadges {
+  private var counts: [String: Int] = [:]
+
+  /// Remembers `count` as `app`'s badge.
+  mutating func set(app: String, count: Int) { counts[app] = count }
+
+  /// Every remembered badge, as the signal to emit.
+  var entries: [LauncherEntry] {
+    counts.sorted { $0.key < $1.key }.map { LauncherEntry(app: $0.key, count: $0.value) }
+  }
+}
+
 extension DesktopSink {
   /// Shows `count` on `app`'s launcher by emitting `com.canonical.Unity.LauncherEntry.Update`
   /// (`application://APP.desktop`, `count`, `count-visible` false when 0). Docks only see
   /// it while this connection stays on the bus, so the sink remembers the last count per
   /// app and emits it again after a reconnect.
   public func publishBadge(app: String, count: Int) throws {
-    badges[app] = count
+    badges.set(app: app, count: count)
     try withConnection(needsServer: false) { connection throws(BusFailure) in
       try emitBadge(LauncherEntry(app: app, count: count), on: connection)
     }

@@ -1,0 +1,110 @@
+import NotifyCore
+
+/// What this process knows of the notification server it talks to: who answers as the
+/// server (its unique bus name), what it can do, the bubbles it shows for us, and the
+/// server id of each notification's last bubble (sent as `replaces_id`).
+///
+/// Pure state, fed by the sink with replies and signals; every change to a server id
+/// comes back as a value for the sink to pass on (a store keeps them). Ids only mean
+/// something to the server instance that gave them: when another one answers, they are
+/// forgotten.
+struct ServerSession {
+  /// A notification's server id given (or, nil, taken back).
+  struct IDChange: Hashable {
+    var key: DesktopNotificationKey
+    var serverID: UInt32?
+  }
+
+  /// How many shown notifications are remembered for signals; the oldest are forgotten.
+  static let trackedLimit = 4096
+
+  /// The unique name of the server that answered last; signals from others are ignored.
+  private(set) var owner: String?
+  /// The server's capabilities (`GetCapabilities`).
+  private(set) var capabilities: Set<String> = []
+  /// True when `capabilities` must be read again before the next notification.
+  private(set) var capabilitiesStale = true
+  /// What was shown, by server id, so signals can be tied back to notifications.
+  private var shown: [UInt32: Delivery] = [:]
+  /// The server id of each notification's last bubble.
+  private(set) var serverIDs: [DesktopNotificationKey: UInt32] = [:]
+
+  /// `owner` answered a call. Returns whether it is another server than before (one that
+  /// was restarted or replaced), and the ids that this forgot.
+  mutating func answered(by owner: String?) -> (changed: Bool, forgotten: [IDChange]) {
+    guard let owner, owner != self.owner else { return (false, []) }
+    let previous = self.owner
+    self.owner = owner
+    guard previous != nil else { return (false, []) }
+    capabilitiesStale = true
+    return (true, forgetServer())
+  }
+
+  /// `GetCapabilities` answered.
+  mutating func read(capabilities: Set<String>) {
+    self.capabilities = capabilities
+    capabilitiesStale = false
+  }
+
+  /// A new connection: bubbles shown through the old one send their signals there, and
+  /// the capabilities are read again.
+  mutating func connectionDropped() {
+    shown.removeAll()
+    capabilitiesStale = true
+  }
+
+  /// `delivery` is on screen as `serverID`.
+  mutating func showed(_ delivery: Delivery, as serverID: UInt32) -> IDChange? {
+    if shown.count >= Self.trackedLimit, let oldest = shown.keys.min() { shown[oldest] = nil }
+    shown[serverID] = delivery
+    let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
+    guard serverIDs[key] != serverID else { return nil }
+    serverIDs[key] = serverID
+    return IDChange(key: key, serverID: serverID)
+  }
+
+  /// The delivery on screen as `serverID`, if it is ours.
+  func delivery(shownAs serverID: UInt32) -> Delivery? { shown[serverID] }
+
+  /// The bubble `serverID` went away: the delivery it showed, and its id taken back.
+  mutating func closed(_ serverID: UInt32) -> (delivery: Delivery, change: IDChange?)? {
+    guard let delivery = shown.removeValue(forKey: serverID) else { return nil }
+    let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
+    guard serverIDs[key] == serverID else { return (delivery, nil) }
+    serverIDs[key] = nil
+    return (delivery, IDChange(key: key, serverID: nil))
+  }
+
+  /// `NameOwnerChanged` for the server's name; returns the ids forgotten.
+  mutating func ownerChanged(from oldOwner: String, to newOwner: String) -> [IDChange] {
+    if let owner, oldOwner == owner {
+      // Our server lost the name: its ids mean nothing to the next one.
+      self.owner = newOwner.isEmpty ? nil : newOwner
+      capabilitiesStale = true
+      return forgetServer()
+    }
+    if owner == nil, !newOwner.isEmpty {
+      owner = newOwner
+      capabilitiesStale = true
+    }
+    // Otherwise the change is old news: a reply from the new server was already seen.
+    return []
+  }
+
+  /// Only the server that answered our calls may tell us about our notifications.
+  func isFromServer(_ sender: String?) -> Bool {
+    guard let sender, let owner else { return false }
+    return sender == owner
+  }
+
+  /// Ids a store persisted, for a restarted process to replace bubbles the same server showed.
+  mutating func restore(_ ids: [DesktopNotificationKey: UInt32]) {
+    serverIDs.merge(ids) { _, restored in restored }
+  }
+
+  private mutating func forgetServer() -> [IDChange] {
+    shown.removeAll()
+    defer { serverIDs.removeAll() }
+    return serverIDs.keys.map { IDChange(key: $0, serverID: nil) }
+  }
+}
