@@ -4,6 +4,7 @@ import Foundation
 /// registered when it is created, so no event published after `center.events` returns is
 /// lost, and a subscriber that stops iterating is dropped.
 final class EventBroadcaster: @unchecked Sendable {
+  // Safe: `subscribers`, `nextKey` and `finished` are only touched with `lock` held.
   private let lock = NSLock()
   private var subscribers: [Int: AsyncStream<NotificationEvent>.Continuation] = [:]
   private var nextKey = 0

@@ -7,6 +7,7 @@ import NotifyCore
 /// process follows the user's moves; the daemon asks on every wake-up, and it is told by
 /// its `/etc/localtime` watch when the zone changes, so it caches it in between.
 public final class ZoneCachingClock: NotifyClock, @unchecked Sendable {
+  // Safe: `zone` is only touched with `lock` held; `base` is Sendable.
   private let base: any NotifyClock
   private let lock = NSLock()
   private var zone: TimeZone?

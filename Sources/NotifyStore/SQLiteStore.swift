@@ -8,6 +8,8 @@ import NotifyCore
 /// Every public operation is one IMMEDIATE transaction, so concurrent processes
 /// serialize on SQLite's write lock and the busy timeout (5 s) applies.
 public final class SQLiteStore: @unchecked Sendable {
+  // Safe: GRDB's `DatabaseQueue` serializes every access to the connection; the other
+  // properties are immutable or lock-protected (`Locked`, `HandOffJournals`).
   /// The file path.
   public let path: String
   /// The GRDB connection (serialized; safe to share between threads).

@@ -40,6 +40,7 @@ public struct SystemClock: NotifyClock {
 
 /// A clock that only moves when told to, for tests.
 public final class ManualClock: NotifyClock, @unchecked Sendable {
+  // Safe: `current` and `zone` are only touched with `lock` held.
   private let lock = NSLock()
   private var current: Date
   private var zone: TimeZone

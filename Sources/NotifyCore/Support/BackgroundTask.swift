@@ -19,6 +19,8 @@ import Foundation
 /// while !stop.isSet, let next = queue.popFirst() { work(next); task.checkExpiration() }
 /// ```
 public final class BackgroundTask: @unchecked Sendable {
+  // Safe: the mutable state (`handler`, `expired`, `ended`, `timer`) is only touched with
+  // `lock` held; the rest is immutable.
   /// How the expiration handler gets called.
   public enum Trigger: Sendable {
     /// Only from `checkExpiration()`.
