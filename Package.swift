@@ -3,12 +3,16 @@ import PackageDescription
 
 // The targets read as the architecture (see README "Architecture"):
 //
-//   NotifyCLI ─┬─ Notify (embedding API) ─┬─ NotifyFiring ─┬─ NotifyStore ── NotifyCore
-//   ChatClient ┘                          │                ├─ NotifyDesktop ─ CSystemd
-//                                         │                └─ NotifySound ── NotifyCore
+//   NotifyCLI ─┬─ Notify ─┬─ NotifyFiring ── NotifySound ─┐
+//   ChatClient ┘          ├─ NotifyStore ─────────────────┼─ NotifyCore
+//                         └─ NotifyDesktop ── CSystemd    ┘
 //
-// NotifyCore is pure: values, rules and `now` in, decisions out. Everything that touches
-// SQLite, D-Bus, sd-event, files or stdout is an adapter around it.
+// NotifyCore is pure: values, rules (the firing decisions among them) and `now` in,
+// decisions out. NotifyFiring is the one firing engine and its sd-event loop, against the
+// core's ports only: it knows no SQLite and no D-Bus. Notify (the embedding library) is
+// where the adapters meet: it assembles store, sinks and engine for the daemon, fire-due,
+// `notify now` and apps alike. Everything that touches SQLite, D-Bus, sd-event, files or
+// stdout is an adapter around the core.
 let package = Package(
   name: "notify",
   platforms: [.macOS(.v15)],
@@ -47,7 +51,7 @@ let package = Package(
     .target(
       name: "NotifyFiring",
       dependencies: [
-        "NotifyCore", "NotifyStore", "NotifySound", "NotifyDesktop", "CSystemd",
+        "NotifyCore", "NotifySound", "CSystemd",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
@@ -90,7 +94,8 @@ let package = Package(
     .testTarget(name: "NotifySoundTests", dependencies: ["NotifyTestSupport", "NotifySound"]),
     .testTarget(name: "NotifyStoreTests", dependencies: ["NotifyTestSupport", "NotifyStore"]),
     .testTarget(name: "NotifyDesktopTests", dependencies: ["NotifyTestSupport", "NotifyDesktop"]),
-    .testTarget(name: "NotifyFiringTests", dependencies: ["NotifyTestSupport", "NotifyFiring"]),
+    .testTarget(
+      name: "NotifyFiringTests", dependencies: ["NotifyTestSupport", "NotifyFiring", "NotifyStore"]),
     .testTarget(name: "NotifyTests", dependencies: ["NotifyTestSupport", "Notify"]),
     .testTarget(name: "NotifyCLITests", dependencies: ["NotifyTestSupport", "NotifyCLI", "Notify"]),
     .testTarget(name: "ChatClientTests", dependencies: ["NotifyTestSupport", "Notify"]),

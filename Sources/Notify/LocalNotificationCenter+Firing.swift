@@ -37,7 +37,7 @@ extension LocalNotificationCenter {
     FiringLoop(
       firer: firer.exclusively { $0 }, clock: clock,
       configuration: .init(storePath: store.path, handlesSignals: false, fires: fires),
-      logger: Logger(label: "notify.firing"), desktop: sinks.desktop, owner: sinks.sink)
+      logger: Logger(label: "notify.firing"), attached: sinks.desktop, owner: sinks.sink)
   }
 }
 

@@ -80,3 +80,5 @@ public final class SinkAssembly: @unchecked Sendable {
     onInteraction?(event)
   }
 }
+
+extension DesktopSink: LoopAttachable {}

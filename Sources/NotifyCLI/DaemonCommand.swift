@@ -45,7 +45,7 @@ struct DaemonCommand: ParsableCommand {
       options: .init(misfireGrace: grace, claimAhead: FiringLoop.claimAhead))
     let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
-      pendingCount: { try store.pendingCount() }, desktop: sinks.desktop)
+      pendingCount: { try store.pendingCount() }, attached: sinks.desktop)
     if let desktop = sinks.desktop {
       let badges = BadgeSync(store: store, desktop: desktop)
       loop.onWake = { badges.sync() }

@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import Logging
 import NotifyCore
-import NotifyDesktop
 
 /// The sd-event driver of the firing engine, run by `notify daemon` (every app) and by an
 /// app's firing service (its own app, on a thread of its own): one loop with one
@@ -66,7 +65,7 @@ public final class FiringLoop: @unchecked Sendable {
   let notifier: ServiceNotifier
   let logger: Logger
   let pendingCount: (() throws -> Int)?
-  private let desktop: DesktopSink?
+  private let attached: (any LoopAttachable)?
   private let owner: SerializedSink?
 
   private let lock = NSLock()
@@ -82,16 +81,17 @@ public final class FiringLoop: @unchecked Sendable {
   var lastWatchdogPing = Date.distantPast
   let watchdogInterval: TimeInterval?
 
-  /// Creates a loop around `firer`. `pendingCount` feeds the service status line. A
-  /// `desktop` sink is attached to the loop, so that its activations and dismissals (its
-  /// `onEvent`) arrive while the loop sleeps. `owner`, when other threads share the sink,
-  /// is held for every dispatch.
+  /// Creates a loop around `firer`. `pendingCount` feeds the service status line.
+  /// `attached` (the desktop sink) dispatches its own events on the loop, so that
+  /// activations and dismissals arrive while it sleeps. `owner`, when other threads share
+  /// the sink, is held for every dispatch.
   public init(
     firer: Firer, clock: any NotifyClock = SystemClock(), configuration: Configuration,
     notifier: ServiceNotifier = ServiceNotifier(), logger: Logger = Logger(label: "notify.daemon"),
-    pendingCount: (() throws -> Int)? = nil, desktop: DesktopSink? = nil, owner: SerializedSink? = nil
+    pendingCount: (() throws -> Int)? = nil, attached: (any LoopAttachable)? = nil,
+    owner: SerializedSink? = nil
   ) {
-    self.desktop = desktop
+    self.attached = attached
     self.owner = owner
     self.firer = firer
     self.clock = clock
@@ -151,15 +151,14 @@ public final class FiringLoop: @unchecked Sendable {
     }
     if stopEarly { return }
     if notifier.isActive { loop.enableWatchdog() }
-    if let desktop {
+    if let attached {
       do {
-        try owner.map { try $0.exclusively { try desktop.attach(to: loop.handle) } }
-          ?? desktop.attach(to: loop.handle)
+        try exclusively { () throws in try attached.attach(to: loop.handle, priority: 0) }
       } catch {
         logger.warning("desktop activations and dismissals will not be recorded: \(error)")
       }
     }
-    defer { owner.map { $0.exclusively { desktop?.detach() } } ?? desktop?.detach() }
+    defer { exclusively { attached?.detach() } }
 
     if configuration.fires { exclusively { wake() } }
     notifier.ready(status: statusLine())
@@ -263,8 +262,9 @@ public final class FiringLoop: @unchecked Sendable {
     }
   }
 
-  private func exclusively(_ body: () -> Void) {
-    if let owner { owner.exclusively(body) } else { body() }
+  /// Runs `body` as the sink's owner, when the sink is shared.
+  private func exclusively<E: Error>(_ body: () throws(E) -> Void) throws(E) {
+    if let owner { try owner.exclusively(body) } else { try body() }
   }
 
   private func tearDown() {

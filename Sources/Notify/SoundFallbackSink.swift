@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NotifyCore
 import NotifyDesktop
+import NotifyFiring
 import NotifySound
 
 /// Wraps the desktop sink: where the notification server lacks the `sound` capability,
