@@ -46,7 +46,7 @@ enum CLIEntry {
 
   /// Prints the error on stderr and exits with its code.
   static func fail(_ error: NotifyError) -> Never {
-    Output.error("error: \(error)")
+    Output.error("error: \(error.commandLineText)")
     Foundation.exit(error.exitCode)
   }
 

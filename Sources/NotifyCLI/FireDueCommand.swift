@@ -57,10 +57,11 @@ enum DurationArgument {
     do {
       return try TimeParser.duration(text)
     } catch {
-      // The parser names --in; say which option was wrong.
+      // The parser speaks of a delay (--in); say which option was wrong.
+      let name = { (term: Term) in term == .delay ? option : term.flag }
       throw NotifyError(
-        error.kind, error.problem.replacingOccurrences(of: "--in", with: option),
-        fix: error.fix.map { $0 + " (or milliseconds such as 500ms)" })
+        error.kind, error.problemText.rendered(name),
+        fix: error.fixText.map { $0.rendered(name) + " (or milliseconds such as 500ms)" })
     }
   }
 }

@@ -98,7 +98,7 @@ struct SoundCommand: ParsableCommand {
   /// process exits with its code, so exit codes are exactly SPEC.md §5's.
   static func exitOnError(_ body: () throws(NotifyError) -> Void) {
     do { try body() } catch {
-      FileHandle.standardError.write(Data("notify: error: \(Escaper.visible(error.description))\n".utf8))
+      FileHandle.standardError.write(Data("notify: error: \(Escaper.visible(error.commandLineText))\n".utf8))
       exit(error.kind)
     }
   }

@@ -231,16 +231,18 @@ public final class DesktopSink: DeliverySink {
     if failure.operation == "connecting to the session bus" {
       return NotifyError(
         .unavailable, "cannot connect to the session bus (\(failure))",
-        fix: "run notify inside your desktop session (DBUS_SESSION_BUS_ADDRESS set), or use --sink stdout")
+        fix:
+          "run notify inside your desktop session (DBUS_SESSION_BUS_ADDRESS set), or use \(term: .stdoutSink)"
+      )
     }
     if failure.isNoServer || failure.isTimeout || failure.operation == "calling GetCapabilities" {
       return NotifyError(
         .unavailable, "no notification server answers on the session bus",
-        fix: "start a notification daemon (e.g. dunst) in your desktop session, or use --sink stdout")
+        fix: "start a notification daemon (e.g. dunst) in your desktop session, or use \(term: .stdoutSink)")
     }
     return NotifyError(
       .unavailable, "the notification server did not take the notification (\(failure))",
-      fix: "check the notification daemon's log, or use --sink stdout")
+      fix: "check the notification daemon's log, or use \(term: .stdoutSink)")
   }
 
   /// The error for a server that did not answer in time (exit 75: try again later).

@@ -30,7 +30,7 @@ public final class SerializedSink: DeliverySink, @unchecked Sendable {
     } catch {
       throw NotifyError(
         .temporary, "the \(name) sink could not show the notification (\(error))",
-        fix: "try again, or use the stdout sink")
+        fix: "try again, or use \(term: .stdoutSink)")
     }
   }
 

@@ -13,8 +13,8 @@ extension SQLiteStore {
     try Validator.notification(notification)
     guard let first = notification.schedule.occurrence(0, localZone: localZone) else {
       throw NotifyError(
-        .invalidData, "the notification would never fire: --until is before its first fire date",
-        fix: "move --until after --at/--in")
+        .invalidData, "the notification would never fire: \(term: .until) is before its first fire date",
+        fix: "move \(term: .until) after \(term: .start)")
     }
     let resolvedZone = notification.schedule.resolvedZone(localZone: localZone)
     return try write { db in

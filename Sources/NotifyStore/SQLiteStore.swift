@@ -74,7 +74,7 @@ public final class SQLiteStore: @unchecked Sendable {
     if superseded {
       throw NotifyError(
         .ioError, "the store \(path) was written by a newer version of notify",
-        fix: "upgrade notify, or point --db at another file; the store was left untouched")
+        fix: "upgrade notify, or point \(term: .storePath) at another file; the store was left untouched")
     }
     if !done { try migrator.migrate(queue) }
   }

@@ -47,7 +47,7 @@ enum StoreErrors {
     case .SQLITE_CONSTRAINT:
       return NotifyError(
         .invalidData, "the store refused the data (\(db.message ?? "constraint failed"))",
-        fix: "check the values against `notify schedule --help`")
+        fix: "check the values against \(term: .fieldRules)")
     default:
       return NotifyError(
         .ioError, "the store \(path) failed: \(db.message ?? "\(db.resultCode)")",

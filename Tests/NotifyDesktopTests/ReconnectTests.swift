@@ -84,7 +84,7 @@ extension DesktopIntegration {
       #expect(
         error?.description
           == "no notification server answers on the session bus: start a notification daemon (e.g. dunst) "
-          + "in your desktop session, or use --sink stdout")
+          + "in your desktop session, or use the stdout sink")
       #expect(!DesktopSink.serverAvailable(configuration: configuration))
       // And an existing sink fails its delivery the same way
       let failed = #expect(throws: NotifyError.self) { try sink.deliver(makeDelivery(title: "T")) }

@@ -37,7 +37,7 @@ public enum Validator {
     else {
       throw NotifyError(
         .invalidData, "invalid app '\(Escaper.visible(app, limit: 40))'",
-        fix: "use 1 to 128 characters from A-Z a-z 0-9 . _ - (set with --app or NOTIFY_APP)")
+        fix: "use 1 to 128 characters from A-Z a-z 0-9 . _ - (set with \(term: .app))")
     }
   }
 
@@ -73,18 +73,18 @@ public enum Validator {
     let value: JSONValue
     do { value = try JSONValue.parse(text) } catch {
       throw NotifyError(
-        .invalidData, "--user-info is not valid JSON",
+        .invalidData, "\(term: .userInfo) is not valid JSON",
         fix: "pass a JSON object such as '{\"room\":\"4B\"}'")
     }
     guard case .object(let members) = value else {
       throw NotifyError(
-        .invalidData, "--user-info must be a JSON object, not \(value.kindName)",
+        .invalidData, "\(term: .userInfo) must be a JSON object, not \(value.kindName)",
         fix: "wrap the value in an object such as '{\"value\": ...}'")
     }
     let size = value.compactText.utf8.count
     guard size <= maxUserInfoBytes else {
       throw NotifyError(
-        .invalidData, "--user-info is \(size) bytes of compact JSON",
+        .invalidData, "\(term: .userInfo) is \(size) bytes of compact JSON",
         fix: "keep it under \(maxUserInfoBytes) bytes; store large data elsewhere and pass a key")
     }
     return members
@@ -101,14 +101,15 @@ public enum Validator {
     if let badge = n.badge { try Validator.badge(badge) }
     if case .file(let name) = n.sound { try soundName(name) }
     if let count = n.schedule.repeatCount, count < 1 {
-      throw NotifyError(.invalidData, "--repeat-count must be at least 1", fix: "pass a positive count")
+      throw NotifyError(
+        .invalidData, "\(term: .repeatCount) must be at least 1", fix: "pass a positive count")
     }
     let hasContent =
       !(n.title ?? "").isEmpty || !(n.body ?? "").isEmpty || n.sound != .none || n.badge != nil
     guard hasContent else {
       throw NotifyError(
         .invalidData, "the notification has nothing to show",
-        fix: "give at least one of a body, --title, --sound or --badge")
+        fix: "give at least one of a body, \(term: .title), \(term: .sound) or \(term: .badge)")
     }
   }
 

@@ -21,24 +21,38 @@ public struct NotifyError: Error, Hashable, Sendable, CustomStringConvertible {
 
   /// The class of failure.
   public var kind: Kind
-  /// What happened.
-  public var problem: String
+  /// What happened, with the things it refers to left for each layer to name.
+  public var problemText: ErrorText
   /// What to do about it, or nil when nothing can be done.
-  public var fix: String?
+  public var fixText: ErrorText?
 
-  /// Creates an error.
-  public init(_ kind: Kind, _ problem: String, fix: String? = nil) {
+  /// Creates an error whose text refers to `Term`s: `"\(term: .userInfo) is not JSON"`.
+  public init(_ kind: Kind, _ problem: ErrorText, fix: ErrorText? = nil) {
     self.kind = kind
-    self.problem = problem
-    self.fix = fix
+    self.problemText = problem
+    self.fixText = fix
   }
+
+  /// Creates an error from plain text.
+  public init(_ kind: Kind, _ problem: String, fix: String? = nil) {
+    self.init(kind, ErrorText(problem), fix: fix.map { ErrorText($0) })
+  }
+
+  /// What happened, naming things as the library does.
+  public var problem: String { problemText.description }
+  /// What to do, naming things as the library does.
+  public var fix: String? { fixText?.description }
 
   /// The exit code for this error.
   public var exitCode: Int32 { kind.rawValue }
 
-  /// `problem: fix`, as printed after `notify: error: `.
-  public var description: String {
-    guard let fix else { return problem }
-    return "\(problem): \(fix)"
+  /// `problem: fix`, naming things as the library does.
+  public var description: String { rendered { $0.apiName } }
+
+  /// `problem: fix`, with each `Term` named by `name` (the command line names its flags).
+  public func rendered(_ name: (Term) -> String) -> String {
+    let problem = problemText.rendered(name)
+    guard let fixText else { return problem }
+    return "\(problem): \(fixText.rendered(name))"
   }
 }

@@ -59,7 +59,7 @@ public enum RFC3339 {
   /// fractions allowed, second 60 counts as the next minute's first second); nil for
   /// anything else, including wall-clock times without an offset.
   public static func date(from text: String) -> Date? {
-    (try? TimeText(text, option: "timestamp"))?.instant
+    (try? TimeText(text, option: .fireDate))?.instant
   }
 }
 

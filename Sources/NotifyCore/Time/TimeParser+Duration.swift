@@ -14,11 +14,11 @@ extension TimeParser {
   public static func duration(_ text: String) throws(NotifyError) -> TimeInterval {
     let shown = Escaper.visible(text, limit: 40)
     func invalid(_ problem: String, fix: String) -> NotifyError {
-      NotifyError(.invalidData, "--in '\(shown)' \(problem)", fix: fix)
+      NotifyError(.invalidData, "\(term: .delay) '\(shown)' \(problem)", fix: ErrorText(fix))
     }
     let example = "give a positive duration such as 90s, 10m, 2h, 1d, 1w or 1h30m"
     guard !text.isEmpty else {
-      throw NotifyError(.invalidData, "--in needs a duration", fix: example)
+      throw NotifyError(.invalidData, "\(term: .delay) needs a duration", fix: ErrorText(example))
     }
     if text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
       throw invalid("contains whitespace", fix: "write the parts together, as in 1h30m")

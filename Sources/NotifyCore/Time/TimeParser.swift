@@ -16,14 +16,15 @@ public enum TimeParser {
   public static func fireDate(_ text: String, timeZone: String?, now: Date, localZone: TimeZone)
     throws(NotifyError) -> FireDate
   {
-    let parsed = try TimeText(text, option: "--at")
+    let parsed = try TimeText(text, option: .fireDate)
     if let instant = parsed.instant {
       if let timeZone {
         throw NotifyError(
           .usage,
-          "--time-zone '\(Escaper.visible(timeZone, limit: 40))' cannot be combined with "
-            + "--at '\(Escaper.visible(text, limit: 40))', which already has an offset",
-          fix: "drop --time-zone, or drop the offset from --at to mean a wall-clock time in that zone")
+          "\(term: .timeZone) '\(Escaper.visible(timeZone, limit: 40))' cannot be combined with \(term: .fireDate) '\(Escaper.visible(text, limit: 40))', which already has an offset",
+          fix:
+            "drop \(term: .timeZone), or drop the offset from \(term: .fireDate) to mean a wall-clock time in that zone"
+        )
       }
       return .instant(instant)
     }
@@ -37,7 +38,7 @@ public enum TimeParser {
   /// Same syntax as `fireDate(_:timeZone:now:localZone:)`; `HH:MM[:SS]` is the next such
   /// time after `now` in `zone`, and DST gaps and repeated hours resolve as for fire dates.
   public static func instant(_ text: String, zone: TimeZone, now: Date) throws(NotifyError) -> Date {
-    let parsed = try TimeText(text, option: "--until")
+    let parsed = try TimeText(text, option: .until)
     if let instant = parsed.instant { return instant }
     return ZoneResolver.instant(for: wallClock(of: parsed, in: zone, after: now), in: zone)
   }

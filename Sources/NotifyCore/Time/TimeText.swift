@@ -23,11 +23,12 @@ struct TimeText {
   static let forms =
     "use 2026-11-22T09:00:00+01:00 (or Z) for an instant, 2026-11-22T09:00[:SS] or 09:00[:SS] for a wall-clock time"
 
-  /// Parses and range-checks `text`; `option` names the flag in messages.
-  init(_ text: String, option: String) throws(NotifyError) {
+  /// Parses and range-checks `text`; `option` is what messages call it.
+  init(_ text: String, option: Term) throws(NotifyError) {
     var scanner = Scanner(bytes: Array(text.utf8))
     let shown = Escaper.visible(text, limit: 60)
-    let syntax = NotifyError(.invalidData, "\(option) '\(shown)' is not a time", fix: Self.forms)
+    let syntax = NotifyError(
+      .invalidData, "\(term: option) '\(shown)' is not a time", fix: ErrorText(Self.forms))
 
     if scanner.looksLikeDate {
       guard let year = scanner.number(digits: 4), scanner.skip("-"),
@@ -37,7 +38,7 @@ struct TimeText {
       guard scanner.skip("T") || scanner.skip("t") || scanner.skip(" ") else {
         if scanner.isAtEnd {
           throw NotifyError(
-            .invalidData, "\(option) '\(shown)' has a date but no time",
+            .invalidData, "\(term: option) '\(shown)' has a date but no time",
             fix: "add the time, as in \(text)T09:00")
         }
         throw syntax
@@ -69,7 +70,7 @@ struct TimeText {
       else { throw syntax }
       guard hours <= 23, minutes <= 59 else {
         throw NotifyError(
-          .invalidData, "\(option) '\(shown)' has the out-of-range offset \(text.suffix(6))",
+          .invalidData, "\(term: option) '\(shown)' has the out-of-range offset \(text.suffix(6))",
           fix: "use an offset from -23:59 to +23:59")
       }
       offset = sign * (hours * 3600 + minutes * 60)
@@ -78,9 +79,9 @@ struct TimeText {
     try checkRanges(option: option, shown: shown)
   }
 
-  private func checkRanges(option: String, shown: String) throws(NotifyError) {
-    func outOfRange(_ what: String, fix: String) -> NotifyError {
-      NotifyError(.invalidData, "\(option) '\(shown)': \(what)", fix: fix)
+  private func checkRanges(option: Term, shown: String) throws(NotifyError) {
+    func outOfRange(_ what: String, fix: ErrorText) -> NotifyError {
+      NotifyError(.invalidData, "\(term: option) '\(shown)': \(what)", fix: fix)
     }
     if let date {
       guard (1...12).contains(date.month) else {
@@ -96,7 +97,8 @@ struct TimeText {
       if offset != nil {
         throw outOfRange(
           "a time of day cannot carry an offset",
-          fix: "give the full date, as in 2026-11-22T09:00:00Z, or drop the offset and use --time-zone")
+          fix: "give the full date, as in 2026-11-22T09:00:00Z, or drop the offset and use \(term: .timeZone)"
+        )
       }
     }
     guard hour <= 23 else {

@@ -1,0 +1,28 @@
+import Notify
+
+extension Term {
+  /// How the command line names what an error refers to: its flag (SPEC.md §1, §5).
+  var flag: String {
+    switch self {
+    case .app: "--app or NOTIFY_APP"
+    case .userInfo: "--user-info"
+    case .repeatCount: "--repeat-count"
+    case .until: "--until"
+    case .fireDate: "--at"
+    case .start: "--at/--in"
+    case .delay: "--in"
+    case .timeZone: "--time-zone"
+    case .title: "--title"
+    case .sound: "--sound"
+    case .badge: "--badge"
+    case .storePath: "--db"
+    case .fieldRules: "`notify schedule --help`"
+    case .stdoutSink: "--sink stdout"
+    }
+  }
+}
+
+extension NotifyError {
+  /// The message as the command line prints it: every term named by its flag.
+  var commandLineText: String { rendered(\.flag) }
+}

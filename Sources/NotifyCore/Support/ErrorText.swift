@@ -1,0 +1,102 @@
+/// Something an error message refers to that each layer names its own way: the library by
+/// its API name, the `notify` command by its flag. Errors below the command line name no
+/// flags; the command line maps each term to its own (`NotifyError.rendered`).
+public enum Term: Hashable, Sendable {
+  /// The app a notification belongs to.
+  case app
+  /// The notification's userInfo.
+  case userInfo
+  /// The total number of deliveries of a repeat.
+  case repeatCount
+  /// The last instant a repeat may fire.
+  case until
+  /// An absolute or wall-clock fire date.
+  case fireDate
+  /// Where a schedule starts, whichever way it is given (a date or a delay).
+  case start
+  /// A delay from now.
+  case delay
+  /// The zone of a wall-clock fire date.
+  case timeZone
+  /// The title, sound and badge of a notification.
+  case title, sound, badge
+  /// The store's file.
+  case storePath
+  /// The rules every field must follow (for a value the store's constraints refused).
+  case fieldRules
+  /// The stdout sink, the way out when no notification server answers.
+  case stdoutSink
+
+  /// How the library names it.
+  public var apiName: String {
+    switch self {
+    case .app: "the app id"
+    case .userInfo: "userInfo"
+    case .repeatCount: "repeatCount"
+    case .until: "until"
+    case .fireDate: "the fire date"
+    case .start: "the first fire date"
+    case .delay: "the delay"
+    case .timeZone: "timeZone"
+    case .title: "title"
+    case .sound: "sound"
+    case .badge: "badge"
+    case .storePath: "the store path"
+    case .fieldRules: "the field rules (SPEC.md §1)"
+    case .stdoutSink: "the stdout sink"
+    }
+  }
+}
+
+/// An error message: text with `Term`s left for each layer to name.
+///
+/// ```swift
+/// let text: ErrorText = "\(term: .userInfo) is not valid JSON"
+/// text.description                                   // "userInfo is not valid JSON"
+/// text.rendered { $0 == .userInfo ? "--user-info" : $0.apiName }
+/// ```
+public struct ErrorText: Hashable, Sendable, CustomStringConvertible, ExpressibleByStringInterpolation {
+  enum Segment: Hashable, Sendable {
+    case text(String)
+    case term(Term)
+  }
+
+  var segments: [Segment]
+
+  /// Plain text.
+  public init(_ text: String) { segments = [.text(text)] }
+
+  /// A literal without interpolations.
+  public init(stringLiteral value: String) { self.init(value) }
+
+  /// A literal with interpolations.
+  public init(stringInterpolation: StringInterpolation) { segments = stringInterpolation.segments }
+
+  /// The text with each term named by `name`.
+  public func rendered(_ name: (Term) -> String) -> String {
+    segments.map { segment in
+      switch segment {
+      case .text(let text): text
+      case .term(let term): name(term)
+      }
+    }.joined()
+  }
+
+  /// The text as the library names things.
+  public var description: String { rendered { $0.apiName } }
+
+  /// Builds an `ErrorText` from a literal.
+  public struct StringInterpolation: StringInterpolationProtocol {
+    var segments: [Segment] = []
+
+    public init(literalCapacity: Int, interpolationCount: Int) {}
+
+    public mutating func appendLiteral(_ literal: String) { segments.append(.text(literal)) }
+
+    /// A term, named by each layer.
+    public mutating func appendInterpolation(term: Term) { segments.append(.term(term)) }
+
+    /// Any other value, as text.
+    public mutating func appendInterpolation<T>(_ value: T) { segments.append(.text("\(value)")) }
+  }
+}
