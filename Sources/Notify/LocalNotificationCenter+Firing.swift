@@ -42,21 +42,27 @@ extension LocalNotificationCenter {
 }
 
 /// The center's firer, used only as the sinks' owner (`SerializedSink`): the firer is not
-/// thread-safe, and the app's threads and its firing loop all reach it.
+/// thread-safe, and the app's threads and its firing loop all reach it. Made on first use:
+/// a center that only schedules (the `notify` command) never needs one.
 final class OwnedFirer: @unchecked Sendable {
-  // Safe: `firer` is only used inside `owner.exclusively`, and the loop that is handed it
-  // dispatches only as that owner.
-  private let firer: Firer
+  // Safe: `firer` is only made and used inside `owner.exclusively`, and the loop that is
+  // handed it dispatches only as that owner.
+  private var firer: Firer?
+  private let make: () -> Firer
   private let owner: SerializedSink
 
-  init(_ firer: Firer, owner: SerializedSink) {
-    self.firer = firer
+  init(owner: SerializedSink, make: @escaping () -> Firer) {
     self.owner = owner
+    self.make = make
   }
 
   /// Runs `body` with the firer, as the sinks' owner.
   func exclusively<T, E: Error>(_ body: (Firer) throws(E) -> T) throws(E) -> T {
-    try owner.exclusively { () throws(E) -> T in try body(firer) }
+    try owner.exclusively { () throws(E) -> T in
+      let firer = self.firer ?? make()
+      self.firer = firer
+      return try body(firer)
+    }
   }
 }
 

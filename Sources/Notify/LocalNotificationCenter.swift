@@ -52,17 +52,18 @@ public final class LocalNotificationCenter: Sendable {
     self.clock = clock
     self.broadcaster = broadcaster
     self.recent = recent
-    // Inside an app, deliveries are the app's business: log only what goes wrong.
-    var logger = Logger(label: "notify.firing")
-    logger.logLevel = .warning
-    let firer = Firer(
-      store: store,
-      sink: AnnouncingSink(sinks.sink) { delivery in
-        LocalNotificationCenter.announce(delivery, to: broadcaster, recent: recent)
-      },
-      identity: .current, clock: clock, logger: logger,
-      options: .init(claimAhead: FiringLoop.claimAhead, app: app))
-    self.firer = OwnedFirer(firer, owner: sinks.sink)
+    self.firer = OwnedFirer(owner: sinks.sink) {
+      // Inside an app, deliveries are the app's business: log only what goes wrong.
+      var logger = Logger(label: "notify.firing")
+      logger.logLevel = .warning
+      return Firer(
+        store: store,
+        sink: AnnouncingSink(sinks.sink) { delivery in
+          LocalNotificationCenter.announce(delivery, to: broadcaster, recent: recent)
+        },
+        identity: .current, clock: clock, logger: logger,
+        options: .init(claimAhead: FiringLoop.claimAhead, app: app))
+    }
     let interactions = InteractionRecorder(
       app: app, store: store, clock: clock, broadcaster: broadcaster, recent: recent)
     self.interactions = interactions

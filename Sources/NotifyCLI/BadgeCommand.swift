@@ -29,9 +29,9 @@ struct BadgeCommand: ParsableCommand {
 
   func run() throws {
     let app = try appOption.resolve()
-    let store = try store.open()
+    let center = try store.center(app: app)
     guard let value = values.first else {
-      Output.line(String(try store.badge(app: app) ?? 0))
+      Output.line(String(try center.badge()))
       return
     }
     let count: Int
@@ -44,6 +44,6 @@ struct BadgeCommand: ParsableCommand {
         .invalidData, "badge '\(Escaper.visible(value, limit: 40))' is not a number",
         fix: "use a number from 0 to 99999, or clear")
     }
-    try store.setBadge(app: app, count: count, at: SystemClock().now())
+    try center.setBadge(count)
   }
 }

@@ -25,15 +25,14 @@ struct CancelCommand: ParsableCommand {
   func run() throws {
     let app = try appOption.resolve()
     for id in ids { try Validator.id(id) }
-    let store = try store.open()
-    let now = SystemClock().now()
+    let center = try store.center(app: app)
     if all {
-      let cancelled = try store.cancelAll(app: app, at: now)
+      let cancelled = try center.cancelAll()
       Output.error(
         "cancelled \(cancelled.count) notification\(cancelled.count == 1 ? "" : "s") of app '\(app)'")
       return
     }
-    let missing = try store.cancel(app: app, ids: ids, at: now)
+    let missing = try center.cancel(ids)
     for id in missing {
       Output.error("not cancelled: '\(id)' is not pending in app '\(app)' (see notify list)")
     }

@@ -24,6 +24,14 @@ struct StoreOptions: ParsableArguments {
     }
     return try SQLiteStore(path: path)
   }
+
+  /// The app's center on the store: the command goes through the library's API, as an app
+  /// does. Its sink (stdout) is only for commands that deliver nothing themselves.
+  func center(app: String, clock: any NotifyClock = SystemClock()) throws(NotifyError)
+    -> LocalNotificationCenter
+  {
+    try LocalNotificationCenter(app: app, store: try open(), sink: StdoutSink(), clock: clock)
+  }
 }
 
 /// The app a command acts for.

@@ -61,8 +61,7 @@ struct ScheduleCommand: ParsableCommand {
     let schedule = try makeSchedule(now: now, localZone: zone)
     let notification = try content.notification(app: app, schedule: schedule, now: now)
     try SoundAdvice.check(notification, strict: strictSound)
-    let center = try LocalNotificationCenter(
-      app: app, store: try store.open(), sink: StdoutSink(), clock: clock)
+    let center = try store.center(app: app, clock: clock)
     let outcome = try center.add(notification)
 
     for discarded in outcome.discarded where discarded.rowID != outcome.stored.rowID {
