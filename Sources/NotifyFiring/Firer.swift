@@ -240,6 +240,13 @@ public final class Firer {
       }
     }
     record(handed)
+    // Logged once the burst is handed over and recorded: a log line is no reason for the
+    // next hand-off to wait.
+    for handOff in handed {
+      logger.info(
+        "delivered\(handOff.delivery.late ? " late" : "")\(handOff.claim.coalesced > 0 ? " (standing for \(handOff.claim.coalesced + 1) occurrences)" : "")",
+        metadata: Firer.metadata(handOff.claim))
+    }
     return (report, unstarted)
   }
 
@@ -271,9 +278,6 @@ public final class Firer {
           metadata: Firer.metadata(claim))
         continue
       }
-      logger.info(
-        "delivered\(delivery.late ? " late" : "")\(claim.coalesced > 0 ? " (standing for \(claim.coalesced + 1) occurrences)" : "")",
-        metadata: Firer.metadata(claim))
       return delivery
     }
     do {

@@ -5,12 +5,13 @@ import NotifyCore
 /// Reads and writes the `event` table.
 enum HistoryWriter {
   static func insert(_ event: HistoryEvent, in db: Database) throws {
-    try db.execute(
+    try db.cachedStatement(
       sql: """
         INSERT INTO event (at, app, notification_id, kind, reason, occurrence, fire_at, late,
           sound_requested, sound_note, detail)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
+        """
+    ).execute(
       arguments: [
         Millis.from(event.at), event.app, event.notificationID, event.kind.rawValue, event.reason,
         event.occurrence, event.fireDate.map(Millis.from), event.late.map { $0 ? 1 : 0 },

@@ -55,10 +55,11 @@ extension SQLiteStore: FiringStore {
           ORDER BY next_fire_at, rowid LIMIT ?
           """,
         arguments: arguments)
+      let decoded = due.map(NotificationRow.decode)
       let plan = ClaimPlanner.plan(
-        abandoned: abandoned, due: due.map(NotificationRow.decode), now: now, localZone: localZone,
-        misfireGrace: misfireGrace, limit: limit, app: app)
-      let snapshots = Dictionary(due.map { (NotificationRow.decode($0).rowID, $0) }) { first, _ in first }
+        abandoned: abandoned, due: decoded, now: now, localZone: localZone, misfireGrace: misfireGrace,
+        limit: limit, app: app)
+      let snapshots = Dictionary(zip(decoded.map(\.rowID), due)) { first, _ in first }
       var claims: [Claim] = []
       for step in plan.steps {
         if let claim = try Self.execute(step, now: now, owner: owner, snapshots: snapshots, in: db) {
@@ -95,9 +96,10 @@ extension SQLiteStore: FiringStore {
     if claim.coalesced > 0 { event.detail["coalesced"] = .int(Int64(claim.coalesced)) }
     if recovered { event.detail["recovered"] = .bool(true) }
     try HistoryWriter.insert(event, in: db)
-    try db.execute(
-      sql: "UPDATE notification SET delivered_count = delivered_count + 1 WHERE rowid = ?",
-      arguments: [claim.rowID])
+    try db.cachedStatement(
+      sql: "UPDATE notification SET delivered_count = delivered_count + 1 WHERE rowid = ?"
+    )
+    .execute(arguments: [claim.rowID])
     if let badge = claim.notification.badge {
       try BadgeTable.set(app: claim.notification.app, count: badge, at: handOff.delivery.deliveredAt, in: db)
     }
@@ -213,12 +215,13 @@ extension SQLiteStore: FiringStore {
       return claim
     case .claim(let claim):
       guard let snapshot = snapshots[claim.rowID] else { return nil }
-      try db.execute(
+      try db.cachedStatement(
         sql: """
           INSERT OR IGNORE INTO claim
             (notification_rowid, occurrence, fire_at, late, coalesced, owner, claimed_at, snapshot)
           VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-          """,
+          """
+      ).execute(
         arguments: [
           claim.rowID, claim.occurrence, Millis.from(claim.fireDate), claim.late ? 1 : 0, claim.coalesced,
           owner.description, Millis.from(now), ClaimSnapshot.encode(snapshot),
@@ -233,9 +236,9 @@ extension SQLiteStore: FiringStore {
   private static func advance(
     _ rowID: Int64, to nextOccurrence: Int, at nextFireDate: Date?, resolvedZone: String?, in db: Database
   ) throws {
-    try db.execute(
-      sql: "UPDATE notification SET next_occurrence = ?, next_fire_at = ?, resolved_zone = ? WHERE rowid = ?",
-      arguments: [nextOccurrence, nextFireDate.map(Millis.from), resolvedZone, rowID])
+    try db.cachedStatement(
+      sql: "UPDATE notification SET next_occurrence = ?, next_fire_at = ?, resolved_zone = ? WHERE rowid = ?"
+    ).execute(arguments: [nextOccurrence, nextFireDate.map(Millis.from), resolvedZone, rowID])
   }
 
   private static func release(_ claim: Claim, in db: Database) throws {
@@ -271,9 +274,8 @@ extension SQLiteStore: FiringStore {
   }
 
   private static func dropClaim(_ claim: Claim, in db: Database) throws {
-    try db.execute(
-      sql: "DELETE FROM claim WHERE notification_rowid = ? AND occurrence = ?",
-      arguments: [claim.rowID, claim.occurrence])
+    try db.cachedStatement(sql: "DELETE FROM claim WHERE notification_rowid = ? AND occurrence = ?")
+      .execute(arguments: [claim.rowID, claim.occurrence])
   }
 
   /// `local` rows follow the system zone: when it moved since their next fire instant was

@@ -132,14 +132,17 @@ public struct SoundLibrary: Sendable {
   /// `notification.app`'s folders and never throws (an unusable app id gives the
   /// default sound with a note, like any other unusable sound).
   public static func resolve(
-    _ notification: LocalNotification,
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    _ notification: LocalNotification, environment: [String: String]? = nil
   ) -> SoundResolution {
     guard case .file(let name) = notification.sound else {
       return SoundResolution(effective: notification.sound)
     }
     do throws(NotifyError) {
-      return try SoundLibrary(app: notification.app, environment: environment).resolve(notification.sound)
+      // The environment is read only here: building it is most of the cost of a call,
+      // and a firer calls this for every occurrence it claims.
+      return try SoundLibrary(
+        app: notification.app, environment: environment ?? ProcessInfo.processInfo.environment
+      ).resolve(notification.sound)
     } catch {
       return .substitute(for: name, note: "has no sound folder: \(error.problem)", fix: error.fix ?? "")
     }
