@@ -18,7 +18,8 @@ let package = Package(
     // The floor: one CLOCK_REALTIME sd-event timer re-armed for each instant, one write(2) per wake.
     .executableTarget(name: "sd-event-floor", dependencies: ["CSdEvent"]),
     // The harness: schedules, runs the floor and the daemon, reads both through a pipe.
-    .executableTarget(name: "fire-latency"),
+    .executableTarget(
+      name: "fire-latency", dependencies: ["BenchSupport", .product(name: "Notify", package: "notify")]),
     // Shared by the peer harnesses: posix_spawn children, /proc figures, statistics, tables.
     .target(name: "BenchSupport"),
     // notify daemon vs APScheduler, idle with 64 pending: wake-ups per minute and RSS.

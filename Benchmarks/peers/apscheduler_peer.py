@@ -3,9 +3,10 @@
 Run by the Benchmarks harnesses (see BENCHMARKS.md) with the interpreter of the venv that
 `.ci/bench` makes under Benchmarks/.venv (pip install "apscheduler<4" sqlalchemy):
 
-  apscheduler_peer.py latency DB START_USEC SPACING_USEC COUNT
-      Stores COUNT one-shot date jobs in the SQLite file DB, due at START + i * SPACING
-      (CLOCK_REALTIME microseconds), then runs the scheduler. Each job writes "i\\n" on
+  apscheduler_peer.py latency DB START_USEC SPACING_USEC COUNT [BURST]
+      Stores COUNT * BURST one-shot date jobs in the SQLite file DB (BURST defaults to 1),
+      job j due at START + (j // BURST) * SPACING (CLOCK_REALTIME microseconds): COUNT
+      instants with BURST jobs each. Then runs the scheduler. Each job writes "j\\n" on
       stdout (one write(2), like notify's stdout sink), so the harness stamps its arrival on
       the pipe exactly as it does for the daemon and the sd-event floor. Exits after the last.
       START_USEC "auto": the script picks START once it is loaded (1 s plus 3 ms per job
@@ -57,19 +58,20 @@ def make_scheduler(db):
     )
 
 
-def latency(db, start_usec, spacing_usec, count):
+def latency(db, start_usec, spacing_usec, count, burst=1):
     scheduler = make_scheduler(db)
     scheduler.start(paused=True)
     auto = start_usec is None
     # Storing a job takes about a millisecond; a busy machine may need more: with "auto",
     # start again with twice the margin (the jobs removed) rather than measure late starts.
-    margin = 1 + count * 0.003
+    total = count * burst
+    margin = 1 + total * 0.003
     stored = False
     for _ in range(4):
         if auto:
             start_usec = int((time.time() + margin) * 1e6)
-        for i in range(count):
-            due = datetime.fromtimestamp((start_usec + i * spacing_usec) / 1e6, tz=timezone.utc)
+        for i in range(total):
+            due = datetime.fromtimestamp((start_usec + (i // burst) * spacing_usec) / 1e6, tz=timezone.utc)
             scheduler.add_job(fire, "date", run_date=due, args=[i], id="b%d" % i)
         if time.time() <= start_usec / 1e6 - 0.2:
             stored = True
@@ -79,11 +81,11 @@ def latency(db, start_usec, spacing_usec, count):
             break
         margin *= 2
     if not stored:
-        sys.stderr.write("apscheduler_peer: scheduling %d jobs took too long\n" % count)
+        sys.stderr.write("apscheduler_peer: scheduling %d jobs took too long\n" % total)
         sys.exit(75)
     if auto:
         os.write(1, b"start %d\n" % start_usec)
-    remaining[0] = count
+    remaining[0] = total
     scheduler.resume()
     last_due = (start_usec + (count - 1) * spacing_usec) / 1e6
     done.wait(max(1.0, last_due - time.time() + 10))
@@ -108,9 +110,10 @@ def idle(db, count):
 
 
 def main(argv):
-    if len(argv) == 6 and argv[1] == "latency":
+    if len(argv) in (6, 7) and argv[1] == "latency":
         start = None if argv[3] == "auto" else int(argv[3])
-        latency(argv[2], start, int(argv[4]), int(argv[5]))
+        burst = int(argv[6]) if len(argv) == 7 else 1
+        latency(argv[2], start, int(argv[4]), int(argv[5]), max(1, burst))
     elif len(argv) == 4 and argv[1] == "idle":
         idle(argv[2], int(argv[3]))
     else:

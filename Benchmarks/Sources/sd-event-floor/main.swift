@@ -1,7 +1,8 @@
 // The floor for BENCHMARKS.md: what an sd-event CLOCK_REALTIME timer with 1 µs accuracy
 // costs from its due instant to a line written on stdout, with nothing else in between.
-//   usage: sd-event-floor START_USEC SPACING_USEC COUNT
-// Writes "i\n" when instant i = START + i * SPACING comes.
+//   usage: sd-event-floor START_USEC SPACING_USEC COUNT [BURST]
+// When instant i = START + i * SPACING comes (i < COUNT), writes BURST lines (default 1),
+// "i * BURST + k\n" for k in 0..<BURST, one write(2) each, from that one wake-up.
 import CSdEvent
 import Glibc
 
@@ -12,10 +13,11 @@ func warn(_ text: String) {
 }
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4, let start = UInt64(arguments[1]), let spacing = UInt64(arguments[2]),
-  let count = Int(arguments[3])
+guard arguments.count == 4 || arguments.count == 5, let start = UInt64(arguments[1]),
+  let spacing = UInt64(arguments[2]), let count = Int(arguments[3]),
+  let burst = arguments.count == 5 ? Int(arguments[4]) : 1, burst >= 1
 else {
-  warn("usage: sd-event-floor START_USEC SPACING_USEC COUNT\n")
+  warn("usage: sd-event-floor START_USEC SPACING_USEC COUNT [BURST]\n")
   exit(64)
 }
 
@@ -24,24 +26,28 @@ final class State {
   let start: UInt64
   let spacing: UInt64
   let count: Int
-  init(start: UInt64, spacing: UInt64, count: Int) {
+  let burst: Int
+  init(start: UInt64, spacing: UInt64, count: Int, burst: Int) {
     self.start = start
     self.spacing = spacing
     self.count = count
+    self.burst = burst
   }
   var due: UInt64 { start + UInt64(index) * spacing }
 }
 
 var event: OpaquePointer?
 guard sd_event_new(&event) >= 0 else { exit(70) }
-let state = State(start: start, spacing: spacing, count: count)
+let state = State(start: start, spacing: spacing, count: count, burst: burst)
 var source: OpaquePointer?
 let result = sd_event_add_time(
   event, &source, CLOCK_REALTIME, state.due, 1,
   { source, _, userdata in
     let state = Unmanaged<State>.fromOpaque(userdata!).takeUnretainedValue()
-    var line = Array("\(state.index)\n".utf8)
-    _ = write(1, &line, line.count)
+    for k in 0..<state.burst {
+      var line = Array("\(state.index * state.burst + k)\n".utf8)
+      _ = write(1, &line, line.count)
+    }
     state.index += 1
     if state.index == state.count { return sd_event_exit(sd_event_source_get_event(source), 0) }
     sd_event_source_set_time(source, state.due)
