@@ -30,12 +30,6 @@ public final class StdoutSink: DeliverySink {
       offset += written
     }
     bytes.removeAll()
-    // A pipe's reader woken by this write is usually put on this CPU (a pipe write is a
-    // "sync" wake-up: the kernel expects the writer to sleep next), but the firer goes on
-    // recording the delivery and re-arming first, for about a millisecond, and the
-    // reader waits for all of it. Yielding lets the reader take its line now. When nothing
-    // else wants this CPU, it returns at once. See BENCHMARKS.md "Fire latency".
-    sched_yield()
   }
 
   private func readableLine(_ d: Delivery) -> String {

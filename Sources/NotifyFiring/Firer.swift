@@ -125,6 +125,14 @@ public final class Firer {
     try Firer.storeCall { try store.nextFireDate(localZone: clock.localZone, app: options.app) }
   }
 
+  /// The next instant and how many fall due at it (asked only when claiming ahead).
+  private func nextDue() throws(NotifyError) -> FiringStateMachine.NextDue? {
+    guard let instant = try nextFireDate() else { return nil }
+    guard options.claimAhead > 0 else { return .init(instant) }
+    let count = try Firer.storeCall { try store.countDue(at: instant, app: options.app) }
+    return .init(instant, count: count)
+  }
+
   /// One wake-up: hands over what has come due, claims what falls due within
   /// `claimAhead`, and says when to wake next. `task` bounds the hand-overs: once it
   /// expires no further one starts, and the unstarted claims stay prepared for the next
@@ -132,14 +140,14 @@ public final class Firer {
   /// pings its watchdog there).
   public func wake(task: BackgroundTask? = nil, beforeEach: () -> Void = {}) throws(NotifyError) -> Wake {
     var report = BatchReport()
-    var actions = machine.wake(now: clock.now(), next: try nextFireDate())
+    var actions = machine.wake(now: clock.now(), next: try nextDue())
     while !actions.isEmpty {
       switch actions.removeFirst() {
       case .claim(let dueBy):
         let claims = try claim(dueBy: dueBy)
         report.claimed += claims.count
         report.reachedLimit = claims.count >= options.batchLimit
-        actions = machine.claimed(claims, now: clock.now(), next: try nextFireDate())
+        actions = machine.claimed(claims, now: clock.now(), next: try nextDue())
       case .handOver(let claims):
         let (done, unstarted) = handOver(claims, task: task, beforeEach: beforeEach)
         report.add(done)
@@ -239,6 +247,12 @@ public final class Firer {
         report.failed += 1
       }
     }
+    // A reader woken by the sink (a pipe's reader, the notification server) is usually put
+    // on this CPU, the kernel expecting the writer to sleep next; recording, logging and
+    // re-arming would keep it waiting for about a millisecond. Yield once, after the whole
+    // burst: when nothing else wants this CPU, it returns at once. (BENCHMARKS.md, Fire
+    // latency: what the extra millisecond is.)
+    if !handed.isEmpty { sched_yield() }
     record(handed)
     // Logged once the burst is handed over and recorded: a log line is no reason for the
     // next hand-off to wait.

@@ -31,6 +31,17 @@ extension SQLiteStore: FiringStore {
     }
   }
 
+  public func countDue(at instant: Date, app: String? = nil) throws(NotifyError) -> Int {
+    try read { db in
+      let filter = app == nil ? "" : "AND app = ?"
+      var arguments: StatementArguments = [Millis.from(instant)]
+      if let app { arguments += [app] }
+      return try Int.fetchOne(
+        db.cachedStatement(sql: "SELECT count(*) FROM notification WHERE next_fire_at = ? \(filter)"),
+        arguments: arguments) ?? 0
+    }
+  }
+
   public func claimDue(
     now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
     app: String? = nil

@@ -116,7 +116,8 @@ func measureFloor() throws -> Figures {
       options.floor, "\(UInt64(start * 1e6))", "\(UInt64(options.spacing * 1e6))", "\(options.count)",
       "\(options.burst)",
     ], stdout: .pipe)
-  let lines = LineReader(fd: floor.output!).read(count: options.total, deadline: lastLineDeadline(start: start))
+  let lines = LineReader(fd: floor.output!).read(
+    count: options.total, deadline: lastLineDeadline(start: start))
   floor.wait()
   return indexed(lines, start: start)
 }
@@ -135,7 +136,8 @@ func scheduleWithCommand(firstDue: Double, environment: [String: String]) throws
   let failures = NSLock()
   failedSchedules = 0
   for i in 0..<options.total {
-    let at = RFC3339.string(from: Date(timeIntervalSince1970: options.due(i, from: firstDue)), milliseconds: true)
+    let at = RFC3339.string(
+      from: Date(timeIntervalSince1970: options.due(i, from: firstDue)), milliseconds: true)
     queue.addOperation {
       let status = try? Child.run(
         [options.notify, "schedule", "--app", app(i), "--id", "b\(i)", "--at", at, "--title", "bench \(i)"],
@@ -144,7 +146,9 @@ func scheduleWithCommand(firstDue: Double, environment: [String: String]) throws
     }
   }
   queue.waitUntilAllOperationsAreFinished()
-  if failedSchedules > 0 { throw BenchError("fire-latency: \(failedSchedules) `notify schedule` runs failed") }
+  if failedSchedules > 0 {
+    throw BenchError("fire-latency: \(failedSchedules) `notify schedule` runs failed")
+  }
 }
 
 /// Fills the store through the library, one transaction per notification as the command does.
@@ -157,7 +161,9 @@ func scheduleWithLibrary(firstDue: Double, db: String) throws {
       schedule: Schedule(fireDate: .instant(Date(timeIntervalSince1970: options.due(i, from: firstDue)))),
       title: "bench \(i)", createdAt: Date())
     let outcome = try store.schedule(n, localZone: zone)
-    guard outcome.discarded.isEmpty else { throw BenchError("fire-latency: the 64 limit discarded in \(n.app)") }
+    guard outcome.discarded.isEmpty else {
+      throw BenchError("fire-latency: the 64 limit discarded in \(n.app)")
+    }
   }
 }
 
@@ -184,7 +190,8 @@ func measureDaemon() throws -> Figures {
   let daemon = try Child(
     [options.notify, "daemon", "--sink", "stdout"], environment: environment, stdout: .pipe,
     stderr: scratch.file("daemon.err"))
-  let lines = LineReader(fd: daemon.output!).read(count: options.total, deadline: lastLineDeadline(start: start))
+  let lines = LineReader(fd: daemon.output!).read(
+    count: options.total, deadline: lastLineDeadline(start: start))
   daemon.stop()
   return Figures(
     samples: lines.compactMap { line, at in
@@ -266,14 +273,17 @@ runHarness("fire-latency") {
     for system in systems {
       for (round, figures) in system.rounds.enumerated() {
         for sample in figures.samples {
-          text += "\(system.name)\t\(round + 1)\t\(sample.index)\t\(String(format: "%.1f", sample.latency * 1e6))\n"
+          text +=
+            "\(system.name)\t\(round + 1)\t\(sample.index)\t\(String(format: "%.1f", sample.latency * 1e6))\n"
         }
       }
     }
-    let handle = FileHandle(forWritingAtPath: raw) ?? {
-      FileManager.default.createFile(atPath: raw, contents: nil)
-      return FileHandle(forWritingAtPath: raw)!
-    }()
+    let handle =
+      FileHandle(forWritingAtPath: raw)
+      ?? {
+        FileManager.default.createFile(atPath: raw, contents: nil)
+        return FileHandle(forWritingAtPath: raw)!
+      }()
     handle.seekToEndOfFile()
     handle.write(Data(text.utf8))
     handle.closeFile()
@@ -318,7 +328,9 @@ runHarness("fire-latency") {
   }
   if options.repeats > 1 {
     for s in systems {
-      print("\(s.name) p50 per repeat: \(s.rounds.map { micro(Figures.percentile($0.latencies, 0.5)) }.joined(separator: ", "))")
+      print(
+        "\(s.name) p50 per repeat: \(s.rounds.map { micro(Figures.percentile($0.latencies, 0.5)) }.joined(separator: ", "))"
+      )
     }
   }
   if systems.contains(where: { $0.n != options.total || $0.failed > 0 }) {

@@ -17,6 +17,20 @@ import Foundation
 /// // after carrying out .claim(dueBy:): machine.claimed(claims, now: now, next: store.nextFireDate)
 /// ```
 public struct FiringStateMachine: Sendable {
+  /// The store's earliest next fire instant, and how many occurrences fall due at it.
+  public struct NextDue: Hashable, Sendable {
+    /// The instant.
+    public var instant: Date
+    /// How many occurrences are due at it (at least 1).
+    public var count: Int
+
+    /// Creates the fact.
+    public init(_ instant: Date, count: Int = 1) {
+      self.instant = instant
+      self.count = max(1, count)
+    }
+  }
+
   /// What the firer does next.
   public enum Action: Hashable, Sendable {
     /// Claim what falls due by this instant, then report with `claimed(_:now:next:)`.
@@ -33,6 +47,9 @@ public struct FiringStateMachine: Sendable {
 
   /// How long before its instant an occurrence is claimed (0: when due).
   public let claimAhead: TimeInterval
+  /// What claiming one occurrence is expected to cost: a burst of n due at one instant is
+  /// claimed `claimAhead + n × claimCost` ahead, so that it is all claimed by its instant.
+  public let claimCost: TimeInterval
   /// How many claims in a row one wake-up may make before it re-arms instead (each claims
   /// up to a batch; more than this many batches due at once continue after other events).
   public let claimRounds: Int
@@ -40,21 +57,28 @@ public struct FiringStateMachine: Sendable {
   public private(set) var prepared: [Claim] = []
   private var rounds = 0
 
-  /// A machine that claims `claimAhead` early.
-  public init(claimAhead: TimeInterval = 0, claimRounds: Int = 16) {
+  /// A machine that claims `claimAhead` early, plus `claimCost` per occurrence due at once
+  /// (none when `claimAhead` is 0: a run that exits claims what is due, when it is due).
+  public init(claimAhead: TimeInterval = 0, claimCost: TimeInterval = 0.0001, claimRounds: Int = 16) {
     self.claimAhead = max(0, claimAhead)
+    self.claimCost = claimAhead > 0 ? max(0, claimCost) : 0
     self.claimRounds = max(1, claimRounds)
+  }
+
+  /// How long before `next` its occurrences are claimed.
+  public func margin(for next: NextDue) -> TimeInterval {
+    claimAhead + Double(next.count) * claimCost
   }
 
   /// A wake-up: the timer, a change to the store, a clock set, a zone change, a resume.
   /// `next` is the store's earliest next fire instant (pending rows and abandoned claims).
-  public mutating func wake(now: Date, next: Date?) -> [Action] {
+  public mutating func wake(now: Date, next: NextDue?) -> [Action] {
     rounds = 0
     return handOverDue(now: now) + plan(now: now, next: next, claimedNothing: false)
   }
 
   /// The result of `.claim`: `claims` are now this firer's; `next` is read after the claim.
-  public mutating func claimed(_ claims: [Claim], now: Date, next: Date?) -> [Action] {
+  public mutating func claimed(_ claims: [Claim], now: Date, next: NextDue?) -> [Action] {
     rounds += 1
     prepared = (prepared + claims).sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }
     return handOverDue(now: now) + plan(now: now, next: next, claimedNothing: claims.isEmpty)
@@ -80,14 +104,15 @@ public struct FiringStateMachine: Sendable {
     return [.handOver(Array(due))]
   }
 
-  /// Claim when something falls due within `claimAhead`; otherwise arm for the earliest
-  /// of the prepared instants and `claimAhead` before the next pending one.
-  private func plan(now: Date, next: Date?, claimedNothing: Bool) -> [Action] {
-    let horizon = now + claimAhead
-    if let next, next <= horizon, !claimedNothing, rounds < claimRounds {
-      return [.claim(dueBy: horizon)]
+  /// Claim when the next instant is within its margin; otherwise arm for the earliest of
+  /// the prepared instants and the margin before the next pending one.
+  private func plan(now: Date, next: NextDue?, claimedNothing: Bool) -> [Action] {
+    let margin = next.map(margin(for:)) ?? claimAhead
+    let horizon = now + margin
+    if let next, next.instant <= horizon, !claimedNothing, rounds < claimRounds {
+      return [.claim(dueBy: max(now + claimAhead, next.instant))]
     }
-    var wake = [prepared.first?.fireDate, next.map { $0 - claimAhead }].compactMap { $0 }.min()
+    var wake = [prepared.first?.fireDate, next.map { $0.instant - margin }].compactMap { $0 }.min()
     if claimedNothing, let soon = wake, soon <= horizon, prepared.first.map({ $0.fireDate > soon }) ?? true {
       // The store says something is due but nothing could be claimed: another live firer
       // holds it, or the instant is a fraction of a millisecond past its stored

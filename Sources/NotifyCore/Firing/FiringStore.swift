@@ -79,6 +79,10 @@ public protocol FiringStore: AnyObject {
   /// than `localZone` are computed again first.
   func nextFireDate(localZone: TimeZone, app: String?) throws -> Date?
 
+  /// How many pending notifications (only `app`'s when given) fall due at exactly
+  /// `instant`: how large a burst is coming, so that it is claimed early enough.
+  func countDue(at instant: Date, app: String?) throws -> Int
+
   /// Atomically claims every occurrence due at `now` (at most `limit`; only `app`'s when
   /// given), advancing each notification to its next future occurrence; occurrences later
   /// than `misfireGrace` are recorded as `missed` instead; claims of dead firers are taken over.
