@@ -140,14 +140,16 @@ public final class Firer {
   /// pings its watchdog there).
   public func wake(task: BackgroundTask? = nil, beforeEach: () -> Void = {}) throws(NotifyError) -> Wake {
     var report = BatchReport()
-    var actions = machine.wake(now: clock.now(), next: try nextDue())
+    var actions = machine.wake(now: clock.now())
     while !actions.isEmpty {
       switch actions.removeFirst() {
+      case .readNext:
+        actions += machine.nextRead(try nextDue(), now: clock.now())
       case .claim(let dueBy):
         let claims = try claim(dueBy: dueBy)
         report.claimed += claims.count
         report.reachedLimit = claims.count >= options.batchLimit
-        actions = machine.claimed(claims, now: clock.now(), next: try nextDue())
+        actions = machine.claimed(claims, now: clock.now())
       case .handOver(let claims):
         let (done, unstarted) = handOver(claims, task: task, beforeEach: beforeEach)
         report.add(done)

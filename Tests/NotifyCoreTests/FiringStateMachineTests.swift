@@ -60,6 +60,18 @@ struct FiringStateMachineTests {
     #expect(run.wake(now: t0 - 1, next: burst) == [.arm(t0)])
   }
 
+  @Test("a wake-up hands over what is due before it asks the store for anything")
+  func handOverBeforeReading() {
+    var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0)
+    let prepared = [claim("x", at: t0)]
+    _ = machine.wake(now: t0 - 0.01, next: .init(t0))
+    _ = machine.claimed(prepared, now: t0 - 0.01, next: nil)
+    // When the timer fires at the instant
+    // Then the hand-off comes first, and only then is the store's next instant wanted
+    #expect(machine.wake(now: t0) == [.handOver(prepared), .readNext])
+    #expect(machine.nextRead(.init(t0 + 60), now: t0) == [.arm(t0 + 59.99)])
+  }
+
   @Test("overdue claims are handed over as soon as they are claimed")
   func overdueAtOnce() {
     var machine = FiringStateMachine()

@@ -43,6 +43,8 @@ public struct FiringStateMachine: Sendable {
     case disarm
     /// Return these unstarted claims to pending.
     case giveBack([Claim])
+    /// Read the store's next instant and report it with `nextRead(_:now:)`.
+    case readNext
   }
 
   /// How long before its instant an occurrence is claimed (0: when due).
@@ -56,6 +58,7 @@ public struct FiringStateMachine: Sendable {
   /// Occurrences claimed and not yet handed over, soonest first.
   public private(set) var prepared: [Claim] = []
   private var rounds = 0
+  private var lastClaimEmpty = false
 
   /// A machine that claims `claimAhead` early, plus `claimCost` per occurrence due at once
   /// (none when `claimAhead` is 0: a run that exits claims what is due, when it is due).
@@ -71,17 +74,37 @@ public struct FiringStateMachine: Sendable {
   }
 
   /// A wake-up: the timer, a change to the store, a clock set, a zone change, a resume.
-  /// `next` is the store's earliest next fire instant (pending rows and abandoned claims).
-  public mutating func wake(now: Date, next: NextDue?) -> [Action] {
+  /// Hands over what has come due first (no store read stands before a hand-off), then
+  /// asks for the store's next instant (`.readNext`).
+  public mutating func wake(now: Date) -> [Action] {
     rounds = 0
-    return handOverDue(now: now) + plan(now: now, next: next, claimedNothing: false)
+    lastClaimEmpty = false
+    return handOverDue(now: now) + [.readNext]
   }
 
-  /// The result of `.claim`: `claims` are now this firer's; `next` is read after the claim.
-  public mutating func claimed(_ claims: [Claim], now: Date, next: NextDue?) -> [Action] {
+  /// The result of `.claim`: `claims` are now this firer's. Hands over those already due,
+  /// then asks for the store's next instant again.
+  public mutating func claimed(_ claims: [Claim], now: Date) -> [Action] {
     rounds += 1
+    lastClaimEmpty = claims.isEmpty
     prepared = (prepared + claims).sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }
-    return handOverDue(now: now) + plan(now: now, next: next, claimedNothing: claims.isEmpty)
+    return handOverDue(now: now) + [.readNext]
+  }
+
+  /// The result of `.readNext`: the store's earliest next fire instant (pending rows and
+  /// abandoned claims), or nil. Decides whether to claim, or when to wake next.
+  public mutating func nextRead(_ next: NextDue?, now: Date) -> [Action] {
+    plan(now: now, next: next, claimedNothing: lastClaimEmpty)
+  }
+
+  /// `wake(now:)` followed by `nextRead(_:now:)`, for a caller that has `next` at hand.
+  public mutating func wake(now: Date, next: NextDue?) -> [Action] {
+    wake(now: now).filter { $0 != .readNext } + nextRead(next, now: now)
+  }
+
+  /// `claimed(_:now:)` followed by `nextRead(_:now:)`, for a caller that has `next` at hand.
+  public mutating func claimed(_ claims: [Claim], now: Date, next: NextDue?) -> [Action] {
+    claimed(claims, now: now).filter { $0 != .readNext } + nextRead(next, now: now)
   }
 
   /// The budget ran out with `unstarted` claims not handed over: keep them for the next
