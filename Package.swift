@@ -90,7 +90,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/EmbeddedAppFixture"),
-    .testTarget(name: "NotifyCoreTests", dependencies: ["NotifyCore"]),
+    .testTarget(name: "NotifyCoreTests", dependencies: ["NotifyTestSupport", "NotifyCore"]),
     .testTarget(name: "NotifySoundTests", dependencies: ["NotifyTestSupport", "NotifySound"]),
     .testTarget(name: "NotifyStoreTests", dependencies: ["NotifyTestSupport", "NotifyStore"]),
     .testTarget(name: "NotifyDesktopTests", dependencies: ["NotifyTestSupport", "NotifyDesktop"]),

@@ -72,7 +72,7 @@ enum NotificationRow {
 
 /// Instants are stored as integer milliseconds since 1970 UTC.
 enum Millis {
-  static func from(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded(.down)) }
+  static func from(_ date: Date) -> Int64 { RFC3339.millisecondsSince1970(date) }
   static func date(_ millis: Int64) -> Date { Date(timeIntervalSince1970: Double(millis) / 1000) }
 }
 

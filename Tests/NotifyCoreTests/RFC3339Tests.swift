@@ -1,10 +1,25 @@
 import Foundation
+import NotifyTestSupport
 import Testing
 
 @testable import NotifyCore
 
 @Suite("RFC3339: writing and reading instants")
 struct RFC3339Tests {
+  @Test("an instant given in whole milliseconds keeps its millisecond, never the one before")
+  func wholeMillisecondsSurviveDate() {
+    // Given instants 15 ms apart from a whole millisecond, as a scheduler computes them
+    // (Date counts from 2001: the value read back can fall a few hundred ns short)
+    var generator = SeededGenerator(seed: 20_261_123)
+    for _ in 0..<2000 {
+      let millis = Int64.random(in: 1_700_000_000_000...1_900_000_000_000, using: &generator)
+      let step = Int64.random(in: 0..<10_000, using: &generator) * 15
+      let date = Date(timeIntervalSince1970: Double(millis) / 1000 + Double(step) * 0.001)
+      // Then its millisecond is the intended one
+      #expect(RFC3339.millisecondsSince1970(date) == millis + step, "\(date.timeIntervalSince1970)")
+    }
+  }
+
   @Test(
     "writes UTC with optional milliseconds",
     arguments: [

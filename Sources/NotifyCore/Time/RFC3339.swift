@@ -2,11 +2,19 @@ import Foundation
 
 /// RFC 3339 UTC timestamps, the only way instants are written out.
 public enum RFC3339 {
+  /// Whole milliseconds since 1970, rounded down: the resolution the store keeps and
+  /// timestamps show. Rounded to the microsecond first: `Date` counts from 2001, so an
+  /// instant given as `…09:00:00.228` comes back a few hundred nanoseconds short, and
+  /// rounding that down would move it a millisecond early.
+  public static func millisecondsSince1970(_ date: Date) -> Int64 {
+    Int64((date.timeIntervalSince1970 * 1_000_000).rounded()).floorDiv(1000)
+  }
+
   /// `2026-11-22T08:00:00Z`, with `.123` milliseconds when `milliseconds` is true, or
   /// when it is nil and the instant has a fraction of a second (so an instant written out
   /// and read back is the same to the millisecond).
   public static func string(from date: Date, milliseconds: Bool? = nil) -> String {
-    let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+    let totalMillis = millisecondsSince1970(date)
     var seconds = time_t(totalMillis.floorDiv(1000))
     let millis = Int(totalMillis - Int64(seconds) * 1000)
     var parts = tm()
