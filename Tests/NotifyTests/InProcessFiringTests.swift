@@ -107,8 +107,7 @@ struct InProcessFiringTests {
     let before = Date()
     try center.schedule(NotificationContent(body: "soon"), trigger: .after(.milliseconds(800)), id: "soon")
     // When the service runs until the delivery is announced
-    // (a look at the store every 10 minutes at most: within the test's minute, only the
-    // service's own timer or the store watch can make it deliver)
+    // (the service never polls: only its own timer or the store watch can make it deliver)
     let service = NotificationFiringService(center: center)
     let event: NotificationEvent? = try await whileRunning({ try await service.run() }) {
       var iterator = events.makeAsyncIterator()
@@ -126,8 +125,7 @@ struct InProcessFiringTests {
     // Given the service running with nothing pending
     let center = try makeCenter(clock: SystemClock())
     let events = center.events
-    // (a look at the store every 10 minutes at most: within the test's minute, only the
-    // service's own timer or the store watch can make it deliver)
+    // (the service never polls: only its own timer or the store watch can make it deliver)
     let service = NotificationFiringService(center: center)
     let event: NotificationEvent? = try await whileRunning({ try await service.run() }) {
       // When another connection (as another process would) schedules one due at once
@@ -139,7 +137,7 @@ struct InProcessFiringTests {
       return await iterator.next()
     }
     // Then the service notices through the store watch and delivers it (without the
-    // watch it would sleep for ten minutes)
+    // watch it would sleep until something else woke it)
     let delivered = try #require(event?.delivery, "not delivered within a minute")
     #expect(delivered.notification.id == "cli")
   }
