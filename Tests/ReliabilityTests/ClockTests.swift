@@ -128,6 +128,36 @@ struct ClockTests {
   }
 
   @Test(
+    "the user flies from Tokyo to Berlin: a local 09:00 daily fires at 09:00 Berlin time, not Tokyo's",
+    arguments: Driver.allCases)
+  func zoneChange(driver: Driver) throws {
+    // Given a daily 09:00 in the `local` zone from 2027-01-15, scheduled in Tokyo the
+    // evening before (23:00Z, 08:00 Tokyo)
+    let tokyo = TimeZone(identifier: "Asia/Tokyo")!
+    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let rig = try Rig(start: start - 32_400, driver: driver)
+    rig.clock.setLocalZone(tokyo)
+    let n = LocalNotification(
+      id: "standup", app: "clock",
+      schedule: Schedule(
+        fireDate: .wallClock(WallClock(year: 2027, month: 1, day: 15, hour: 9), .local), repeatInterval: .day),
+      title: "standup", createdAt: rig.clock.now())
+    _ = try rig.store.schedule(n, localZone: tokyo)
+    #expect(try rig.fire() == 0)
+    // When the user lands in Berlin (the system zone moves) before Tokyo's 09:00
+    rig.clock.setLocalZone(berlin)
+    // Then nothing fires at Tokyo's 09:00 (00:00Z)
+    rig.clock.set(start - 28_800)
+    #expect(try rig.fire() == 0)
+    // And it fires at 09:00 in Berlin (08:00Z), once, on time
+    rig.clock.set(start)
+    #expect(try rig.fire() == 1)
+    #expect(try rig.fire() == 0)
+    #expect(rig.sink.deliveries.map(\.fireDate) == [start])
+    #expect(rig.sink.deliveries.first?.late == false)
+  }
+
+  @Test(
     "a simulated 2 h suspend delivers one late occurrence per repeating notification",
     arguments: Driver.allCases)
   func suspend(driver: Driver) throws {
