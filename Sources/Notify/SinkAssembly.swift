@@ -17,7 +17,9 @@ import NotifyStore
 /// try sinks.sink.deliver(delivery)
 /// ```
 public final class SinkAssembly: @unchecked Sendable {
-  // Safe: `onInteraction` is set once, before the sink is shared, and read after.
+  // Safe: `desktop` is only used as the owner `sink` allows (its deliveries go through
+  // `sink`, badges through `publishBadge`, which takes the owner); the rest is immutable or
+  // `Locked`.
 
   /// What deliveries go to.
   public let sink: SerializedSink
@@ -25,11 +27,14 @@ public final class SinkAssembly: @unchecked Sendable {
   /// to dispatch its signals, and badges are published through it.
   public let desktop: DesktopSink?
   /// Called after each activation or dismissal the desktop reported has been recorded.
-  public var onInteraction: ((DesktopEvent) -> Void)?
+  public var onInteraction: (@Sendable (DesktopEvent) -> Void)? {
+    get { observer.value }
+    set { observer.value = newValue }
+  }
 
-  private let store: SQLiteStore?
-  private let clock: any NotifyClock
-  private let logger = Logger(label: "notify.desktop")
+  /// Shared with the desktop sink's event handler, which must not hold the assembly: the
+  /// sink outlives it in a loop that keeps dispatching.
+  private let observer = Locked<(@Sendable (DesktopEvent) -> Void)?>(nil)
 
   /// Assembles around `base`: a `DesktopSink` gets the sound fallback and history; any
   /// other sink is used as it is.
@@ -43,9 +48,7 @@ public final class SinkAssembly: @unchecked Sendable {
       outer = SoundFallbackSink(plain)
     }
     self.desktop = desktop
-    self.sink = base as? SerializedSink ?? SerializedSink(outer)
-    self.store = store
-    self.clock = clock
+    self.sink = SerializedSink(outer)
     guard let desktop else { return }
     if let store {
       if let known = try? store.desktopServerIDs() {
@@ -56,7 +59,18 @@ public final class SinkAssembly: @unchecked Sendable {
         try? store.setDesktopServerID(serverID, app: key.app, id: key.id)
       }
     }
-    desktop.onEvent = { [unowned self] event in self.record(event) }
+    let observer = self.observer
+    let logger = Logger(label: "notify.desktop")
+    desktop.onEvent = { event in
+      do {
+        try store?.record(HistoryEvent(event, at: clock.now()))
+      } catch {
+        logger.error(
+          "could not record an activation or dismissal: \(error)",
+          metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
+      }
+      observer.value?(event)
+    }
   }
 
   /// The sink's name (`desktop`, `stdout`, ...).
@@ -69,16 +83,6 @@ public final class SinkAssembly: @unchecked Sendable {
     sink.exclusively { try? desktop.publishBadge(app: app, count: count) }
   }
 
-  private func record(_ event: DesktopEvent) {
-    do {
-      try store?.record(HistoryEvent(event, at: clock.now()))
-    } catch {
-      logger.error(
-        "could not record an activation or dismissal: \(error)",
-        metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
-    }
-    onInteraction?(event)
-  }
 }
 
 extension DesktopSink: LoopAttachable {}

@@ -1,8 +1,8 @@
 import Glibc
 import NotifyCore
 
-/// A self-pipe that any thread may write to wake the loop: how `FiringDaemon.stop()`
-/// reaches a loop blocked in `epoll_wait` from another thread.
+/// A self-pipe that any thread may write to wake the loop: how `FiringLoop.stop()`
+/// and `nudge()` reach a loop blocked in `epoll_wait` from another thread.
 final class Wakeup: @unchecked Sendable {
   // Safe: other threads only call `signal()`, a write(2) on a descriptor that lives as
   // long as the object; `source` is touched on the loop's thread only.
