@@ -7,14 +7,16 @@ public final class StdoutSink: DeliverySink {
   public let name = "stdout"
   private let fd: Int32
   private let readable: Bool
-  private let zone: TimeZone?
+  /// The zone of readable lines: read once, when the first one is written.
+  private lazy var zone: TimeZone = requestedZone ?? SystemClock.readSystemZone()
+  private let requestedZone: TimeZone?
 
   /// Creates a sink writing to `fd`; `readable` defaults to whether `fd` is a terminal, and
-  /// readable lines show times in `zone` (default: the system zone when they are written).
+  /// readable lines show times in `zone` (default: the system zone when the first is written).
   public init(fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: TimeZone? = nil) {
     self.fd = fd
     self.readable = readable ?? (isatty(fd) == 1)
-    self.zone = zone
+    self.requestedZone = zone
   }
 
   public func deliver(_ delivery: Delivery) throws {
@@ -36,7 +38,7 @@ public final class StdoutSink: DeliverySink {
     let n = d.notification
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = zone ?? SystemClock.readSystemZone()
+    formatter.timeZone = zone
     formatter.dateFormat = "HH:mm:ss"
     var parts = [
       "[\(formatter.string(from: d.deliveredAt))]", "\(Escaper.visible(n.app))/\(Escaper.visible(n.id))",

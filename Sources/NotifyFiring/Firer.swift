@@ -57,8 +57,6 @@ public final class Firer {
     public var failed = 0
     /// Claimed occurrences given back unstarted because the budget ran out.
     public var released = 0
-    /// True when a claim hit `batchLimit`: more may be due right now.
-    public var reachedLimit = false
     /// True when the task expired before everything due was handed over.
     public var stopped = false
 
@@ -71,7 +69,6 @@ public final class Firer {
       delivered += other.delivered
       failed += other.failed
       released += other.released
-      reachedLimit = other.reachedLimit
       stopped = stopped || other.stopped
     }
   }
@@ -94,7 +91,7 @@ public final class Firer {
   /// Tuning.
   public let options: Options
 
-  let clock: any NotifyClock
+  private let clock: any NotifyClock
   private let sounds: any SoundResolving
   private let logger: Logger
   private var machine: FiringStateMachine
@@ -148,12 +145,10 @@ public final class Firer {
       case .claim(let dueBy):
         let claims = try claim(dueBy: dueBy)
         report.claimed += claims.count
-        report.reachedLimit = claims.count >= options.batchLimit
         actions = machine.claimed(claims, now: clock.now())
       case .handOver(let claims):
         let (done, unstarted) = handOver(claims, task: task, beforeEach: beforeEach)
         report.add(done)
-        report.reachedLimit = report.reachedLimit || done.reachedLimit
         if !unstarted.isEmpty {
           report.stopped = true
           actions = machine.budgetSpent(unstarted: unstarted, now: clock.now())

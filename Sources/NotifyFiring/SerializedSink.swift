@@ -34,11 +34,6 @@ public final class SerializedSink: DeliverySink, @unchecked Sendable {
     }
   }
 
-  /// Runs `body` with the wrapped sink, as its owner.
-  public func withSink<T>(_ body: (any DeliverySink) throws -> T) rethrows -> T {
-    try lock.withLock { try body(sink) }
-  }
-
   /// Runs `body` as the sink's owner.
   public func exclusively<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     lock.lock()

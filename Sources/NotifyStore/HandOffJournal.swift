@@ -17,7 +17,6 @@ import NotifyCore
 final class HandOffJournal {
   let path: String
   private let fd: Int32
-  private var unrecorded = 0
 
   /// The journal file of `owner` for the store at `storePath`.
   static func path(storePath: String, owner: FirerIdentity) -> String {
@@ -47,17 +46,10 @@ final class HandOffJournal {
         .ioError, "cannot write the hand-off journal: \(String(cString: strerror(errno)))",
         fix: "check the free space of the store's file system")
     }
-    unrecorded += 1
   }
 
-  /// `count` hand-offs were recorded in the store: once all are, the file is emptied.
-  func recorded(_ count: Int) {
-    unrecorded = max(0, unrecorded - count)
-    if unrecorded == 0 { _ = ftruncate(fd, 0) }
-  }
-
-  /// True when every line written has been recorded.
-  var isEmpty: Bool { unrecorded == 0 }
+  /// Every line is recorded in the store: empties the file.
+  func empty() { _ = ftruncate(fd, 0) }
 
   /// `rowid occurrence handedOverAtMillis` as one line.
   static func line(_ handOff: HandOff) -> String {
@@ -109,22 +101,23 @@ final class HandOffJournals: @unchecked Sendable {
     unrecorded[HandOffJournal.Key(rowID: handOff.claim.rowID, occurrence: handOff.claim.occurrence)] = owner
   }
 
-  /// These hand-offs are recorded in the store now.
+  /// These hand-offs are recorded in the store now: a journal all of whose lines are is
+  /// emptied.
   func recorded(_ handOffs: [HandOff]) {
     lock.withLock {
-      var counts: [FirerIdentity: Int] = [:]
+      var owners: Set<FirerIdentity> = []
       for handOff in handOffs {
         let key = HandOffJournal.Key(rowID: handOff.claim.rowID, occurrence: handOff.claim.occurrence)
-        if let owner = unrecorded.removeValue(forKey: key) { counts[owner, default: 0] += 1 }
+        if let owner = unrecorded.removeValue(forKey: key) { owners.insert(owner) }
       }
-      for (owner, count) in counts { open[owner]?.recorded(count) }
+      for owner in owners where !unrecorded.values.contains(owner) { open[owner]?.empty() }
     }
   }
 
   /// Closes and removes `owner`'s journal when everything in it is recorded.
   func end(owner: FirerIdentity) {
     lock.withLock {
-      guard let journal = open[owner], journal.isEmpty else { return }
+      guard let journal = open[owner], !unrecorded.values.contains(owner) else { return }
       open[owner] = nil
       unlink(journal.path)
     }
