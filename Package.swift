@@ -58,7 +58,7 @@ let package = Package(
     .target(
       name: "Notify",
       dependencies: [
-        "NotifyCore", "NotifyStore", "NotifySound", "NotifyDesktop", "NotifyFiring",
+        "NotifyCore", "NotifyStore", "NotifySound", "NotifyDesktop", "NotifyFiring", "CSystemd",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ]

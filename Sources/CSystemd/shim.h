@@ -12,6 +12,7 @@
 #include <sys/timerfd.h>
 #include <errno.h>
 #include <sys/prctl.h>
+#include <spawn.h>
 
 /// `SD_BUS_ERROR_NULL` as a value Swift can use.
 static inline sd_bus_error notify_bus_error_null(void) {
@@ -29,5 +30,12 @@ static inline int notify_journal_sendv(const struct iovec *iov, int n) {
 static inline int notify_name_thread(const char *name) {
   return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }
+
+/// glibc's `POSIX_SPAWN_SETSID` (a GNU extension the Swift module does not see): the
+/// launched app gets a session of its own, apart from the daemon's.
+static inline short notify_spawn_setsid_flag(void) { return 0x80; }
+
+/// glibc's `posix_spawn_file_actions_addchdir_np` (2.29+), declared here for the same reason.
+int posix_spawn_file_actions_addchdir_np(posix_spawn_file_actions_t *actions, const char *path);
 
 #endif

@@ -3,7 +3,8 @@ import NotifyCore
 import NotifyDesktop
 
 extension HistoryEvent {
-  /// The history entry for an activation or dismissal the desktop reported (SPEC.md §7).
+  /// The history entry for an activation or dismissal the desktop reported (SPEC.md §7),
+  /// with the notification's title, body, launch image and userInfo.
   public init(_ event: DesktopEvent, at date: Date) {
     let (kind, reason): (Kind, String) =
       switch event.kind {
@@ -13,5 +14,6 @@ extension HistoryEvent {
     self = .interaction(
       kind, reason: reason, app: event.app, id: event.id, occurrence: event.occurrence,
       userInfo: event.userInfo, at: date)
+    if let notification = event.notification { detail = HistoryEvent.detail(of: notification) }
   }
 }

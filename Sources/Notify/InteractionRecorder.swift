@@ -11,13 +11,17 @@ struct InteractionRecorder: Sendable {
   let recent: RecentDeliveries
 
   /// Records and publishes `kind` for the notification `id`, reported by the app's own UI;
-  /// returns false when the id is neither remembered nor in the store.
+  /// returns false when the id is neither remembered nor in the store (unless
+  /// `evenIfUnknown`: a withdrawn notification was on screen, whoever showed it).
   @discardableResult
-  func record(_ kind: NotificationEvent.Kind, id: String) throws(NotifyError) -> Bool {
+  func record(_ kind: NotificationEvent.Kind, id: String, evenIfUnknown: Bool = false) throws(NotifyError) -> Bool {
     var known = recent.notification(id: id)
     if known == nil { known = try store.notification(app: app, id: id)?.notification }
-    guard let notification = known else { return false }
     let now = clock.now()
+    if known == nil, evenIfUnknown {
+      known = LocalNotification(id: id, app: app, schedule: Schedule(fireDate: .instant(now)), createdAt: now)
+    }
+    guard let notification = known else { return false }
     let (historyKind, reason): (HistoryEvent.Kind, String?) =
       switch kind {
       case .delivered: (.delivered, nil)

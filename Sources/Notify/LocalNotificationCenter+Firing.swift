@@ -34,10 +34,13 @@ extension LocalNotificationCenter {
   /// The firing loop the service runs: the daemon's loop, driving this app's firer and
   /// dispatching the desktop's answers, with the sinks' owner held for every step.
   func makeFiringLoop(fires: Bool) -> FiringLoop {
-    FiringLoop(
+    let loop = FiringLoop(
       firer: firer.exclusively { $0 }, clock: clock,
       configuration: .init(storePath: store.path, handlesSignals: false, fires: fires),
       logger: Logger(label: "notify.firing"), attached: sinks.desktop, owner: sinks.sink)
+    let relay = self.relay
+    loop.onWake = { relay.relay() }
+    return loop
   }
 }
 

@@ -35,6 +35,10 @@ public final class LocalNotificationCenter: Sendable {
   let interactions: InteractionRecorder
   /// The firing loop while `firingService()` runs, so changes made here wake it at once.
   let runningLoop = Locked<FiringLoop?>(nil)
+  /// Tells the running app what other processes recorded of its notifications.
+  let relay: HistoryRelay
+  /// How the app wants its notifications presented while it runs.
+  let presentation = Locked<(@Sendable (LocalNotification) -> PresentationOptions)?>(nil)
 
   /// Creates the center for `app` on an open store, delivering through `sink` (assembled
   /// as the `notify` command assembles its sinks: a `DesktopSink` gets the sound fallback
@@ -43,8 +47,9 @@ public final class LocalNotificationCenter: Sendable {
     app: String, store: SQLiteStore, sink: any DeliverySink, clock: any NotifyClock = SystemClock()
   ) throws(NotifyError) {
     try Validator.app(app)
-    let sinks = SinkAssembly(sink, store: store, clock: clock)
+    let sinks = SinkAssembly(sink, store: store, clock: clock, hostApp: app)
     let broadcaster = EventBroadcaster()
+    let presentation = self.presentation
     let recent = RecentDeliveries()
     self.app = app
     self.store = store
@@ -62,8 +67,11 @@ public final class LocalNotificationCenter: Sendable {
           LocalNotificationCenter.announce(delivery, to: broadcaster, recent: recent)
         },
         identity: .current, clock: clock, logger: logger,
-        options: .init(claimAhead: FiringLoop.claimAhead, app: app))
+        options: .init(
+          claimAhead: FiringLoop.claimAhead, app: app,
+          presentation: { notification in presentation.value?(notification) ?? .all }))
     }
+    self.relay = HistoryRelay(app: app, store: store, broadcaster: broadcaster)
     let interactions = InteractionRecorder(
       app: app, store: store, clock: clock, broadcaster: broadcaster, recent: recent)
     self.interactions = interactions
@@ -163,6 +171,7 @@ public final class LocalNotificationCenter: Sendable {
       notification: notification, occurrence: 1, fireDate: now, deliveredAt: now, late: false)
     // A missing or invalid sound file never loses the notification: the default plays.
     delivery.apply(SoundLibrary.resolve(notification))
+    if let decide = presentation.value { delivery.presentation = decide(notification) }
     try sinks.sink.deliver(delivery)
     try store.recordPresented(delivery)
     didDeliver(delivery)

@@ -4,8 +4,10 @@ import NotifyFiring
 import ServiceLifecycle
 
 /// The center's work while the app runs: fires the app's scheduled notifications through
-/// the center's sink, and relays the desktop's answers (activations, dismissals) to
-/// `LocalNotificationCenter.events`.
+/// the center's sink, and relays to `LocalNotificationCenter.events` what happens to the
+/// app's notifications, whoever showed them (deliveries, activations, dismissals). While it
+/// runs the app is online: a click on one of its notifications comes to it instead of
+/// launching it, and a daemon leaves the app's scheduled notifications to it.
 ///
 /// It runs the same firing loop as `notify daemon` (`FiringLoop`, on a thread of its own),
 /// for this app only: the same decisions and the same triggers — a timer for the app's
@@ -37,7 +39,16 @@ public struct NotificationFiringService: Service {
   public func run() async throws {
     let loop = center.makeFiringLoop(fires: firesScheduledNotifications)
     center.runningLoop.value = loop
-    defer { center.runningLoop.value = nil }
+    // Online: a click on the app's notification comes here instead of launching it, and a
+    // firing daemon leaves the app's scheduled notifications to this process.
+    let presence = AppPresence(app: center.app, owner: .current, fires: firesScheduledNotifications)
+    center.relay.start()
+    try center.store.enter(presence, at: center.clock.now())
+    defer {
+      try? center.store.leave(presence)
+      center.relay.stop()
+      center.runningLoop.value = nil
+    }
     try await withTaskCancellationOrGracefulShutdownHandler {
       try await loop.run()
     } onCancelOrGracefulShutdown: {

@@ -8,9 +8,11 @@ import NotifyStore
 /// The sinks of one process, put together in one place for every way in (`notify daemon`,
 /// `fire-due`, `notify now`, an embedding app), as swift-log puts its handlers together at
 /// bootstrap: the chosen sink; around the desktop sink, the sound fallback for servers
-/// without `sound` (SPEC.md §4); the desktop's answers (`ActionInvoked`,
-/// `NotificationClosed`) recorded in history; the server ids kept in the store so that any
-/// process replaces the same bubble; and one owner for all of it (`SerializedSink`).
+/// without `sound` (SPEC.md §4); what an app in the foreground left out of a delivery
+/// taken out (`PresentingSink`); the desktop's answers (`ActionInvoked`,
+/// `NotificationClosed`) recorded in history and a click taken back to its app
+/// (`InteractionRouter`); the server ids kept in the store so that any process replaces
+/// the same bubble; and one owner for all of it (`SerializedSink`).
 ///
 /// ```swift
 /// let sinks = try SinkChoice.auto.assemble(store: store)
@@ -38,7 +40,14 @@ public final class SinkAssembly: @unchecked Sendable {
 
   /// Assembles around `base`: a `DesktopSink` gets the sound fallback and history; any
   /// other sink is used as it is.
-  public init(_ base: any DeliverySink, store: SQLiteStore?, clock: any NotifyClock = SystemClock()) {
+  ///
+  /// `hostApp` is the app this process is (an embedding app's center; nil for the daemon
+  /// and `fire-due`): a click on its own notification is handed to it, not launched.
+  /// `environment` is where desktop entries are looked up and what a launched app inherits.
+  public init(
+    _ base: any DeliverySink, store: SQLiteStore?, clock: any NotifyClock = SystemClock(), hostApp: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) {
     var outer = base
     var desktop: DesktopSink?
     if let fallback = base as? SoundFallbackSink {
@@ -48,7 +57,7 @@ public final class SinkAssembly: @unchecked Sendable {
       outer = SoundFallbackSink(plain)
     }
     self.desktop = desktop
-    self.sink = SerializedSink(outer)
+    self.sink = SerializedSink(PresentingSink(base: outer))
     guard let desktop else { return }
     if let store {
       if let known = try? store.desktopServerIDs() {
@@ -60,15 +69,13 @@ public final class SinkAssembly: @unchecked Sendable {
       }
     }
     let observer = self.observer
-    let logger = Logger(label: "notify.desktop")
-    desktop.onEvent = { event in
-      do {
-        try store?.record(HistoryEvent(event, at: clock.now()))
-      } catch {
-        logger.error(
-          "could not record an activation or dismissal: \(error)",
-          metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
-      }
+    let router = store.map { store in
+      InteractionRouter(
+        store: store, clock: clock, hostApp: hostApp,
+        launcher: AppLauncher(environment: environment, storePath: store.path))
+    }
+    desktop.onEvent = { [unowned desktop] event in
+      router?.handle(event, desktop: desktop)
       observer.value?(event)
     }
   }

@@ -8,7 +8,8 @@ struct NotifyCommand: ParsableCommand {
     abstract: "Schedule local notifications and deliver them on time.",
     subcommands: [
       ScheduleCommand.self, NowCommand.self, CancelCommand.self, ListCommand.self, ShowCommand.self,
-      HistoryCommand.self, BadgeCommand.self, DaemonCommand.self, FireDueCommand.self, SoundCommand.self,
+      HistoryCommand.self, BadgeCommand.self, DismissCommand.self, LaunchResponseCommand.self,
+      DaemonCommand.self, FireDueCommand.self, SoundCommand.self,
     ]
   )
 }

@@ -26,12 +26,20 @@ public struct DesktopEvent: Hashable, Sendable {
   public var launchImage: String?
   /// The id the notification server gave the bubble.
   public var serverID: UInt32
+  /// The notification as it was shown.
+  public var notification: LocalNotification?
+  /// The activation token the server sent just before an activation (`ActivationToken`,
+  /// spec 1.2), for the launched app's window to take focus.
+  public var activationToken: String?
 
   /// Creates an event.
   public init(
     kind: Kind, app: String, id: String, occurrence: Int, userInfo: [String: JSONValue],
-    launchImage: String?, serverID: UInt32
+    launchImage: String?, serverID: UInt32, notification: LocalNotification? = nil,
+    activationToken: String? = nil
   ) {
+    self.notification = notification
+    self.activationToken = activationToken
     self.kind = kind
     self.app = app
     self.id = id

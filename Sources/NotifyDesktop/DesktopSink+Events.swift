@@ -91,6 +91,13 @@ extension DesktopSink {
           DesktopSink.dispatch(message, userdata) { try $0.handleNotificationClosed($1) }
         }, me),
       "subscribing to NotificationClosed")
+    try BusFailure.check(
+      sd_bus_match_signal(
+        connection.handle, nil, nil, DesktopSink.objectPath, DesktopSink.interface, "ActivationToken",
+        { message, userdata, _ in
+          DesktopSink.dispatch(message, userdata) { try $0.handleActivationToken($1) }
+        }, me),
+      "subscribing to ActivationToken")
     let ownerRule =
       "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
       + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(DesktopSink.busName)'"
@@ -121,22 +128,35 @@ extension DesktopSink {
     return 0
   }
 
+  /// `ActivationToken(u id, s token)`: sent just before `ActionInvoked` for the same id.
+  func handleActivationToken(_ message: BusMessage) throws(BusFailure) {
+    guard session.isFromServer(message.sender) else { return }
+    let serverID = try message.readUInt32()
+    let token = try message.readString()
+    guard session.delivery(shownAs: serverID) != nil else { return }
+    session.noteActivationToken(token, for: serverID)
+  }
+
   /// `ActionInvoked(u id, s action_key)`.
   func handleActionInvoked(_ message: BusMessage) throws(BusFailure) {
     guard session.isFromServer(message.sender) else { return }
     let serverID = try message.readUInt32()
     let actionKey = try message.readString()
     guard let delivery = session.delivery(shownAs: serverID) else { return }
-    emit(.activated(actionKey: actionKey), for: delivery, serverID: serverID)
+    emit(
+      .activated(actionKey: actionKey), for: delivery, serverID: serverID,
+      token: session.takeActivationToken(for: serverID))
   }
 
-  /// `NotificationClosed(u id, u reason)`.
+  /// `NotificationClosed(u id, u reason)`. A close by call is not reported: the only
+  /// caller is notify withdrawing the notification, which records it itself.
   func handleNotificationClosed(_ message: BusMessage) throws(BusFailure) {
     guard session.isFromServer(message.sender) else { return }
     let serverID = try message.readUInt32()
     let reason = DismissReason(code: try message.readUInt32())
     guard let (delivery, change) = session.closed(serverID) else { return }
     report(change.map { [$0] } ?? [])
+    guard reason != .closedByCall else { return }
     emit(.dismissed(reason), for: delivery, serverID: serverID)
   }
 
@@ -148,11 +168,12 @@ extension DesktopSink {
     report(session.ownerChanged(from: oldOwner, to: newOwner))
   }
 
-  func emit(_ kind: DesktopEvent.Kind, for delivery: Delivery, serverID: UInt32) {
+  func emit(_ kind: DesktopEvent.Kind, for delivery: Delivery, serverID: UInt32, token: String? = nil) {
     let notification = delivery.notification
     onEvent?(
       DesktopEvent(
         kind: kind, app: notification.app, id: notification.id, occurrence: delivery.occurrence,
-        userInfo: notification.userInfo, launchImage: notification.launchImage, serverID: serverID))
+        userInfo: notification.userInfo, launchImage: notification.launchImage, serverID: serverID,
+        notification: notification, activationToken: token))
   }
 }

@@ -28,6 +28,8 @@ struct ServerSession {
   private var shown: [UInt32: Delivery] = [:]
   /// The server id of each notification's last bubble.
   private(set) var serverIDs: [DesktopNotificationKey: UInt32] = [:]
+  /// Activation tokens sent ahead of the activation they belong to, by server id.
+  private var activationTokens: [UInt32: String] = [:]
 
   /// `owner` answered a call. Returns whether it is another server than before (one that
   /// was restarted or replaced), and the ids that this forgot.
@@ -66,8 +68,20 @@ struct ServerSession {
   /// The delivery on screen as `serverID`, if it is ours.
   func delivery(shownAs serverID: UInt32) -> Delivery? { shown[serverID] }
 
+  /// `ActivationToken` arrived for `serverID`; the activation follows.
+  mutating func noteActivationToken(_ token: String, for serverID: UInt32) {
+    if activationTokens.count >= 64 { activationTokens.removeAll() }
+    activationTokens[serverID] = token
+  }
+
+  /// The token that came ahead of `serverID`'s activation, taken once.
+  mutating func takeActivationToken(for serverID: UInt32) -> String? {
+    activationTokens.removeValue(forKey: serverID)
+  }
+
   /// The bubble `serverID` went away: the delivery it showed, and its id taken back.
   mutating func closed(_ serverID: UInt32) -> (delivery: Delivery, change: IDChange?)? {
+    activationTokens[serverID] = nil
     guard let delivery = shown.removeValue(forKey: serverID) else { return nil }
     let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
     guard serverIDs[key] == serverID else { return (delivery, nil) }

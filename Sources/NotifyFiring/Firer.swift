@@ -32,13 +32,17 @@ public final class Firer {
     public var claimAhead: TimeInterval
     /// Only this app's notifications (an app firing in process), or every app's (nil).
     public var app: String?
+    /// How the app in the foreground wants each of its notifications presented (an app
+    /// firing in process); nil presents everything fully.
+    public var presentation: (@Sendable (LocalNotification) -> PresentationOptions)?
 
     /// Creates options.
     public init(
       misfireGrace: TimeInterval? = nil, batchLimit: Int = 64, attempts: Int = 3,
       claimAhead: TimeInterval = 0,
-      app: String? = nil
+      app: String? = nil, presentation: (@Sendable (LocalNotification) -> PresentationOptions)? = nil
     ) {
+      self.presentation = presentation
       self.misfireGrace = misfireGrace
       self.batchLimit = max(1, batchLimit)
       self.attempts = max(1, attempts)
@@ -280,6 +284,7 @@ public final class Firer {
         deliveredAt: now,
         late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance)
       delivery.apply(sound)
+      if let presentation = options.presentation { delivery.presentation = presentation(claim.notification) }
       do {
         try sink.deliver(delivery)
       } catch {

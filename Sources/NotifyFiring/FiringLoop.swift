@@ -55,8 +55,10 @@ public final class FiringLoop: @unchecked Sendable {
   /// `Firer.Options.claimAhead`), so that at the instant only the hand-off is left.
   public static let claimAhead: TimeInterval = 0.01
 
-  /// Called on the loop's thread after every wake-up (the daemon keeps launcher badges in
-  /// step with the store there).
+  /// Called on the loop's thread after every wake-up: at start, at each timer, and whenever
+  /// another process changed the store, also in a loop that does not fire. The daemon keeps
+  /// launcher badges in step with the store there; an app's center reads what others
+  /// recorded of its notifications.
   public var onWake: (() -> Void)?
 
   let firer: Firer
@@ -108,13 +110,18 @@ public final class FiringLoop: @unchecked Sendable {
     self.loop = loop
     defer { tearDown() }
     var sources: [AnyObject] = []
+    // Re-arming runs after everything else pending, so a burst of changes costs one wake-up.
+    wakeSource = try loop.addDeferred(priority: Int64(SD_EVENT_PRIORITY_IDLE)) { [unowned self] in
+      self.wake()
+    }
+    // Another process's commit wakes the loop also when it does not fire: an app hears
+    // of its notifications whoever showed them (`onWake`).
+    if let path = configuration.storePath {
+      sources += try watchStore(path, on: loop)
+    }
     if configuration.fires {
       // The timer goes first when several sources are ready: its work is the one with a deadline.
       timer = try loop.addRealtimeTimer(priority: Int64(SD_EVENT_PRIORITY_IMPORTANT)) { [unowned self] in
-        self.wake()
-      }
-      // Re-arming runs after everything else pending, so a burst of changes costs one wake-up.
-      wakeSource = try loop.addDeferred(priority: Int64(SD_EVENT_PRIORITY_IDLE)) { [unowned self] in
         self.wake()
       }
       sources.append(
@@ -122,9 +129,6 @@ public final class FiringLoop: @unchecked Sendable {
           self.logger.info("the wall clock was set; re-arming")
           self.requestWake()
         })
-      if let path = configuration.storePath {
-        sources += try watchStore(path, on: loop)
-      }
       sources.append(
         TimeZoneWatch(loop: loop) { [unowned self] in
           self.logger.info("the system time zone changed; re-arming")
@@ -160,7 +164,7 @@ public final class FiringLoop: @unchecked Sendable {
     }
     defer { exclusively { attached?.detach() } }
 
-    if configuration.fires { exclusively { wake() } }
+    exclusively { wake() }
     notifier.ready(status: statusLine())
     lock.withLock { ready = true }
     logger.info("ready; watching \(configuration.storePath ?? "no store file")")
@@ -234,6 +238,7 @@ public final class FiringLoop: @unchecked Sendable {
   /// One wake-up of the firer under the batch budget; arms the timer for the instant it
   /// asks for, or disarms it. Updates the service status.
   private func wake() {
+    defer { onWake?() }
     guard let timer else { return }
     let task = BackgroundTask.begin(
       named: "delivery batch", budget: configuration.batchBudget, clock: clock, trigger: .checkpoints
@@ -246,7 +251,6 @@ public final class FiringLoop: @unchecked Sendable {
       }
       if let next = wake.next { try timer.arm(at: next) } else { timer.disarm() }
       updateStatus()
-      onWake?()
     } catch {
       logger.error("could not read the store; trying again in \(Int(configuration.retryDelay)) s: \(error)")
       try? timer.arm(at: clock.now() + configuration.retryDelay)

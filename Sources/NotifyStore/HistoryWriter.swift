@@ -8,8 +8,8 @@ enum HistoryWriter {
     try db.cachedStatement(
       sql: """
         INSERT INTO event (at, app, notification_id, kind, reason, occurrence, fire_at, late,
-          sound_requested, sound_note, detail)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          sound_requested, sound_note, detail, writer)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, notify_writer())
         """
     ).execute(
       arguments: [
@@ -88,7 +88,8 @@ extension HistoryEvent {
   public init(delivery: Delivery) {
     self.init(
       at: delivery.deliveredAt, app: delivery.notification.app, notificationID: delivery.notification.id,
-      kind: .delivered, occurrence: delivery.occurrence, fireDate: delivery.fireDate, late: delivery.late,
+      kind: .delivered, reason: delivery.presentation.isEmpty ? Delivery.inAppReason : nil,
+      occurrence: delivery.occurrence, fireDate: delivery.fireDate, late: delivery.late,
       soundRequested: delivery.soundRequested, soundNote: delivery.soundNote,
       detail: HistoryEvent.detail(of: delivery.notification))
   }

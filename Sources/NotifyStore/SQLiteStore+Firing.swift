@@ -13,12 +13,34 @@ import NotifyCore
 extension SQLiteStore: FiringStore {
   public func nextFireDate(localZone: TimeZone, app: String? = nil) throws(NotifyError) -> Date? {
     try refreshLocalZone(localZone)
+    let deferred = app == nil ? try runningFiringApps() : []
     return try read { db in
       let (filter, arguments): (String, StatementArguments) = app.map { ("AND app = ?", [$0]) } ?? ("", [])
-      let next = try Int64.fetchOne(
-        db, sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL \(filter)",
-        arguments: arguments)
-      var earliest = next.map(Millis.date)
+      var earliest: Date?
+      if deferred.isEmpty {
+        earliest = try Int64.fetchOne(
+          db, sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL \(filter)",
+          arguments: arguments
+        ).map(Millis.date)
+      } else {
+        // Apps that fire their own while they run are looked at `RunningAppDeferral.grace` late.
+        earliest = try Int64.fetchOne(
+          db,
+          sql: """
+            SELECT next_fire_at FROM notification WHERE next_fire_at IS NOT NULL
+            AND app NOT IN (\(Self.placeholders(deferred.count))) ORDER BY next_fire_at LIMIT 1
+            """, arguments: StatementArguments(deferred)
+        ).map(Millis.date)
+        for running in deferred {
+          guard
+            let next = try Int64.fetchOne(
+              db, sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL AND app = ?",
+              arguments: [running])
+          else { continue }
+          let date = RunningAppDeferral.takeOver(dueAt: Millis.date(next))
+          earliest = min(earliest ?? date, date)
+        }
+      }
       let claimFilter = app == nil ? "" : "WHERE json_extract(snapshot, '$.app') = ?"
       for row in try Row.fetchAll(
         db, sql: "SELECT owner, min(fire_at) AS fire_at FROM claim \(claimFilter) GROUP BY owner",
@@ -29,6 +51,15 @@ extension SQLiteStore: FiringStore {
       }
       return earliest
     }
+  }
+
+  /// Apps whose own process fires their notifications now (a live `presence` that fires).
+  func runningFiringApps() throws(NotifyError) -> [String] {
+    Array(Set(try presences().filter(\.fires).map(\.app))).sorted()
+  }
+
+  static func placeholders(_ count: Int) -> String {
+    Array(repeating: "?", count: count).joined(separator: ", ")
   }
 
   public func countDue(at instant: Date, app: String? = nil) throws(NotifyError) -> Int {
@@ -46,6 +77,7 @@ extension SQLiteStore: FiringStore {
     now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
     app: String? = nil
   ) throws(NotifyError) -> [Claim] {
+    let deferred = app == nil ? try runningFiringApps() : []
     let (claims, retired) = try write { db in
       try Self.refreshLocalZone(localZone, in: db)
       // Only what is due: a dead daemon may have claimed an occurrence just before its instant.
@@ -54,9 +86,14 @@ extension SQLiteStore: FiringStore {
         db, sql: "SELECT * FROM claim WHERE fire_at <= ? ORDER BY fire_at, notification_rowid",
         arguments: [Millis.from(now)]
       ).compactMap { row in self.abandonedClaim(row, journals: &journals) }
-      let appFilter = app == nil ? "" : "AND app = ?"
+      var appFilter = app == nil ? "" : "AND app = ?"
       var arguments: StatementArguments = [Millis.from(now)]
       if let app { arguments += [app] }
+      if !deferred.isEmpty {
+        appFilter = "AND (app NOT IN (\(Self.placeholders(deferred.count))) OR next_fire_at <= ?)"
+        arguments += StatementArguments(deferred)
+        arguments += [Millis.from(RunningAppDeferral.dueBy(now: now))]
+      }
       arguments += [max(0, limit)]
       let due = try Row.fetchAll(
         db,

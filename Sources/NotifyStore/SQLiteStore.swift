@@ -18,6 +18,9 @@ public final class SQLiteStore: @unchecked Sendable {
   let dataVersion = Locked(0)
   /// This connection's firers' hand-off journals.
   let handOffJournals = HandOffJournals()
+  /// Who this connection is in history's `writer` column: the pid and a random part, so
+  /// that two stores open in one process are told apart too.
+  public let writer: String
 
   /// How long a writer waits for another process before giving up with exit 75.
   public static let busyTimeout: TimeInterval = 5
@@ -38,6 +41,9 @@ public final class SQLiteStore: @unchecked Sendable {
   /// newer notify is refused with exit 74 and left untouched.
   public init(path: String) throws(NotifyError) {
     self.path = path
+    var random = SystemRandomNumberGenerator()
+    let writer = "\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
+    self.writer = writer
     try StoreFiles.prepare(path: path)
     var config = Configuration()
     config.busyMode = .timeout(Self.busyTimeout)
@@ -49,6 +55,8 @@ public final class SQLiteStore: @unchecked Sendable {
         try db.execute(sql: "PRAGMA journal_mode = WAL")
       }
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      // History rows name their writer (HistoryWriter) without every caller passing it.
+      db.add(function: DatabaseFunction("notify_writer", argumentCount: 0, pure: false) { _ in writer })
     }
     do {
       // Several processes may open a new store at once: switching it to WAL and migrating

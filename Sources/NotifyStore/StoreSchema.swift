@@ -108,6 +108,48 @@ enum StoreSchema {
           sql: "UPDATE event SET reason = ? WHERE kind = 'dismissed' AND reason = ?", arguments: [new, old])
       }
     }
+    // The way back to the app: who wrote each history row (so an app's center can tell
+    // the events others recorded from its own), the responses waiting for an app a click
+    // launched, the app processes online now, and per-app settings (the desktop entry).
+    migrator.registerMigration("v4-responses-presence") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE event ADD COLUMN writer TEXT;
+          CREATE INDEX event_app_writer ON event(app, seq, writer);
+
+          CREATE TABLE response (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            at INTEGER NOT NULL,
+            app TEXT NOT NULL,
+            notification_id TEXT NOT NULL,
+            action_key TEXT NOT NULL,
+            occurrence INTEGER,
+            activation_token TEXT,
+            title TEXT,
+            body TEXT,
+            action TEXT,
+            launch_image TEXT,
+            sound TEXT NOT NULL DEFAULT 'none',
+            badge INTEGER,
+            user_info TEXT NOT NULL DEFAULT '{}',
+            urgency TEXT NOT NULL DEFAULT 'normal'
+          );
+          CREATE INDEX response_app ON response(app, seq);
+
+          CREATE TABLE presence (
+            app TEXT NOT NULL,
+            owner TEXT NOT NULL,
+            fires INTEGER NOT NULL CHECK (fires IN (0, 1)),
+            since INTEGER NOT NULL,
+            PRIMARY KEY (app, owner)
+          );
+
+          CREATE TABLE app_settings (
+            app TEXT PRIMARY KEY CHECK (length(app) BETWEEN 1 AND 128),
+            desktop_entry TEXT
+          );
+          """)
+    }
     return migrator
   }
 }

@@ -3,12 +3,18 @@
 // for the end-to-end tests that run every firing case against `notify daemon` and
 // against an app. Not an example to copy: see examples/ for those.
 //
-//   embedded-app-fixture --db PATH --app APP [--sink auto|desktop|stdout]
+//   embedded-app-fixture [--db PATH] --app APP [--sink auto|desktop|stdout]
+//                        [--presentation all|none] [--launch-response FILE [--exit]] [--no-fire]
 //
 // Deliveries go to the chosen sink (stdout: JSON Lines, as `notify daemon --sink stdout`).
-// READY=1 goes to $NOTIFY_SOCKET once the firing loop has armed its timer; activations and
-// dismissals the app hears of are written to stderr as `event: KIND ID REASON`. SIGTERM
-// or SIGINT stop it gracefully.
+// READY=1 goes to $NOTIFY_SOCKET once the firing loop has armed its timer; deliveries,
+// activations and dismissals the app hears of are written to stderr as
+// `event: KIND ID REASON`. SIGTERM or SIGINT stop it gracefully. Without --db the store is
+// `NOTIFY_DB`'s (what a launched app is given). `--presentation none` shows its own
+// notifications itself (nothing on the desktop). `--launch-response FILE` first takes the
+// click that launched it and writes its JSON to FILE (the word `none` when there is none),
+// the way iOS tutorials show the launch path; with `--exit` it then exits. `--no-fire`
+// leaves its scheduled notifications to the daemon (it only listens).
 import Foundation
 import Logging
 import Notify
@@ -27,12 +33,22 @@ enum EmbeddedAppFixture {
     let db = value("--db")
     let app = value("--app") ?? "test"
     let sink = value("--sink").flatMap(SinkChoice.init(rawValue:)) ?? .auto
+    let presentation = value("--presentation")
+    let launchFile = value("--launch-response")
+    let exitAfterLaunch = arguments.contains("--exit")
     do {
       let center = try LocalNotificationCenter(app: app, storePath: db, sink: sink)
+      if let launchFile {
+        let response = try center.takeLaunchResponse()
+        let text = response.map { $0.jsonRecord.compactText } ?? "none"
+        try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: launchFile))
+        if exitAfterLaunch { return }
+      }
+      if presentation == "none" { center.setPresentationHandler { _ in .none } }
       let events = center.events
       let group = ServiceGroup(
         configuration: .init(
-          services: [.init(service: center.firingService())], gracefulShutdownSignals: [.sigterm, .sigint],
+          services: [.init(service: center.firingService(firesScheduledNotifications: !arguments.contains("--no-fire")))], gracefulShutdownSignals: [.sigterm, .sigint],
           logger: Logger(label: "fixture")))
       try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask {
@@ -44,7 +60,7 @@ enum EmbeddedAppFixture {
             switch event.kind {
             case .activated(let key): report("event: activated \(event.notification.id) \(key)")
             case .dismissed(let reason): report("event: dismissed \(event.notification.id) \(reason ?? "-")")
-            case .delivered: break
+            case .delivered: report("event: delivered \(event.notification.id) -")
             }
           }
         }

@@ -57,6 +57,7 @@ public struct HistoryEvent: Hashable, Sendable {
     var detail: [String: JSONValue] = ["userInfo": .object(n.userInfo)]
     if let title = n.title { detail["title"] = .string(title) }
     if let body = n.body { detail["body"] = .string(body) }
+    if let launchImage = n.launchImage { detail["launchImage"] = .string(launchImage) }
     return detail
   }
 

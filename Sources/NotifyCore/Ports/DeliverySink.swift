@@ -20,6 +20,8 @@ public struct Delivery: Hashable, Sendable {
   public var soundNote: String?
   /// A resolved sound file path for the sink to play, when `sound` is a file.
   public var soundFile: String?
+  /// What of it is presented (an app in the foreground may show it itself).
+  public var presentation: PresentationOptions = .all
 
   /// How far past its due instant an occurrence may be handed over and still not be late.
   public static let lateTolerance: TimeInterval = 1

@@ -1,0 +1,64 @@
+import Foundation
+import NotifyCore
+import NotifyStore
+
+/// Tells a running app what other processes recorded of its notifications: a delivery by
+/// the daemon, a click or close the daemon heard, a withdrawal by `notify dismiss`. Reads
+/// the app's history past the last row it saw, leaving out the rows its own store
+/// connection wrote (those it published as they happened).
+final class HistoryRelay: Sendable {
+  let app: String
+  let store: SQLiteStore
+  let broadcaster: EventBroadcaster
+  /// The last history row looked at; nil until `start()`.
+  private let cursor = Locked<Int64?>(nil)
+
+  init(app: String, store: SQLiteStore, broadcaster: EventBroadcaster) {
+    self.app = app
+    self.store = store
+    self.broadcaster = broadcaster
+  }
+
+  /// From now on: what was recorded before is not news.
+  func start() {
+    let last = (try? store.lastHistorySequence()) ?? 0
+    cursor.value = last
+  }
+
+  func stop() { cursor.value = nil }
+
+  /// Publishes what others recorded since the last call.
+  func relay() {
+    guard var last = cursor.value else { return }
+    while let events = try? store.history(app: app, after: last, writtenByOthers: true), !events.isEmpty {
+      for event in events {
+        last = max(last, event.sequence)
+        if let published = notificationEvent(for: event) { broadcaster.publish(published) }
+      }
+      cursor.value = last
+    }
+  }
+
+  /// The app's event for a history row, nil for kinds apps do not hear of (cancelled,
+  /// discarded, missed, failed).
+  func notificationEvent(for event: HistoryEvent) -> NotificationEvent? {
+    let kind: NotificationEvent.Kind
+    switch event.kind {
+    case .delivered: kind = .delivered
+    case .activated: kind = .activated(actionKey: event.reason ?? "default")
+    case .dismissed: kind = .dismissed(reason: event.reason)
+    default: return nil
+    }
+    func text(_ key: String) -> String? {
+      if case .string(let value)? = event.detail[key] { return value }
+      return nil
+    }
+    var userInfo: [String: JSONValue] = [:]
+    if case .object(let members)? = event.detail["userInfo"] { userInfo = members }
+    let notification = LocalNotification(
+      id: event.notificationID, app: event.app, schedule: Schedule(fireDate: .instant(event.fireDate ?? event.at)),
+      title: text("title"), body: text("body"), launchImage: text("launchImage"), userInfo: userInfo,
+      deliveredCount: event.occurrence ?? 0, createdAt: event.at)
+    return NotificationEvent(kind: kind, notification: notification, date: event.at)
+  }
+}

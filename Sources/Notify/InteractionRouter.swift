@@ -1,0 +1,95 @@
+import Foundation
+import Logging
+import NotifyCore
+import NotifyDesktop
+import NotifyFiring
+import NotifyStore
+
+/// What the desktop's answers do, the same for every way in: each click and close is
+/// recorded in history, and a click goes back to the app (`ClickRoute`): to the app in
+/// this process, to a running process of the app (which reads it from the store), or by
+/// opening the app from its desktop entry with the response waiting in the store.
+/// History says which (`detail.opened`: `running`, `exec`, `dbus`) or why nothing was
+/// opened (`detail.notOpened`).
+struct InteractionRouter: Sendable {
+  let store: SQLiteStore
+  let clock: any NotifyClock
+  /// The app this process is (an embedding app's center), nil for the daemon and `fire-due`.
+  let hostApp: String?
+  let launcher: AppLauncher
+  let logger = Logger(label: "notify.desktop")
+
+  /// Records `event` and, for a click, brings the app back. Runs on the loop that heard
+  /// the signal, as the sinks' owner.
+  func handle(_ event: DesktopEvent, desktop: DesktopSink) {
+    let now = clock.now()
+    var history = HistoryEvent(event, at: now)
+    if case .activated(let actionKey) = event.kind {
+      let online = Set(((try? store.presences(app: event.app)) ?? []).map(\.app))
+      switch ClickRoute.decide(app: event.app, actionKey: actionKey, hostApp: hostApp, onlineApps: online) {
+      case .thisProcess, .runningApp:
+        history.detail["opened"] = .string("running")
+      case .recordOnly:
+        history.detail["notOpened"] = .string("the app is not running, and only the default action opens it")
+      case .launch:
+        switch launch(event, actionKey: actionKey, at: now, desktop: desktop) {
+        case .success(let (how, entry)):
+          history.detail["opened"] = .string(how)
+          history.detail["desktopEntry"] = .string(entry)
+        case .failure(let refusal):
+          history.detail["notOpened"] = .string(refusal.description)
+          logger.notice(
+            "a click opened nothing: \(refusal)", metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
+        }
+      }
+    }
+    do {
+      try store.record(history)
+    } catch {
+      logger.error(
+        "could not record an activation or dismissal: \(error)",
+        metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
+    }
+  }
+
+  /// Leaves the response in the store, then opens the app; takes the response back when
+  /// the app could not be opened.
+  private func launch(_ event: DesktopEvent, actionKey: String, at now: Date, desktop: DesktopSink)
+    -> Result<(String, String), LaunchRefusal>
+  {
+    let entryName: String?
+    do throws(NotifyError) {
+      entryName = try store.desktopEntry(app: event.app)
+    } catch {
+      return .failure(LaunchRefusal("cannot read the app's settings: \(error)"))
+    }
+    let plan: AppLauncher.Plan
+    switch launcher.plan(app: event.app, entryName: entryName) {
+    case .success(let found): plan = found
+    case .failure(let refusal): return .failure(refusal)
+    }
+    let notification =
+      event.notification
+      ?? LocalNotification(
+        id: event.id, app: event.app, schedule: Schedule(fireDate: .instant(now)), launchImage: event.launchImage,
+        userInfo: event.userInfo, createdAt: now)
+    let response = NotificationResponse(
+      notification: notification, actionKey: actionKey, occurrence: event.occurrence,
+      activationToken: event.activationToken, date: now)
+    let key: Int64
+    do throws(NotifyError) {
+      key = try store.leave(response)
+    } catch {
+      return .failure(LaunchRefusal("cannot leave the response in the store: \(error)"))
+    }
+    switch launcher.perform(plan, response: response, desktop: desktop) {
+    case .success(let how):
+      logger.info(
+        "opened the app from \(plan.entryPath) (\(how))", metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
+      return .success((how, plan.entryPath))
+    case .failure(let refusal):
+      try? store.withdrawResponse(key)
+      return .failure(refusal)
+    }
+  }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import NotifyCore
+import NotifyDesktop
+import NotifyStore
+
+extension LocalNotificationCenter {
+  // MARK: The way back to the app
+
+  /// The click that launched this process, taken once (`launchOptions`'
+  /// `UIApplicationLaunchOptionsLocalNotificationKey`): when the user clicked a
+  /// notification of the app while no process of it was online, notify opened the app
+  /// from its desktop entry and left the response in the store. Nil when there is none
+  /// (the app was started by hand, or another process took it). Responses older than
+  /// `NotificationResponse.launchWindow` are dropped.
+  public func takeLaunchResponse() throws(NotifyError) -> NotificationResponse? {
+    try store.takeLaunchResponse(app: app, now: clock.now())
+  }
+
+  /// Decides how each of the app's notifications is presented while the app runs (the
+  /// foreground, `userNotificationCenter(_:willPresent:)`): for notifications this
+  /// process delivers (presented now, or fired by its firing service, which the daemon
+  /// leaves the app's notifications to while it runs). `.none` shows nothing on the
+  /// desktop: the app gets the `.delivered` event and shows it itself, and history
+  /// records the delivery `in-app`. Nil (the default) presents everything.
+  ///
+  /// ```swift
+  /// center.setPresentationHandler { notification in userIsTyping ? .none : .all }
+  /// ```
+  public func setPresentationHandler(_ handler: (@Sendable (LocalNotification) -> PresentationOptions)?) {
+    presentation.value = handler
+  }
+
+  /// Takes the app's delivered notifications with these ids off the screen
+  /// (`removeDeliveredNotifications(withIdentifiers:)`), whichever process showed them,
+  /// and records each as `dismissed` (`dismissed-by-app`). Returns the ids that were not
+  /// on screen (as far as the store knows); the others are withdrawn anyway. Throws
+  /// `.unavailable` when no notification server answers.
+  @discardableResult
+  public func removeDelivered(_ ids: [String]) throws(NotifyError) -> [String] {
+    var missing: [String] = []
+    let known = Dictionary(try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, $0.serverID) }) {
+      $1
+    }
+    let targets = ids.filter { id in
+      if known[id] == nil { missing.append(id) }
+      return known[id] != nil
+    }
+    guard !targets.isEmpty else { return missing }
+    try sinks.sink.exclusively { () throws(NotifyError) in
+      let desktop: DesktopSink
+      if let own = sinks.desktop { desktop = own } else { desktop = try DesktopSink() }
+      for id in targets {
+        guard try desktop.withdraw(app: app, id: id, storedServerID: known[id]) else {
+          missing.append(id)
+          continue
+        }
+        try store.setDesktopServerID(nil, app: app, id: id)
+        try interactions.record(.dismissed(reason: Self.withdrawnReason), id: id, evenIfUnknown: true)
+      }
+    }
+    return missing
+  }
+
+  /// Takes every delivered notification of the app still on screen off it; returns their ids.
+  @discardableResult
+  public func removeAllDelivered() throws(NotifyError) -> [String] {
+    let ids = try store.desktopServerIDs().filter { $0.app == app }.map(\.id)
+    let missing = Set(try removeDelivered(ids))
+    return ids.filter { !missing.contains($0) }
+  }
+
+  /// The desktop entry that opens the app on a click (a desktop file id such as
+  /// `org.example.Chat`); nil means `APP.desktop`.
+  public func desktopEntry() throws(NotifyError) -> String? {
+    try store.desktopEntry(app: app)
+  }
+
+  /// Configures the desktop entry that opens the app on a click; nil goes back to
+  /// `APP.desktop`. Throws `.invalidData` for a name that is not a plain desktop file id.
+  public func setDesktopEntry(_ name: String?) throws(NotifyError) {
+    if let name, DesktopFileID(name) == nil {
+      throw NotifyError(
+        .invalidData, "'\(Escaper.visible(name))' is not a desktop file id",
+        fix: "give the entry's file name without .desktop (letters, digits, '.', '_', '-')")
+    }
+    try store.setDesktopEntry(name, app: app)
+  }
+
+  /// The history reason of a notification the app withdrew.
+  public static let withdrawnReason = "dismissed-by-app"
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+import Notify
+
+/// `notify dismiss`: takes delivered notifications of the app off the screen.
+struct DismissCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "dismiss", _superCommandName: "notify",
+    abstract: "Take delivered notifications of the app off the screen.",
+    discussion: """
+      Closes the bubbles (CloseNotification) whichever process showed them, and records each \
+      as dismissed (dismissed-by-app). Exit 1 when an id was not on screen (the others are \
+      still dismissed), 69 when no notification server answers.
+      """)
+
+  @OptionGroup var store: StoreOptions
+  @OptionGroup var appOption: AppOption
+
+  @Flag(name: .long, help: "Dismiss every delivered notification of the app still on screen.")
+  var all = false
+
+  @Argument(help: "Ids to dismiss.")
+  var ids: [String] = []
+
+  func validate() throws {
+    if all == !ids.isEmpty {
+      throw ValidationError("give the ids to dismiss, or --all (not both)")
+    }
+  }
+
+  func run() throws {
+    let app = try appOption.resolve()
+    for id in ids { try Validator.id(id) }
+    let center = try store.center(app: app)
+    if all {
+      let dismissed = try center.removeAllDelivered()
+      Output.error("dismissed \(dismissed.count) notification\(dismissed.count == 1 ? "" : "s") of app '\(app)'")
+      return
+    }
+    let missing = try center.removeDelivered(ids)
+    for id in missing {
+      Output.error("not dismissed: '\(id)' of app '\(app)' is not on screen (see notify history)")
+    }
+    if !missing.isEmpty { throw ExitCode(1) }
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+/// A process of an app that is online: its center's service runs, so it hears of its
+/// notifications (clicks need not launch it) and, when `fires`, fires its own.
+public struct AppPresence: Hashable, Sendable {
+  /// The app.
+  public var app: String
+  /// The process.
+  public var owner: FirerIdentity
+  /// Whether it fires the app's scheduled notifications itself (a firer elsewhere leaves
+  /// them to it while it lives).
+  public var fires: Bool
+
+  /// Creates a presence.
+  public init(app: String, owner: FirerIdentity, fires: Bool) {
+    self.app = app
+    self.owner = owner
+    self.fires = fires
+  }
+}
+
+extension SQLiteStore {
+  /// Says that `presence`'s process is online for its app, until `leave(_:)` or its death.
+  public func enter(_ presence: AppPresence, at now: Date) throws(NotifyError) {
+    try write { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO presence (app, owner, fires, since) VALUES (?, ?, ?, ?)",
+        arguments: [presence.app, presence.owner.description, presence.fires ? 1 : 0, Millis.from(now)])
+      // Entries a crashed process left behind go with the next one of the same app.
+      for owner in try String.fetchAll(db, sql: "SELECT owner FROM presence WHERE app = ?", arguments: [presence.app])
+      where !(FirerIdentity(owner)?.isAlive ?? false) {
+        try db.execute(
+          sql: "DELETE FROM presence WHERE app = ? AND owner = ?", arguments: [presence.app, owner])
+      }
+    }
+  }
+
+  /// Says that `presence`'s process is no longer online.
+  public func leave(_ presence: AppPresence) throws(NotifyError) {
+    try write { db in
+      try db.execute(
+        sql: "DELETE FROM presence WHERE app = ? AND owner = ?",
+        arguments: [presence.app, presence.owner.description])
+    }
+  }
+
+  /// The app processes online now (all apps when `app` is nil); entries of processes that
+  /// died are left out (and removed by the next `enter` of their app).
+  public func presences(app: String? = nil) throws(NotifyError) -> [AppPresence] {
+    let rows = try read { db in
+      let filter = app == nil ? "" : "WHERE app = ?"
+      return try Row.fetchAll(
+        db.cachedStatement(sql: "SELECT app, owner, fires FROM presence \(filter)"),
+        arguments: app.map { [$0] } ?? [])
+    }
+    return rows.compactMap { row in
+      guard let owner = FirerIdentity(row["owner"] as String), owner.isAlive else { return nil }
+      return AppPresence(app: row["app"], owner: owner, fires: (row["fires"] as Int) != 0)
+    }
+  }
+
+  /// The desktop entry configured for `app` (a desktop file id), or nil for the default
+  /// (`APP.desktop`).
+  public func desktopEntry(app: String) throws(NotifyError) -> String? {
+    try read { db in
+      try String.fetchOne(db, sql: "SELECT desktop_entry FROM app_settings WHERE app = ?", arguments: [app])
+    }
+  }
+
+  /// Configures the desktop entry that launches `app`; nil goes back to `APP.desktop`.
+  public func setDesktopEntry(_ entry: String?, app: String) throws(NotifyError) {
+    try write { db in
+      try db.execute(
+        sql: """
+          INSERT INTO app_settings (app, desktop_entry) VALUES (?, ?)
+          ON CONFLICT(app) DO UPDATE SET desktop_entry = excluded.desktop_entry
+          """,
+        arguments: [app, entry])
+    }
+  }
+}

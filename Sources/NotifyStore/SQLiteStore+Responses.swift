@@ -1,0 +1,89 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+extension SQLiteStore {
+  /// Leaves `response` for the app a click is about to launch; returns its key for
+  /// `withdrawResponse` should the launch fail.
+  public func leave(_ response: NotificationResponse) throws(NotifyError) -> Int64 {
+    try write { db in
+      try ResponseTable.insert(response, in: db)
+      return db.lastInsertedRowID
+    }
+  }
+
+  /// Removes a response left for a launch that did not happen.
+  public func withdrawResponse(_ key: Int64) throws(NotifyError) {
+    try write { db in try db.execute(sql: "DELETE FROM response WHERE seq = ?", arguments: [key]) }
+  }
+
+  /// Takes the oldest response waiting for `app` (it is gone from the store after this
+  /// call); responses older than `NotificationResponse.launchWindow` are dropped unread.
+  public func takeLaunchResponse(app: String, now: Date) throws(NotifyError) -> NotificationResponse? {
+    try write { db in
+      try db.execute(
+        sql: "DELETE FROM response WHERE app = ? AND at < ?",
+        arguments: [app, Millis.from(now - NotificationResponse.launchWindow)])
+      guard
+        let row = try Row.fetchOne(
+          db, sql: "SELECT * FROM response WHERE app = ? ORDER BY seq LIMIT 1", arguments: [app])
+      else { return nil }
+      try db.execute(sql: "DELETE FROM response WHERE seq = ?", arguments: [row["seq"] as Int64])
+      return ResponseTable.decode(row)
+    }
+  }
+
+  /// The app's history events after `sequence` that another store connection wrote,
+  /// oldest first: what an app's center has not heard of yet.
+  public func history(app: String, after sequence: Int64, writtenByOthers: Bool) throws(NotifyError)
+    -> [HistoryEvent]
+  {
+    try read { db in
+      let writerFilter = writtenByOthers ? "AND (writer IS NULL OR writer <> ?)" : ""
+      var arguments: StatementArguments = [app, sequence]
+      if writtenByOthers { arguments += [writer] }
+      return try Row.fetchAll(
+        db.cachedStatement(
+          sql: "SELECT * FROM event WHERE app = ? AND seq > ? \(writerFilter) ORDER BY seq LIMIT 256"),
+        arguments: arguments
+      ).map(HistoryWriter.decode)
+    }
+  }
+
+  /// The newest history sequence number (0 for an empty history).
+  public func lastHistorySequence() throws(NotifyError) -> Int64 {
+    try read { db in try Int64.fetchOne(db, sql: "SELECT max(seq) FROM event") ?? 0 }
+  }
+}
+
+/// The `response` table: clicks waiting for the app they launched.
+enum ResponseTable {
+  static func insert(_ response: NotificationResponse, in db: Database) throws {
+    let n = response.notification
+    try db.execute(
+      sql: """
+        INSERT INTO response (at, app, notification_id, action_key, occurrence, activation_token,
+          title, body, action, launch_image, sound, badge, user_info, urgency)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """,
+      arguments: [
+        Millis.from(response.date), n.app, n.id, response.actionKey, response.occurrence,
+        response.activationToken, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
+        JSONValue.object(n.userInfo).compactText, n.urgency.rawValue,
+      ])
+  }
+
+  static func decode(_ row: Row) -> NotificationResponse {
+    var userInfo: [String: JSONValue] = [:]
+    if case .object(let members)? = try? JSONValue.parse(row["user_info"]) { userInfo = members }
+    let date = Millis.date(row["at"])
+    let notification = LocalNotification(
+      id: row["notification_id"], app: row["app"], schedule: Schedule(fireDate: .instant(date)),
+      title: row["title"], body: row["body"], action: row["action"], launchImage: row["launch_image"],
+      sound: SoundName(row["sound"]), badge: row["badge"], userInfo: userInfo,
+      urgency: Urgency(rawValue: row["urgency"]) ?? .normal, createdAt: date)
+    return NotificationResponse(
+      notification: notification, actionKey: row["action_key"], occurrence: row["occurrence"],
+      activationToken: row["activation_token"], date: date)
+  }
+}
