@@ -37,7 +37,9 @@ struct AppLauncher: Sendable {
     } else {
       folders.append((environment["HOME"] ?? NSHomeDirectory()) + "/.local/share")
     }
-    let dirs = (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+    let dirs = (environment["XDG_DATA_DIRS"] ?? "").split(separator: ":").map(String.init).filter {
+      $0.hasPrefix("/")
+    }
     folders += dirs.isEmpty ? ["/usr/local/share", "/usr/share"] : dirs
     return folders.map { $0 + "/applications" }
   }
@@ -57,7 +59,8 @@ struct AppLauncher: Sendable {
       let candidate = folder + "/" + id.fileName
       guard FileManager.default.fileExists(atPath: candidate) else { continue }
       // A link may point anywhere: only an entry that stays inside its folder is used.
-      guard let real = Self.realPath(candidate), let base = Self.realPath(folder), real.hasPrefix(base + "/") else {
+      guard let real = Self.realPath(candidate), let base = Self.realPath(folder), real.hasPrefix(base + "/")
+      else {
         return .failure(LaunchRefusal("\(candidate) leads outside \(folder); the entry was not used"))
       }
       guard let text = try? String(contentsOfFile: real, encoding: .utf8) else {
@@ -78,7 +81,8 @@ struct AppLauncher: Sendable {
       guard entry.type == "Application" else { throw DesktopEntryError.notAnApplication(type: entry.type) }
       if entry.dbusActivatable, let busName = id.busName, let path = id.objectPath {
         let fallback = entry.exec == nil ? nil : try entry.commandLine(entryPath: found.path)
-        return .success(Plan(entryPath: found.path, method: .dbus(busName: busName, objectPath: path, fallback: fallback)))
+        return .success(
+          Plan(entryPath: found.path, method: .dbus(busName: busName, objectPath: path, fallback: fallback)))
       }
       let argv = try entry.commandLine(entryPath: found.path)
       guard let program = resolve(argv[0]) else {
@@ -98,7 +102,9 @@ struct AppLauncher: Sendable {
 
   /// Opens the app as planned, handing it the activation token; the error says why it
   /// could not be opened.
-  func perform(_ plan: Plan, response: NotificationResponse, desktop: DesktopSink?) -> Result<String, LaunchRefusal> {
+  func perform(_ plan: Plan, response: NotificationResponse, desktop: DesktopSink?) -> Result<
+    String, LaunchRefusal
+  > {
     switch plan.method {
     case .dbus(let busName, let objectPath, let fallback):
       if let desktop {
@@ -119,11 +125,14 @@ struct AppLauncher: Sendable {
             "\(plan.entryPath) is DBusActivatable, but nothing owns or can start \(busName) on the session bus "
               + "and the entry has no usable Exec line; install the app's D-Bus service file"))
       }
-      return spawn(program: program, arguments: fallback, workingDirectory: nil, token: response.activationToken)
-        .map { _ in "exec" }
+      return spawn(
+        program: program, arguments: fallback, workingDirectory: nil, token: response.activationToken
+      )
+      .map { _ in "exec" }
     case .exec(let program, let arguments, let workingDirectory):
       return spawn(
-        program: program, arguments: arguments, workingDirectory: workingDirectory, token: response.activationToken
+        program: program, arguments: arguments, workingDirectory: workingDirectory,
+        token: response.activationToken
       ).map { _ in "exec" }
     }
   }
@@ -146,7 +155,9 @@ struct AppLauncher: Sendable {
     -> Result<pid_t, LaunchRefusal>
   {
     var childEnvironment = environment
-    for name in ["NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES"] {
+    for name in [
+      "NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+    ] {
       childEnvironment[name] = nil
     }
     childEnvironment["NOTIFY_DB"] = storePath

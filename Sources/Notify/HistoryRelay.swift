@@ -56,7 +56,8 @@ final class HistoryRelay: Sendable {
     var userInfo: [String: JSONValue] = [:]
     if case .object(let members)? = event.detail["userInfo"] { userInfo = members }
     let notification = LocalNotification(
-      id: event.notificationID, app: event.app, schedule: Schedule(fireDate: .instant(event.fireDate ?? event.at)),
+      id: event.notificationID, app: event.app,
+      schedule: Schedule(fireDate: .instant(event.fireDate ?? event.at)),
       title: text("title"), body: text("body"), launchImage: text("launchImage"), userInfo: userInfo,
       deliveredCount: event.occurrence ?? 0, createdAt: event.at)
     return NotificationEvent(kind: kind, notification: notification, date: event.at)

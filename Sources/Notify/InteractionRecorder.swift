@@ -14,7 +14,9 @@ struct InteractionRecorder: Sendable {
   /// returns false when the id is neither remembered nor in the store (unless
   /// `evenIfUnknown`: a withdrawn notification was on screen, whoever showed it).
   @discardableResult
-  func record(_ kind: NotificationEvent.Kind, id: String, evenIfUnknown: Bool = false) throws(NotifyError) -> Bool {
+  func record(_ kind: NotificationEvent.Kind, id: String, evenIfUnknown: Bool = false) throws(NotifyError)
+    -> Bool
+  {
     var known = recent.notification(id: id)
     if known == nil { known = try store.notification(app: app, id: id)?.notification }
     let now = clock.now()

@@ -39,7 +39,8 @@ struct InteractionRouter: Sendable {
         case .failure(let refusal):
           history.detail["notOpened"] = .string(refusal.description)
           logger.notice(
-            "a click opened nothing: \(refusal)", metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
+            "a click opened nothing: \(refusal)",
+            metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
         }
       }
     }
@@ -71,7 +72,8 @@ struct InteractionRouter: Sendable {
     let notification =
       event.notification
       ?? LocalNotification(
-        id: event.id, app: event.app, schedule: Schedule(fireDate: .instant(now)), launchImage: event.launchImage,
+        id: event.id, app: event.app, schedule: Schedule(fireDate: .instant(now)),
+        launchImage: event.launchImage,
         userInfo: event.userInfo, createdAt: now)
     let response = NotificationResponse(
       notification: notification, actionKey: actionKey, occurrence: event.occurrence,
@@ -85,7 +87,8 @@ struct InteractionRouter: Sendable {
     switch launcher.perform(plan, response: response, desktop: desktop) {
     case .success(let how):
       logger.info(
-        "opened the app from \(plan.entryPath) (\(how))", metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
+        "opened the app from \(plan.entryPath) (\(how))",
+        metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
       return .success((how, plan.entryPath))
     case .failure(let refusal):
       try? store.withdrawResponse(key)

@@ -38,7 +38,8 @@ extension LocalNotificationCenter {
   @discardableResult
   public func removeDelivered(_ ids: [String]) throws(NotifyError) -> [String] {
     var missing: [String] = []
-    let known = Dictionary(try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, $0.serverID) }) {
+    let known = Dictionary(try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, $0.serverID) })
+    {
       $1
     }
     let targets = ids.filter { id in

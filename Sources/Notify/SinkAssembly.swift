@@ -45,7 +45,8 @@ public final class SinkAssembly: @unchecked Sendable {
   /// and `fire-due`): a click on its own notification is handed to it, not launched.
   /// `environment` is where desktop entries are looked up and what a launched app inherits.
   public init(
-    _ base: any DeliverySink, store: SQLiteStore?, clock: any NotifyClock = SystemClock(), hostApp: String? = nil,
+    _ base: any DeliverySink, store: SQLiteStore?, clock: any NotifyClock = SystemClock(),
+    hostApp: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     var outer = base

@@ -34,7 +34,8 @@ struct DismissCommand: ParsableCommand {
     let center = try store.center(app: app)
     if all {
       let dismissed = try center.removeAllDelivered()
-      Output.error("dismissed \(dismissed.count) notification\(dismissed.count == 1 ? "" : "s") of app '\(app)'")
+      Output.error(
+        "dismissed \(dismissed.count) notification\(dismissed.count == 1 ? "" : "s") of app '\(app)'")
       return
     }
     let missing = try center.removeDelivered(ids)

@@ -40,7 +40,9 @@ struct HistoryCommand: ParsableCommand {
       if event.late == true { parts.append("late") }
       if let note = event.soundNote { parts.append("sound: \(Output.safe(note))") }
       if case .string(let how)? = event.detail["opened"] { parts.append("opened: \(Output.safe(how))") }
-      if case .string(let why)? = event.detail["notOpened"] { parts.append("not opened: \(Output.safe(why))") }
+      if case .string(let why)? = event.detail["notOpened"] {
+        parts.append("not opened: \(Output.safe(why))")
+      }
       Output.line(parts.joined(separator: "  "))
     }
   }

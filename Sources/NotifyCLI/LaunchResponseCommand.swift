@@ -20,7 +20,8 @@ struct LaunchResponseCommand: ParsableCommand {
   func run() throws {
     let app = try appOption.resolve()
     guard let response = try store.center(app: app).takeLaunchResponse() else {
-      Output.error("no launch response waits for app '\(app)' (it was not launched by a click, or it was read)")
+      Output.error(
+        "no launch response waits for app '\(app)' (it was not launched by a click, or it was read)")
       throw ExitCode(1)
     }
     Output.line(response.jsonRecord.compactText)

@@ -17,7 +17,8 @@ extension DesktopSink {
       reachable = try Self.canReach(busName, on: connection, timeout: configuration.callTimeout)
       guard reachable else { return false }
       let message = try connection.methodCall(
-        destination: busName, path: objectPath, interface: "org.freedesktop.Application", member: "ActivateAction")
+        destination: busName, path: objectPath, interface: "org.freedesktop.Application",
+        member: "ActivateAction")
       try message.append(actionKey)
       try message.container("a", "v") { () throws(BusFailure) in
         try message.container("v", "s") { () throws(BusFailure) in try message.append(notificationID) }
@@ -28,7 +29,8 @@ extension DesktopSink {
           try message.appendEntry("desktop-startup-id", .string(activationToken))
         }
       }
-      try BusFailure.check(sd_bus_message_set_expect_reply(message.handle, 0), "marking ActivateAction one-way")
+      try BusFailure.check(
+        sd_bus_message_set_expect_reply(message.handle, 0), "marking ActivateAction one-way")
       try connection.send(message, operation: "calling ActivateAction")
     } catch {
       throw NotifyError(.unavailable, "could not ask \(busName) to open: \(error)", fix: nil)
@@ -37,7 +39,9 @@ extension DesktopSink {
   }
 
   /// Whether `name` has an owner or a service file that starts one.
-  static func canReach(_ name: String, on connection: BusConnection, timeout: Duration) throws(BusFailure) -> Bool {
+  static func canReach(_ name: String, on connection: BusConnection, timeout: Duration) throws(BusFailure)
+    -> Bool
+  {
     for member in ["ListNames", "ListActivatableNames"] {
       let message = try connection.methodCall(
         destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",

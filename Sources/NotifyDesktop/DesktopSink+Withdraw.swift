@@ -15,7 +15,8 @@ extension DesktopSink {
         destination: DesktopSink.busName, path: DesktopSink.objectPath, interface: DesktopSink.interface,
         member: "CloseNotification")
       try message.append(serverID)
-      _ = try connection.call(message, timeout: configuration.callTimeout, operation: "calling CloseNotification")
+      _ = try connection.call(
+        message, timeout: configuration.callTimeout, operation: "calling CloseNotification")
     }
     if let (_, change) = session.closed(serverID) {
       report(change.map { [$0] } ?? [])

@@ -34,7 +34,8 @@ extension SQLiteStore: FiringStore {
         for running in deferred {
           guard
             let next = try Int64.fetchOne(
-              db, sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL AND app = ?",
+              db,
+              sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL AND app = ?",
               arguments: [running])
           else { continue }
           let date = RunningAppDeferral.takeOver(dueAt: Millis.date(next))

@@ -29,7 +29,8 @@ extension SQLiteStore {
         sql: "INSERT OR REPLACE INTO presence (app, owner, fires, since) VALUES (?, ?, ?, ?)",
         arguments: [presence.app, presence.owner.description, presence.fires ? 1 : 0, Millis.from(now)])
       // Entries a crashed process left behind go with the next one of the same app.
-      for owner in try String.fetchAll(db, sql: "SELECT owner FROM presence WHERE app = ?", arguments: [presence.app])
+      for owner in try String.fetchAll(
+        db, sql: "SELECT owner FROM presence WHERE app = ?", arguments: [presence.app])
       where !(FirerIdentity(owner)?.isAlive ?? false) {
         try db.execute(
           sql: "DELETE FROM presence WHERE app = ? AND owner = ?", arguments: [presence.app, owner])

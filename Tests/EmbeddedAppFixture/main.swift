@@ -48,7 +48,10 @@ enum EmbeddedAppFixture {
       let events = center.events
       let group = ServiceGroup(
         configuration: .init(
-          services: [.init(service: center.firingService(firesScheduledNotifications: !arguments.contains("--no-fire")))], gracefulShutdownSignals: [.sigterm, .sigint],
+          services: [
+            .init(
+              service: center.firingService(firesScheduledNotifications: !arguments.contains("--no-fire")))
+          ], gracefulShutdownSignals: [.sigterm, .sigint],
           logger: Logger(label: "fixture")))
       try await withThrowingTaskGroup(of: Void.self) { tasks in
         tasks.addTask {

@@ -56,17 +56,22 @@ struct ClickToAppTests {
     }
 
     var launchCount: Int {
-      ((try? FileManager.default.contentsOfDirectory(atPath: launches)) ?? []).filter { $0.hasSuffix(".args") }.count
+      ((try? FileManager.default.contentsOfDirectory(atPath: launches)) ?? []).filter {
+        $0.hasSuffix(".args")
+      }.count
     }
   }
 
-  @Test("a click on a notification of an app that is not running launches it from its Exec entry; it reads the response once")
+  @Test(
+    "a click on a notification of an app that is not running launches it from its Exec entry; it reads the response once"
+  )
   func clickLaunchesFromExec() throws {
     // Given a desktop, an Exec entry for app "launchy", and a daemon on the desktop
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
     let apps = try Applications(f.folder)
-    try apps.entry("launchy", "Type=Application\nName=Launchy\nExec=\(try apps.launcher(app: "launchy")) --from-click %u")
+    try apps.entry(
+      "launchy", "Type=Application\nName=Launchy\nExec=\(try apps.launcher(app: "launchy")) --from-click %u")
     let daemon = try NotifyProcess(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.environment.merging(apps.environment) { $1 })
@@ -99,7 +104,8 @@ struct ClickToAppTests {
     try desktop.dunstctl("action", "0")
     // Then the app is launched again, with a response of its own
     #expect(waitUntil(timeout: 15) { apps.read("1.response") != nil }, "\(daemon.errorText)")
-    #expect(apps.read("1.response")?.contains("\"app\":\"launchy\"") == true, "\(apps.read("1.response") ?? "-")")
+    #expect(
+      apps.read("1.response")?.contains("\"app\":\"launchy\"") == true, "\(apps.read("1.response") ?? "-")")
     #expect(try f.events(.activated).count == 2)
     // And a second read of a response gets nothing (exit 1)
     let again = try notify(["launch-response", "--app", "launchy"], db: f.path)
@@ -133,7 +139,8 @@ struct ClickToAppTests {
     // When the user clicks it
     try desktop.dunstctl("action", "0")
     // Then the app gets the activation, once
-    #expect(waitUntil(timeout: 10) { app.errorText.contains("event: activated hello default") }, "\(app.errorText)")
+    #expect(
+      waitUntil(timeout: 10) { app.errorText.contains("event: activated hello default") }, "\(app.errorText)")
     let activated = try #require(try f.events(.activated).first)
     #expect(activated.detail["opened"] == .string("running"))
     #expect(app.errorText.components(separatedBy: "event: activated hello").count == 2)
@@ -145,15 +152,19 @@ struct ClickToAppTests {
     #expect(daemon.waitExit() == 0)
   }
 
-  @Test("an app in the foreground that shows its notifications itself: the desktop shows nothing, the app's event has it")
+  @Test(
+    "an app in the foreground that shows its notifications itself: the desktop shows nothing, the app's event has it"
+  )
   func foregroundNone() throws {
     // Given a desktop, a daemon, and an app firing its own with presentation "none"
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
     let daemon = try NotifyProcess(
-      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: desktop.environment)
+      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
+      environment: desktop.environment)
     let app = try NotifyProcess(
-      ["--app", "quiet", "--sink", "desktop", "--presentation", "none"], db: f.path, folder: f.folder, name: "app",
+      ["--app", "quiet", "--sink", "desktop", "--presentation", "none"], db: f.path, folder: f.folder,
+      name: "app",
       environment: desktop.environment, program: "embedded-app-fixture")
     #expect(daemon.waitReady(), "\(daemon.errorText)")
     #expect(app.waitReady(), "\(app.errorText)")
@@ -180,7 +191,8 @@ struct ClickToAppTests {
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
     let daemon = try NotifyProcess(
-      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: desktop.environment)
+      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
+      environment: desktop.environment)
     #expect(daemon.waitReady(), "\(daemon.errorText)")
     try f.schedule("shown", at: Date() + 0.3)
     #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
@@ -230,10 +242,12 @@ struct ClickToAppTests {
     for (position, bad) in cases.enumerated() {
       // When a notification of the app is shown and clicked
       try f.schedule("n\(position)", at: Date() + 0.2, app: bad.app)
-      #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
+      #expect(
+        waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
       try desktop.dunstctl("action", "0")
       // Then history says why nothing was opened
-      #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == position + 1 }, "\(daemon.errorText)")
+      #expect(
+        waitUntil(timeout: 10) { (try? f.events(.activated).count) == position + 1 }, "\(daemon.errorText)")
       let activated = try #require(try f.events(.activated).last)
       guard case .string(let why)? = activated.detail["notOpened"] else {
         Issue.record("\(bad.app): no reason in \(activated.detail)")
@@ -241,12 +255,14 @@ struct ClickToAppTests {
       }
       #expect(why.contains(bad.reason), "\(bad.app): \(why)")
       _ = try? desktop.dunstctl("close-all")
-      #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("0") == true })
+      #expect(
+        waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("0") == true })
     }
     // And nothing ran, and the daemon still fires
     #expect(apps.launchCount == 0)
     try f.schedule("still", at: Date() + 0.2)
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).map(\.notificationID))?.contains("still") == true })
+    #expect(
+      waitUntil(timeout: 10) { (try? f.events(.delivered).map(\.notificationID))?.contains("still") == true })
     daemon.send(SIGTERM)
     #expect(daemon.waitExit() == 0)
   }

@@ -8,9 +8,11 @@ import Testing
 /// activation starts the app, and the app reads its launch response with `notify
 /// launch-response`. On a private session bus with a service directory and a scripted
 /// notification server (dunst sends no `ActivationToken`): `Tests/Fixtures`.
-@Suite(.serialized, .enabled(if: ActivationTools.missing == nil, "needs dbus, gdbus and python3-gi"), .ownThreads)
+@Suite(
+  .serialized, .enabled(if: ActivationTools.missing == nil, "needs dbus, gdbus and python3-gi"), .ownThreads)
 struct DBusActivationTests {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .appendingPathComponent("Fixtures").path
 
   @Test("ActivateAction on the app's bus name starts it by D-Bus activation, with the response and the token")
@@ -35,9 +37,13 @@ struct DBusActivationTests {
     try Data("[Desktop Entry]\nType=Application\nName=Notified\nDBusActivatable=true\nExec=/bin/false\n".utf8)
       .write(to: URL(fileURLWithPath: data + "/applications/\(app).desktop"))
     let state = f.folder.file("bus")
-    let started = try CommandRunner(executable: "/bin/bash").run([Self.fixtures + "/private-bus.sh", "start", state, services])
+    let started = try CommandRunner(executable: "/bin/bash").run([
+      Self.fixtures + "/private-bus.sh", "start", state, services,
+    ])
     try #require(started.status == 0, "\(started.stderr)")
-    defer { _ = try? CommandRunner(executable: "/bin/bash").run([Self.fixtures + "/private-bus.sh", "stop", state]) }
+    defer {
+      _ = try? CommandRunner(executable: "/bin/bash").run([Self.fixtures + "/private-bus.sh", "stop", state])
+    }
     let bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(state)/bus"]
     let serverRecord = f.folder.file("server.record")
     let serverOut = f.folder.file("server.out")
@@ -48,7 +54,10 @@ struct DBusActivationTests {
       kill(server, SIGTERM)
       _ = CommandRunner.wait(server)
     }
-    try #require(waitUntil(timeout: 10) { fileBytes(serverOut).map { String(decoding: $0, as: UTF8.self) }?.contains("READY") == true })
+    try #require(
+      waitUntil(timeout: 10) {
+        fileBytes(serverOut).map { String(decoding: $0, as: UTF8.self) }?.contains("READY") == true
+      })
     let daemon = try NotifyProcess(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: bus.merging(["XDG_DATA_HOME": data, "XDG_DATA_DIRS": f.folder.file("none")]) { $1 })
@@ -60,7 +69,9 @@ struct DBusActivationTests {
         try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
       }
     }
-    #expect(waitUntil(timeout: 10) { lines(serverRecord).contains { $0["call"] as? String == "Notify" } }, "\(daemon.errorText)")
+    #expect(
+      waitUntil(timeout: 10) { lines(serverRecord).contains { $0["call"] as? String == "Notify" } },
+      "\(daemon.errorText)")
     let shown = try #require(lines(serverRecord).first { $0["call"] as? String == "Notify" }?["id"] as? Int)
     // And the user clicks it (the server sends an activation token first)
     let click = try CommandRunner(executable: "/usr/bin/gdbus", environment: bus).run([
@@ -70,7 +81,9 @@ struct DBusActivationTests {
     try #require(click.status == 0, "\(click.stderr)")
     // Then D-Bus activation starts the app, and ActivateAction carries the action, the
     // notification id and the token
-    #expect(waitUntil(timeout: 15) { lines(record).contains { $0["launchResponse"] != nil } }, "\(daemon.errorText)")
+    #expect(
+      waitUntil(timeout: 15) { lines(record).contains { $0["launchResponse"] != nil } }, "\(daemon.errorText)"
+    )
     let records = lines(record)
     #expect(records.first?["activated"] as? Bool == true)
     let call = try #require(records.first { $0["method"] as? String == "ActivateAction" })
@@ -97,7 +110,8 @@ enum ActivationTools {
   static let missing: String? = {
     for tool in ["/usr/bin/dbus-daemon", "/usr/bin/gdbus", "/usr/bin/python3"]
     where !FileManager.default.isExecutableFile(atPath: tool) {
-      print("DBusActivationTests: skipping: \(tool) is missing (apt-get install dbus libglib2.0-bin python3-gi)")
+      print(
+        "DBusActivationTests: skipping: \(tool) is missing (apt-get install dbus libglib2.0-bin python3-gi)")
       return tool
     }
     return nil

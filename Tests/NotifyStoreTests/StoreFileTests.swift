@@ -82,14 +82,17 @@ struct StoreFileTests {
     }
     #expect(
       applied == [
-        "v1-notifications-claims-history", "v2-local-zone-index", "v3-dismiss-reason-names", "v4-responses-presence",
+        "v1-notifications-claims-history", "v2-local-zone-index", "v3-dismiss-reason-names",
+        "v4-responses-presence",
       ])
     #expect(try store.pending(app: "a").map(\.notification.title) == ["still here"])
     // And the old dismissal reads as every dismissal is written now
     #expect(try store.history(app: "a", limit: 10).map(\.reason) == ["dismissed-by-user"])
     // And history written from now on names its writer (an old row has none)
     try store.record(HistoryEvent(at: Date(), app: "a", notificationID: "x", kind: .activated))
-    let writers = try store.queue.read { try String?.fetchAll($0, sql: "SELECT writer FROM event ORDER BY seq") }
+    let writers = try store.queue.read {
+      try String?.fetchAll($0, sql: "SELECT writer FROM event ORDER BY seq")
+    }
     #expect(writers == [nil, store.writer])
     #expect(try store.integrityCheck() == "ok")
   }
