@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+
+@testable import NotifyCore
+
+@Suite("ClickRoute: where a click goes")
+struct ClickRouteTests {
+  @Test(
+    "the app in this process, else a running process of it, else a launch for the default action",
+    arguments: [
+      ("own app, this process", "chat", "default", "chat", Set<String>(), ClickRoute.thisProcess),
+      ("own app, other action", "chat", "reply", "chat", [], .thisProcess),
+      ("daemon, app online", "chat", "default", nil, ["chat"], .runningApp),
+      ("daemon, another app online", "chat", "default", nil, ["mail"], .launch),
+      ("daemon, nobody online", "chat", "default", nil, [], .launch),
+      ("daemon, other action, nobody online", "chat", "snooze", nil, [], .recordOnly),
+      ("another app's center hears it", "chat", "default", "mail", ["mail"], .launch),
+    ] as [(String, String, String, String?, Set<String>, ClickRoute)])
+  func decide(
+    name: String, app: String, actionKey: String, hostApp: String?, online: Set<String>, expected: ClickRoute
+  ) {
+    // Given a click with this action on a notification of `app`, heard by `hostApp`
+    // When the route is decided / Then it is the expected one
+    #expect(
+      ClickRoute.decide(app: app, actionKey: actionKey, hostApp: hostApp, onlineApps: online) == expected,
+      "\(name)")
+  }
+}
+
+@Suite("PresentationOptions: what a foreground app leaves the desktop")
+struct PresentationOptionsTests {
+  static let delivery: Delivery = {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    let notification = LocalNotification(
+      id: "n", app: "a", schedule: Schedule(fireDate: .instant(now)), title: "T", body: "B", sound: .default,
+      badge: 3, createdAt: now)
+    return Delivery(notification: notification, occurrence: 1, fireDate: now, deliveredAt: now, late: false)
+  }()
+
+  @Test(
+    "each option left out removes its part; none presents nothing",
+    arguments: [
+      ("all", PresentationOptions.all, true, true, true),
+      ("banner only", [.banner], true, false, false),
+      ("sound only", [.sound], false, true, false),
+      ("badge only", [.badge], false, false, true),
+    ] as [(String, PresentationOptions, Bool, Bool, Bool)])
+  func presented(name: String, options: PresentationOptions, banner: Bool, sound: Bool, badge: Bool) throws {
+    // Given a delivery with title, body, sound and badge, presented with `options`
+    var delivery = Self.delivery
+    delivery.presentation = options
+    // When the sink's copy is made
+    let shown = try #require(delivery.presented, "\(name)")
+    // Then only the chosen parts are left
+    #expect((shown.notification.title != nil) == banner, "\(name)")
+    #expect((shown.notification.body != nil) == banner, "\(name)")
+    #expect((shown.sound != .none) == sound, "\(name)")
+    #expect((shown.notification.badge != nil) == badge, "\(name)")
+  }
+
+  @Test("none: nothing for the sink, and history records the delivery in-app")
+  func none() {
+    var delivery = Self.delivery
+    delivery.presentation = .none
+    #expect(delivery.presented == nil)
+    #expect(Delivery.inAppReason == "in-app")
+  }
+
+  @Test("a running app's occurrence is taken by a firer for every app only once it is the grace late")
+  func deferral() {
+    let due = Date(timeIntervalSince1970: 1_800_000_000)
+    #expect(RunningAppDeferral.takeOver(dueAt: due) == due + 2)
+    #expect(RunningAppDeferral.dueBy(now: due + 2) == due)
+  }
+}
