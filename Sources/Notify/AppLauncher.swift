@@ -77,8 +77,7 @@ struct AppLauncher: Sendable {
     }
     do throws(DesktopEntryError) {
       let entry = try DesktopEntry(parsing: found.text)
-      guard !entry.hidden else { throw DesktopEntryError.hidden }
-      guard entry.type == "Application" else { throw DesktopEntryError.notAnApplication(type: entry.type) }
+      try entry.validateForLaunch()
       if entry.dbusActivatable, let busName = id.busName, let path = id.objectPath {
         let fallback = entry.exec == nil ? nil : try entry.commandLine(entryPath: found.path)
         return .success(

@@ -5,11 +5,12 @@
 // checked by DesktopEntryGioOracleTests against the real gio. GLib is far looser than the
 // spec: it substitutes field codes as shell-quoted text and then parses a shell subset.
 //
-// Followed from the spec, stricter than GLib (GLib accepts these; the spec forbids them, and
-// desktop-file-validate reports each one as an error):
+// Followed from the spec, stricter than GLib (GLib accepts these, the spec forbids them;
+// desktop-file-validate also reports reserved characters outside quotes, an unescaped $ or `
+// inside quotes and unknown field codes as errors):
 // - a reserved character outside quotes (tab, newline, ' \ > < ~ | & ; $ * ? # ( ) `) is an
-//   error; GLib reads most literally, but ' quotes, \ escapes, # starts a comment, and tab
-//   and newline separate arguments;
+//   error; GLib reads most literally, but ' quotes, \ escapes, # starting a word starts a
+//   comment, and tab and newline separate arguments;
 // - inside quotes only \" \` \$ \\ are escapes; any other backslash, and an unescaped $ or `,
 //   is an error (GLib keeps them literally);
 // - an unknown field code (%z, %1, a lone %) is an error (GLib drops it, or keeps a final %);
@@ -137,7 +138,9 @@ extension DesktopEntry {
 
   /// Expands the field codes of one argument, which may yield no argument (%f alone), one,
   /// or two (%i).
-  private func expand(_ word: Word, isProgram: Bool, entryPath: String) throws(DesktopEntryError) -> [String] {
+  private func expand(
+    _ word: Word, isProgram: Bool, entryPath: String
+  ) throws(DesktopEntryError) -> [String] {
     var arguments: [String] = []
     var current = String.UnicodeScalarView()
     var keep = word.hasQuotes

@@ -119,8 +119,10 @@ public struct DesktopEntry: Hashable, Sendable {
     let suffix = key.unicodeScalars[base.endIndex...]
     if suffix.isEmpty { return (String(key), value) }
     guard suffix.first == "[", suffix.last == "]", suffix.count >= 2,
-      suffix.dropFirst().dropLast().allSatisfy({ $0.properties.isAlphabetic || $0.properties.numericType != nil
-        || "_.@-".unicodeScalars.contains($0) })
+      suffix.dropFirst().dropLast().allSatisfy({
+        $0.properties.isAlphabetic || $0.properties.numericType != nil
+          || "_.@-".unicodeScalars.contains($0)
+      })
     else { return nil }
     return (nil, value)
   }
@@ -149,7 +151,8 @@ public struct DesktopEntry: Hashable, Sendable {
 
   /// ASCII whitespace as GLib's `g_ascii_isspace` counts it.
   static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-    scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0B}" || scalar == "\u{0C}"
+    scalar == " " || scalar == "\t" || scalar == "\n" || scalar == "\r" || scalar == "\u{0B}"
+      || scalar == "\u{0C}"
   }
 }
 

@@ -46,10 +46,10 @@ public enum DesktopEntryError: Error, Hashable, Sendable, CustomStringConvertibl
         + "(Desktop Entry spec, 'The Exec key')"
     case .invalidFieldCode(let code):
       DesktopEntry.knownFieldCodes.contains(code)
-        ? "the desktop entry's Exec line has the field code \(Escaper.visible(code)) inside quotes or in the program name, where "
-          + "it may not stand: fix the entry's Exec key (Desktop Entry spec, 'The Exec key')"
-        : "the desktop entry's Exec line has an unknown field code \(Escaper.visible(code)): fix the entry's Exec key, writing "
-          + "a literal percent sign as %% (Desktop Entry spec, 'The Exec key')"
+        ? "the desktop entry's Exec line has the field code \(Escaper.visible(code)) inside quotes or in the "
+          + "program name, where it may not stand: fix the entry's Exec key (Desktop Entry spec, 'The Exec key')"
+        : "the desktop entry's Exec line has an unknown field code \(Escaper.visible(code)): fix the entry's "
+          + "Exec key, writing a literal percent sign as %% (Desktop Entry spec, 'The Exec key')"
     }
   }
 }
