@@ -19,11 +19,19 @@ final class RunningProcess: @unchecked Sendable {
   private var errText = ""
   private var status: Int32?
 
-  /// Starts `executable` with `arguments`, adding `environment` to the test's own.
-  init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+  /// Starts `executable` with `arguments`, adding `environment` to the test's own. With
+  /// `smallStdout` its stdout pipe holds one page (4 KiB) instead of 64 KiB, so that a
+  /// test holding stdout (`holdStdout()`) makes the child's writes block soon.
+  init(_ executable: String, _ arguments: [String], environment: [String: String], smallStdout: Bool = false)
+    throws
+  {
     let input = try Self.pipe()
     let out = try Self.pipe()
     let err = try Self.pipe()
+    if smallStdout {
+      // F_SETPIPE_SZ (Linux): the smallest size is one page.
+      _ = fcntl(out.read, 1031, Int32(4096))
+    }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -64,14 +72,30 @@ final class RunningProcess: @unchecked Sendable {
     stdinFD = input.write
     output = FileHandle(fileDescriptor: out.read, closeOnDealloc: true)
     errors = FileHandle(fileDescriptor: err.read, closeOnDealloc: true)
-    output.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      self?.lock.withLock { self?.outText += String(decoding: data, as: UTF8.self) }
-    }
+    releaseStdout()
     errors.readabilityHandler = { [weak self] handle in
       let data = handle.availableData
       self?.lock.withLock { self?.errText += String(decoding: data, as: UTF8.self) }
     }
+  }
+
+  /// Stops reading stdout: once its pipe is full, the child's writes to stdout block.
+  func holdStdout() {
+    output.readabilityHandler = nil
+  }
+
+  /// Reads stdout again, as it comes.
+  func releaseStdout() {
+    output.readabilityHandler = { [weak self] handle in
+      let data = handle.availableData
+      self?.lock.withLock { self?.outText += String(decoding: data, as: UTF8.self) }
+    }
+  }
+
+  /// How many bytes wait in the stdout pipe, unread.
+  var stdoutBytesWaiting: Int {
+    var count: Int32 = 0
+    return ioctl(output.fileDescriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
   }
 
   /// Everything written to stdout so far.

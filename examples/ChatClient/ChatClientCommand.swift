@@ -11,11 +11,12 @@ struct ChatClientCommand: AsyncParsableCommand {
     commandName: "chat-client",
     abstract: "An IRC client that turns private messages and mentions into local notifications.",
     discussion: """
-      While online, each private message or mention is shown at once: body "SENDER: TEXT",
-      the default sound, the unread count as badge, sender and channel in userInfo. Type
-      /remind 10m TEXT to schedule a reminder in the notify store; this client fires it
-      while it runs, the notify daemon once it is gone (never both). Anything typed that
-      is not a command is said in the channel. Stdout carries only notifications (JSON
+      While online, each private message or mention is shown as a notification: the sender
+      as title, the text as body, the default sound, the unread count as badge, sender and
+      channel in userInfo. A hung notification server never holds up the chat, and what it
+      refused is shown once it is back. Type /remind 10m TEXT to schedule a reminder in the
+      notify store; this client fires it while it runs, the notify daemon once it is gone
+      (never both). Anything typed that is not a command is said in the channel. Stdout carries only notifications (JSON
       Lines when it is not a terminal); the chat and status lines go to stderr.
       """)
 
@@ -74,7 +75,7 @@ struct ChatClientCommand: AsyncParsableCommand {
 
     let session = ChatSession(
       host: host, port: port, nick: nick, channel: channel, center: center,
-      notifier: ChatNotifier(center: center, channel: channel),
+      presenter: MessagePresenter(center: center),
       offlineBudget: .milliseconds(Int64(budget * 1000)), firesInProcess: !noFiring)
     // Either one returning shuts the other down gracefully. The last in the list shuts
     // down first: on SIGTERM the session goes offline while firing still runs.

@@ -1,0 +1,36 @@
+import Notify
+
+/// A chat message that deserves a notification: what was said, by whom, and why it
+/// matters. The badge is not part of it: it is the unread count when it is shown.
+struct ChatMessage: Hashable, Sendable {
+  /// Why a message deserves a notification.
+  enum Reason: String, Sendable {
+    /// Sent to us alone.
+    case privateMessage = "private"
+    /// Said in the channel, naming us.
+    case mention
+  }
+
+  /// The notification id: the same on every attempt, so that a retry replaces the bubble
+  /// a sink may already show instead of adding a second one.
+  var id: String
+  /// Who sent it, cleaned by `NetworkText`.
+  var sender: String
+  /// What was said, cleaned by `NetworkText`.
+  var text: String
+  var reason: Reason
+  /// The channel the client is in; for a private message, where to answer.
+  var channel: String
+
+  /// The notification: the sender as title, the text as body, the default sound, the
+  /// badge given, and sender, channel and kind in userInfo.
+  func content(badge: Int) -> NotificationContent {
+    NotificationContent(
+      title: String((sender.isEmpty ? "?" : sender).prefix(Validator.maxTitle)),
+      body: text.isEmpty ? nil : String(text.prefix(Validator.maxBody)),
+      sound: .default, badge: min(max(badge, 0), Validator.maxBadge),
+      userInfo: [
+        "sender": .string(sender), "channel": .string(channel), "kind": .string(reason.rawValue),
+      ])
+  }
+}

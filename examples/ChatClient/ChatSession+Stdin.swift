@@ -1,0 +1,72 @@
+import Foundation
+import Notify
+
+extension ChatSession {
+  /// Reads commands from stdin until it ends (or the session does).
+  func readStdin(_ connection: IRCConnection, _ state: SessionState, _ inbox: PresenterInbox) async {
+    do {
+      for try await line in LineReader.lines(of: STDIN_FILENO) {
+        do {
+          guard let command = try StdinCommand(line: line) else { continue }
+          try perform(command, connection, state, inbox)
+        } catch let error as ChatError {
+          Transcript.error(error.description)
+        } catch {
+          Transcript.error("\(error)")
+        }
+      }
+    } catch {
+      Transcript.error("cannot read stdin: \(error)")
+    }
+  }
+
+  private func perform(
+    _ command: StdinCommand, _ connection: IRCConnection, _ state: SessionState, _ inbox: PresenterInbox
+  ) throws {
+    switch command {
+    case .say(let text):
+      // Typing means reading: the presenter clears the badge after the messages that
+      // came before. Told before the echo, so that what comes after the echo counts anew.
+      inbox.put(.read)
+      connection.send(IRCMessage("PRIVMSG", channel, text))
+      Transcript.chat(channel, state.nick, text)
+    case .message(let nick, let text):
+      inbox.put(.read)
+      connection.send(IRCMessage("PRIVMSG", nick, text))
+      Transcript.chat("to \(nick)", state.nick, text)
+    case .remind(let delay, let text):
+      let outcome = try remind(after: delay, text: text)
+      let at = outcome.stored.nextFireDate.map { RFC3339.string(from: $0) } ?? "now"
+      Transcript.status(
+        "reminder \(outcome.stored.notification.id) at \(at); fired by \(firesInProcess ? "this client while online, else " : "")the notify daemon"
+      )
+      for gone in outcome.discarded {
+        Transcript.status("warning: the 64-pending limit discarded \(gone.notification.id)")
+      }
+    case .pending:
+      let pending = try center.pending()
+      if pending.isEmpty { Transcript.status("no scheduled reminders") }
+      for stored in pending {
+        let at = stored.nextFireDate.map { RFC3339.string(from: $0) } ?? "-"
+        Transcript.status("\(stored.notification.id) at \(at)")
+      }
+    case .cancel(let id):
+      Transcript.status(try center.cancel(id: id) ? "cancelled \(id)" : "\(id) was not pending")
+    case .quit(let text):
+      state.leaving = true
+      connection.send(IRCMessage("QUIT", text ?? "bye"))
+      connection.shutdown()
+    case .help:
+      Transcript.status(StdinCommand.usage)
+    }
+  }
+
+  /// Schedules a reminder in the shared store; the daemon fires it if the client is gone.
+  private func remind(after delay: TimeInterval, text: String) throws(NotifyError) -> ScheduleOutcome {
+    try center.schedule(
+      NotificationContent(
+        title: "Reminder", body: text, sound: .default,
+        userInfo: ["channel": .string(channel), "kind": .string("reminder")]),
+      trigger: .after(.milliseconds(Int64((delay * 1000).rounded()))))
+  }
+}

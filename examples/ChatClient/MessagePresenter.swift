@@ -1,0 +1,142 @@
+import Notify
+
+/// Shows chat messages as notifications, apart from the IRC reader: the reader puts
+/// messages in the `PresenterInbox` and goes on reading; the presenter takes them, keeps
+/// the `MessageOutbox` and does what it decides, in order.
+///
+/// Presenting can block (up to the desktop sink's 5 s call timeout on a hung server), so
+/// the session runs the presenter as a child task on a `SerialQueueExecutor`: a thread of
+/// its own, never the reader's.
+struct MessagePresenter: Sendable {
+  let center: LocalNotificationCenter
+  /// Whether the notification server answers again; asked after a call timed out, before
+  /// it is sent anything more.
+  let serverAnswers: @Sendable () -> Bool
+
+  init(center: LocalNotificationCenter, serverAnswers: @escaping @Sendable () -> Bool) {
+    self.center = center
+    self.serverAnswers = serverAnswers
+  }
+
+  /// A presenter for `center`; when notifications go to the desktop, the probe asks the
+  /// notification server for its capabilities on a connection of its own, which shows
+  /// nothing.
+  init(center: LocalNotificationCenter) {
+    let probesDesktop = center.sinkName == "desktop"
+    self.init(center: center) {
+      probesDesktop ? DesktopSink.serverAvailable(timeout: .seconds(2)) : true
+    }
+  }
+
+  /// Presents what arrives in `inbox` until it is closed; returns the outbox with what is
+  /// still owed, for going offline.
+  func run(_ inbox: PresenterInbox, from start: MessageOutbox) async -> MessageOutbox {
+    var outbox = start
+    var failing = false
+    while true {
+      absorb(inbox.takeAll(), into: &outbox)
+      if inbox.isClosed {
+        absorb(inbox.takeAll(), into: &outbox)
+        return outbox
+      }
+      switch outbox.nextAction(now: .now) {
+      case .present(let message, let badge):
+        let (outcome, error) = present(message, badge: badge)
+        outbox.presented(message.id, outcome, now: .now)
+        if let error {
+          // A refusal is told once per outage, not on every retry.
+          if !failing || outcome != .refused {
+            Transcript.status(Self.describe(outcome, of: message.id, error: error, owed: outbox.owed.count))
+          }
+          failing = true
+        } else if failing {
+          failing = false
+          Transcript.status("notifications are shown again")
+        }
+      case .probe:
+        let answered = serverAnswers()
+        outbox.probed(answered: answered, now: .now)
+        if answered { Transcript.status("the notification server answers again") }
+      case .wait(let deadline):
+        await inbox.wait(until: deadline)
+      }
+    }
+  }
+
+  /// Going offline: presents what is owed until `task` expires or the sink fails, then
+  /// schedules the rest to fire at once, under the same ids, so that the daemon shows it
+  /// after the client is gone. Returns (shown, handed over).
+  func flush(_ outbox: inout MessageOutbox, within task: BackgroundTask) -> (shown: Int, handedOver: Int) {
+    outbox.retryNow()
+    var shown = 0
+    attempts: while !task.checkExpiration() {
+      switch outbox.nextAction(now: .now) {
+      case .present(let message, let badge):
+        let (outcome, _) = present(message, badge: badge)
+        outbox.presented(message.id, outcome, now: .now)
+        if outcome == .shown { shown += 1 }
+      case .probe:
+        outbox.probed(answered: serverAnswers(), now: .now)
+      case .wait:
+        // Nothing owed, or the sink failed: no waiting now.
+        break attempts
+      }
+    }
+    let badge = outbox.unread
+    var handedOver = 0
+    for message in outbox.takeOwed() {
+      do {
+        try center.schedule(message.content(badge: badge), trigger: .immediately, id: message.id)
+        handedOver += 1
+      } catch {
+        Transcript.error("could not hand message \(message.id) to the daemon: \(error)")
+      }
+    }
+    return (shown, handedOver)
+  }
+
+  /// Applies what arrived, in order. Reading clears the badge at once.
+  private func absorb(_ inputs: [PresenterInput], into outbox: inout MessageOutbox) {
+    for input in inputs {
+      switch input {
+      case .message(let message):
+        outbox.received(message)
+      case .read:
+        outbox.markedRead()
+        do {
+          try center.setBadge(0)
+        } catch {
+          Transcript.error("could not clear the badge: \(error)")
+        }
+      }
+    }
+  }
+
+  /// One attempt, under the message's own id; the error when it failed.
+  private func present(_ message: ChatMessage, badge: Int) -> (MessageOutbox.Outcome, NotifyError?) {
+    do {
+      try center.present(message.content(badge: badge), id: message.id)
+      return (.shown, nil)
+    } catch {
+      return (MessageOutbox.Outcome(error), error)
+    }
+  }
+
+  /// The status line for a failed attempt. It names the message by id, never by content.
+  static func describe(_ outcome: MessageOutbox.Outcome, of id: String, error: NotifyError, owed: Int)
+    -> String
+  {
+    switch outcome {
+    case .shown:
+      return "showed \(id)"
+    case .refused:
+      return
+        "could not show \(id) (\(error)); \(owed) owed, tried again when a message arrives or the server is back"
+    case .inDoubt:
+      return "no answer for \(id) (\(error)); the server may still show it, so it is not sent again; "
+        + "later messages wait until the server answers"
+    case .rejected:
+      return "cannot show \(id), dropped: \(error)"
+    }
+  }
+}
