@@ -68,7 +68,8 @@ struct ChatClientFixesTests {
         && client.stderr.contains("<SteveJ> still reading?\n")
     }
     #expect(read, "the reader was held up: \(client.stderr)")
-    #expect(client.stdoutBytesWaiting > 3000, "the sink was not stuck: \(client.stdoutBytesWaiting) bytes")
+    let stuck = await eventually(timeout: 10) { client.stdoutBytesWaiting > 3000 }
+    #expect(stuck, "the sink was not stuck: \(client.stdoutBytesWaiting) bytes in the pipe")
 
     // When stdout is read again
     client.releaseStdout()
@@ -120,25 +121,32 @@ struct ChatClientFixesTests {
     let server = try bench.startServer()
     let client = try await bench.startClient(
       port: server.port, extra: ["--sink", "desktop"], environment: desktop.environment)
-    let steve = try bench.joinPeer(port: server.port)
+    // Four users: the server throttles each connection (about three lines a second), so
+    // one user sending all four would delay the last by itself
+    let senders = ["SteveJ", "Anna", "Bob", "Carl"]
+    let peers = try senders.map { try IRCPeer(port: server.port, nick: $0) }
     let dunst = desktop.dunstPID
     kill(dunst, SIGSTOP)
     defer { kill(dunst, SIGCONT) }
 
-    // When SteveJ sends four private messages
+    // When each sends a private message
     let texts = (1...4).map { "stalled \($0)" }
-    for text in texts { steve.send("PRIVMSG \(nick) :\(text)") }
+    for (peer, text) in zip(peers, texts) { peer.send("PRIVMSG \(nick) :\(text)") }
 
     // Then all four are in the transcript before the first call has even timed out
     let timedOut = await eventually(timeout: 30) { client.stderr.contains("no answer for") }
     #expect(timedOut, "the call to the frozen server did not time out: \(client.stderr)")
     let transcript = client.stderr
     let firstTimeout = try #require(transcript.range(of: "no answer for")).lowerBound
-    for text in texts {
-      let line = transcript.range(of: "[private] <SteveJ> \(text)\n")
+    var readAt: [String: String.Index] = [:]
+    for (sender, text) in zip(senders, texts) {
+      let line = transcript.range(of: "[private] <\(sender)> \(text)\n")
+      readAt[text] = line?.lowerBound
       #expect(
         line.map { $0.lowerBound < firstTimeout } == true, "\(text) waited for the server: \(transcript)")
     }
+    // (Four connections: the server may relay them in any order; the client keeps its own.)
+    let readOrder = texts.sorted { (readAt[$0] ?? firstTimeout) < (readAt[$1] ?? firstTimeout) }
 
     // When dunst wakes up, and a fifth message follows
     kill(dunst, SIGCONT)
@@ -146,14 +154,15 @@ struct ChatClientFixesTests {
       client.stderr.contains("the notification server answers again")
     }
     #expect(answered, "\(client.stderr)")
-    steve.send("PRIVMSG \(nick) :after 5")
+    peers[0].send("PRIVMSG \(nick) :after 5")
 
-    // Then each of the five shows once, in order, with SteveJ as summary: the one that
-    // timed out was not sent again, the three held back were sent once
+    // Then each of the five shows once, in order, with its sender as summary: the one
+    // that timed out was not sent again, the three held back were sent once
     #expect(await eventually(timeout: 30) { desktop.count() >= 5 }, "dunst has \(desktop.count())")
     let shown = try desktop.notifications()
-    #expect(shown.map(\.body) == texts + ["after 5"], "\(client.stderr)")
-    #expect(shown.allSatisfy { $0.summary == "SteveJ" })
+    #expect(shown.map(\.body) == readOrder + ["after 5"], "\(client.stderr)")
+    let senderOf = Dictionary(uniqueKeysWithValues: zip(texts, senders))
+    #expect(shown.map(\.summary) == readOrder.map { senderOf[$0] ?? "" } + ["SteveJ"])
     #expect(client.isRunning)
   }
 

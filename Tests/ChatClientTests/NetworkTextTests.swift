@@ -1,6 +1,11 @@
 import Testing
 
 /// `NetworkText.plain`: what is left of text from the network before it is shown.
+///
+/// The client's pure parts (`NetworkText`, `IRCName`, `ChatMessage`, `MessageNumbering`,
+/// `MessageOutbox`) are compiled into this test target through the symlinks in
+/// `ClientSources/`: the test target does not depend on the `chat-client` executable
+/// target, so they cannot be imported.
 struct NetworkTextTests {
   struct Case: CustomTestStringConvertible, Sendable {
     var name: String
