@@ -42,13 +42,7 @@ final class HistoryRelay: Sendable {
   /// The app's event for a history row, nil for kinds apps do not hear of (cancelled,
   /// discarded, missed, failed).
   func notificationEvent(for event: HistoryEvent) -> NotificationEvent? {
-    let kind: NotificationEvent.Kind
-    switch event.kind {
-    case .delivered: kind = .delivered
-    case .activated: kind = .activated(actionKey: event.reason ?? "default")
-    case .dismissed: kind = .dismissed(reason: event.reason)
-    default: return nil
-    }
+    guard let kind = NotificationEvent.Kind(event.kind, reason: event.reason) else { return nil }
     func text(_ key: String) -> String? {
       if case .string(let value)? = event.detail[key] { return value }
       return nil

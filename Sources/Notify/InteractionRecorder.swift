@@ -24,15 +24,10 @@ struct InteractionRecorder: Sendable {
       known = LocalNotification(id: id, app: app, schedule: Schedule(fireDate: .instant(now)), createdAt: now)
     }
     guard let notification = known else { return false }
-    let (historyKind, reason): (HistoryEvent.Kind, String?) =
-      switch kind {
-      case .delivered: (.delivered, nil)
-      case .activated(let key): (.activated, key)
-      case .dismissed(let why): (.dismissed, why)
-      }
     try store.record(
       .interaction(
-        historyKind, reason: reason, app: app, id: id, occurrence: recent.occurrence(id: id),
+        kind.history.kind, reason: kind.history.reason, app: app, id: id,
+        occurrence: recent.occurrence(id: id),
         userInfo: notification.userInfo, at: now))
     broadcaster.publish(NotificationEvent(kind: kind, notification: notification, date: now))
     return true
@@ -48,12 +43,7 @@ struct InteractionRecorder: Sendable {
       case .dismissed(let reason): .dismissed(reason: reason.name)
       }
     let now = clock.now()
-    let notification =
-      recent.notification(id: event.id)
-      ?? LocalNotification(
-        id: event.id, app: event.app, schedule: Schedule(fireDate: .instant(now)),
-        launchImage: event.launchImage, userInfo: event.userInfo, deliveredCount: event.occurrence,
-        createdAt: now)
+    let notification = recent.notification(id: event.id) ?? event.shownNotification(at: now)
     broadcaster.publish(NotificationEvent(kind: kind, notification: notification, date: now))
   }
 }

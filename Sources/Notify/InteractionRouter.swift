@@ -69,14 +69,8 @@ struct InteractionRouter: Sendable {
     case .success(let found): plan = found
     case .failure(let refusal): return .failure(refusal)
     }
-    let notification =
-      event.notification
-      ?? LocalNotification(
-        id: event.id, app: event.app, schedule: Schedule(fireDate: .instant(now)),
-        launchImage: event.launchImage,
-        userInfo: event.userInfo, createdAt: now)
     let response = NotificationResponse(
-      notification: notification, actionKey: actionKey, occurrence: event.occurrence,
+      notification: event.shownNotification(at: now), actionKey: actionKey, occurrence: event.occurrence,
       activationToken: event.activationToken, date: now)
     let key: Int64
     do throws(NotifyError) {

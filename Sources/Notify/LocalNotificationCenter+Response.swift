@@ -37,15 +37,11 @@ extension LocalNotificationCenter {
   /// `.unavailable` when no notification server answers.
   @discardableResult
   public func removeDelivered(_ ids: [String]) throws(NotifyError) -> [String] {
-    var missing: [String] = []
-    let known = Dictionary(try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, $0.serverID) })
-    {
-      $1
-    }
-    let targets = ids.filter { id in
-      if known[id] == nil { missing.append(id) }
-      return known[id] != nil
-    }
+    let known = Dictionary(
+      try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, $0.serverID) }
+    ) { $1 }
+    var missing = ids.filter { known[$0] == nil }
+    let targets = ids.filter { known[$0] != nil }
     guard !targets.isEmpty else { return missing }
     try sinks.sink.exclusively { () throws(NotifyError) in
       let desktop: DesktopSink

@@ -33,3 +33,25 @@ public struct NotificationEvent: Hashable, Sendable {
   /// The notification's `userInfo`.
   public var userInfo: [String: JSONValue] { notification.userInfo }
 }
+
+extension NotificationEvent.Kind {
+  /// The event for a history entry of `kind` with `reason`; nil for kinds apps do not hear
+  /// of (cancelled, discarded, missed, failed).
+  init?(_ kind: HistoryEvent.Kind, reason: String?) {
+    switch kind {
+    case .delivered: self = .delivered
+    case .activated: self = .activated(actionKey: reason ?? "default")
+    case .dismissed: self = .dismissed(reason: reason)
+    default: return nil
+    }
+  }
+
+  /// The history entry's kind and reason for this event.
+  var history: (kind: HistoryEvent.Kind, reason: String?) {
+    switch self {
+    case .delivered: (.delivered, nil)
+    case .activated(let key): (.activated, key)
+    case .dismissed(let why): (.dismissed, why)
+    }
+  }
+}

@@ -1,3 +1,4 @@
+import Foundation
 import NotifyCore
 
 /// What the user (or the server) did with a notification the desktop sink showed:
@@ -47,6 +48,17 @@ public struct DesktopEvent: Hashable, Sendable {
     self.userInfo = userInfo
     self.launchImage = launchImage
     self.serverID = serverID
+  }
+}
+
+extension DesktopEvent {
+  /// The notification as it was shown; for an event made without it, one rebuilt from
+  /// what the event carries (id, app, launch image, userInfo, occurrence), dated `date`.
+  public func shownNotification(at date: Date) -> LocalNotification {
+    notification
+      ?? LocalNotification(
+        id: id, app: app, schedule: Schedule(fireDate: .instant(date)), launchImage: launchImage,
+        userInfo: userInfo, deliveredCount: occurrence, createdAt: date)
   }
 }
 

@@ -18,11 +18,7 @@ extension DesktopSink {
       _ = try connection.call(
         message, timeout: configuration.callTimeout, operation: "calling CloseNotification")
     }
-    if let (_, change) = session.closed(serverID) {
-      report(change.map { [$0] } ?? [])
-    } else {
-      onServerIDChange?(key, nil)
-    }
+    if let (_, change) = session.closed(serverID) { report(change.map { [$0] } ?? []) }
     return true
   }
 }
