@@ -4,7 +4,7 @@ import NotifyStore
 
 /// Keeps the launcher's badges in step with the store from a process that stays on the
 /// bus (SPEC.md §7): every app's badge is published when the daemon starts, and again
-/// whenever it changes in the store, e.g. by `notify badge N` from another process.
+/// whenever it (or the app's badge setting) changes in the store, e.g. by `notify badge N` from another process.
 public final class BadgeSync {
   private let store: SQLiteStore
   private let desktop: DesktopSink
@@ -19,7 +19,10 @@ public final class BadgeSync {
   /// Publishes every badge that differs from what this process last published.
   public func sync() {
     guard let badges = try? store.badges() else { return }
-    for (app, count) in badges.sorted(by: { $0.key < $1.key }) where published[app] != count {
+    for (app, stored) in badges.sorted(by: { $0.key < $1.key }) {
+      // With badges switched off for the app the launcher shows none; the store still counts.
+      let count = (try? store.settingsInForce(app: app).badges) == false ? 0 : stored
+      guard published[app] != count else { continue }
       do {
         try desktop.publishBadge(app: app, count: count)
         published[app] = count

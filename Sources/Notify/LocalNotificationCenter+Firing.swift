@@ -39,7 +39,14 @@ extension LocalNotificationCenter {
       configuration: .init(storePath: store.path, handlesSignals: false, fires: fires),
       logger: Logger(label: "notify.firing"), attached: sinks.desktop, owner: sinks.sink)
     let relay = self.relay
-    loop.onWake = { relay.relay() }
+    let sinks = self.sinks
+    let app = self.app
+    var logger = Logger(label: "notify.bubbles")
+    logger.logLevel = .warning
+    loop.onWake = {
+      relay.relay()
+      sinks.takeOverLeftBubbles(app: app, logger: logger)
+    }
     return loop
   }
 }

@@ -88,7 +88,11 @@ public final class LocalNotificationCenter: Sendable {
     try self.init(app: app, store: store, sink: try sink.makeSink(), clock: clock)
   }
 
-  deinit { broadcaster.finish() }
+  deinit {
+    broadcaster.finish()
+    // Its clicks would reach nobody once this process is gone: a running firer takes over.
+    sinks.leaveShownBubbles()
+  }
 
   /// `NOTIFY_DB` when set, else the XDG default, as the `notify` command resolves it.
   public static func defaultStorePath(environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -172,6 +176,7 @@ public final class LocalNotificationCenter: Sendable {
     // A missing or invalid sound file never loses the notification: the default plays.
     delivery.apply(SoundLibrary.resolve(notification))
     if let decide = presentation.value { delivery.presentation = decide(notification) }
+    delivery.apply(try store.settingsInForce(app: notification.app))
     try sinks.sink.deliver(delivery)
     try store.recordPresented(delivery)
     didDeliver(delivery)

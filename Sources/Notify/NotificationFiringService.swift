@@ -46,6 +46,8 @@ public struct NotificationFiringService: Service {
     try center.store.enter(presence, at: center.clock.now())
     defer {
       try? center.store.leave(presence)
+      // Offline: a click on a bubble still up should open the app, through a running firer.
+      center.sinks.leaveShownBubbles()
       center.relay.stop()
       center.runningLoop.value = nil
     }

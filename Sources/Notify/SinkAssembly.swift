@@ -34,6 +34,9 @@ public final class SinkAssembly: @unchecked Sendable {
     set { observer.value = newValue }
   }
 
+  private let store: SQLiteStore?
+  private let clock: any NotifyClock
+
   /// Shared with the desktop sink's event handler, which must not hold the assembly: the
   /// sink outlives it in a loop that keeps dispatching.
   private let observer = Locked<(@Sendable (DesktopEvent) -> Void)?>(nil)
@@ -58,6 +61,8 @@ public final class SinkAssembly: @unchecked Sendable {
       outer = SoundFallbackSink(plain)
     }
     self.desktop = desktop
+    self.store = store
+    self.clock = clock
     self.sink = SerializedSink(PresentingSink(base: outer))
     guard let desktop else { return }
     if let store {
@@ -88,7 +93,55 @@ public final class SinkAssembly: @unchecked Sendable {
   /// dock that cannot be reached is no reason to fail.
   public func publishBadge(app: String, count: Int) {
     guard let desktop else { return }
-    sink.exclusively { try? desktop.publishBadge(app: app, count: count) }
+    // With badges switched off for the app the launcher shows none; the store still counts.
+    let shown = (try? store?.settingsInForce(app: app).badges) == false ? 0 : count
+    sink.exclusively { try? desktop.publishBadge(app: app, count: shown) }
+  }
+
+  /// Leaves the bubbles this process still shows in the store, for a firer that keeps
+  /// running to take over (`ShownBubble`): the server tells clicks only to the connection
+  /// that showed a bubble, and this one is about to go. Called when a process stops
+  /// showing: `fire-due` and `notify daemon` as they end, an app's `firingService()` as
+  /// it stops and its center as it goes away (`notify now` is one). Returns how many were
+  /// left.
+  @discardableResult
+  public func leaveShownBubbles() -> Int {
+    guard let desktop, let store else { return 0 }
+    let bubbles = sink.exclusively { desktop.handOverShownBubbles() }
+    do {
+      try store.leave(bubbles, at: clock.now())
+      return bubbles.count
+    } catch {
+      return 0
+    }
+  }
+
+  /// Takes over the bubbles that stopped processes left for `app` (every app when nil),
+  /// if they were left less than `ShownBubble.takeOverWindow` ago: from now on their clicks
+  /// and closes come here. A firer calls it on every wake. Logs each bubble taken over
+  /// (info) or lost (warning, when the server does not answer); returns how many were
+  /// taken over.
+  @discardableResult
+  public func takeOverLeftBubbles(app: String?, logger: Logger) -> Int {
+    guard let desktop, let store else { return 0 }
+    let now = clock.now()
+    guard let bubbles = try? store.takeLeftBubbles(app: app, now: now) else { return 0 }
+    var taken = 0
+    for bubble in bubbles {
+      let metadata: Logger.Metadata = [
+        "app": "\(bubble.notification.app)", "id": "\(bubble.notification.id)",
+        "server_id": "\(bubble.serverID)",
+      ]
+      do throws(NotifyError) {
+        try sink.exclusively { () throws(NotifyError) in try desktop.takeOver(bubble, at: now) }
+        taken += 1
+        logger.info("took over a bubble left by a process that stopped", metadata: metadata)
+      } catch {
+        logger.warning(
+          "could not take over a bubble left by a process that stopped: \(error)", metadata: metadata)
+      }
+    }
+    return taken
   }
 
 }

@@ -20,6 +20,8 @@ public final class StdoutSink: DeliverySink {
   }
 
   public func deliver(_ delivery: Delivery) throws {
+    // A line is the alert: with alerts off (or shown by the app itself) nothing is printed.
+    guard delivery.presentation.contains(.banner) else { return }
     let line = (readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n"
     var bytes = Array(line.utf8)
     var offset = 0

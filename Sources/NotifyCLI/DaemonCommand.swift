@@ -48,7 +48,19 @@ struct DaemonCommand: ParsableCommand {
       pendingCount: { try store.pendingCount() }, attached: sinks.desktop)
     if let desktop = sinks.desktop {
       let badges = BadgeSync(store: store, desktop: desktop)
-      loop.onWake = { badges.sync() }
+      let logger = Logger(label: "notify.bubbles")
+      loop.onWake = {
+        badges.sync()
+        sinks.takeOverLeftBubbles(app: nil, logger: logger)
+      }
+    }
+    // Online for every app, so that `notify status` can say a daemon runs.
+    let presence = AppPresence(app: AppPresence.everyApp, owner: .current, fires: true)
+    try store.enter(presence, at: clock.now())
+    defer {
+      try? store.leave(presence)
+      // A restarted daemon (or any other firer) takes over the bubbles this one shows.
+      sinks.leaveShownBubbles()
     }
     try loop.run()
   }

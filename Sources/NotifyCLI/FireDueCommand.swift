@@ -28,8 +28,11 @@ struct FireDueCommand: ParsableCommand {
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
     let budget = try DurationArgument.parse(budget, option: "--budget")
     let store = try store.open()
+    let sinks = try sink.assemble(store: store)
+    // Clicks on what this run shows would reach nobody once it ends: a running firer takes over.
+    defer { sinks.leaveShownBubbles() }
     let firer = Firer(
-      store: store, sink: try sink.assemble(store: store).sink, identity: .current,
+      store: store, sink: sinks.sink, identity: .current,
       logger: Logger(label: "notify.firing"))
     let summary = try FireDue.run(
       firer: firer, budget: budget, dueCount: { now in try store.dueCount(now: now) },

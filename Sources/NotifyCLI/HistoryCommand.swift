@@ -39,6 +39,13 @@ struct HistoryCommand: ParsableCommand {
       if let reason = event.reason { parts.append("(\(Output.safe(reason)))") }
       if event.late == true { parts.append("late") }
       if let note = event.soundNote { parts.append("sound: \(Output.safe(note))") }
+      if case .array(let kinds)? = event.detail["suppressed"] {
+        let names = kinds.compactMap { kind -> String? in
+          if case .string(let name) = kind { return Output.safe(name) }
+          return nil
+        }
+        parts.append("suppressed by your settings: \(names.joined(separator: ", "))")
+      }
       if case .string(let how)? = event.detail["opened"] { parts.append("opened: \(Output.safe(how))") }
       if case .string(let why)? = event.detail["notOpened"] {
         parts.append("not opened: \(Output.safe(why))")

@@ -63,6 +63,15 @@ struct ScheduleCommand: ParsableCommand {
     try SoundAdvice.check(notification, strict: strictSound)
     let center = try store.center(app: app, clock: clock)
     let outcome = try center.add(notification)
+    let kinds = notification.contentKinds
+    if !kinds.isEmpty, let allowed = try? center.notificationSettings().allowed,
+      kinds.isDisjoint(with: allowed)
+    {
+      let off = kinds.kindNames.joined(separator: " and ")
+      Output.warning(
+        "app '\(app)' has \(off) switched off: '\(notification.id)' will be recorded in history, not shown (notify settings --app \(app) --\(kinds.kindNames[0]) on)"
+      )
+    }
 
     for discarded in outcome.discarded where discarded.rowID != outcome.stored.rowID {
       Output.warning(

@@ -17,3 +17,42 @@ extension DesktopSink {
     }
   }
 }
+
+/// Who answers as the notification server, and what it can do (`GetServerInformation`,
+/// `GetCapabilities`): what `notify status` shows.
+public struct NotificationServerInformation: Hashable, Sendable {
+  public var name: String
+  public var vendor: String
+  public var version: String
+  public var specVersion: String
+  public var capabilities: [String]
+}
+
+extension DesktopSink {
+  /// The notification server on the session bus, or nil when none answers within `timeout`.
+  /// Opens and closes its own connection, and shows nothing.
+  public static func serverInformation(
+    configuration: Configuration = Configuration(), timeout: Duration = .seconds(2)
+  ) -> NotificationServerInformation? {
+    do throws(BusFailure) {
+      let connection = try BusConnection(
+        address: configuration.busAddress, description: configuration.connectionName)
+      let info = try connection.call(
+        try connection.methodCall(
+          destination: busName, path: objectPath, interface: interface, member: "GetServerInformation"),
+        timeout: timeout, operation: "calling GetServerInformation")
+      let (name, vendor, version, spec) = (
+        try info.readString(), try info.readString(), try info.readString(), try info.readString()
+      )
+      let capabilities = try connection.call(
+        try connection.methodCall(
+          destination: busName, path: objectPath, interface: interface, member: "GetCapabilities"),
+        timeout: timeout, operation: "calling GetCapabilities")
+      return NotificationServerInformation(
+        name: name, vendor: vendor, version: version, specVersion: spec,
+        capabilities: try capabilities.readStringArray())
+    } catch {
+      return nil
+    }
+  }
+}

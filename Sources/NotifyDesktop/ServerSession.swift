@@ -65,6 +65,20 @@ struct ServerSession {
     return IDChange(key: key, serverID: serverID)
   }
 
+  /// The bubbles still on screen, as far as signals tell, oldest first (each
+  /// notification's last one, at most `ShownBubble.handOverLimit`), forgotten here:
+  /// another process takes them over.
+  mutating func handOverShownBubbles() -> [ShownBubble] {
+    defer { shown.removeAll() }
+    let bubbles = shown.sorted { $0.key < $1.key }.compactMap { serverID, delivery -> ShownBubble? in
+      let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
+      guard serverIDs[key] == serverID else { return nil }
+      return ShownBubble(
+        notification: delivery.notification, occurrence: delivery.occurrence, serverID: serverID)
+    }
+    return Array(bubbles.suffix(ShownBubble.handOverLimit))
+  }
+
   /// The delivery on screen as `serverID`, if it is ours.
   func delivery(shownAs serverID: UInt32) -> Delivery? { shown[serverID] }
 

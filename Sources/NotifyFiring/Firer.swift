@@ -102,6 +102,8 @@ public final class Firer {
   /// The sound each prepared claim will use, checked when it was claimed (file reads stay
   /// off the hand-off).
   private var preparedSounds: [ClaimKey: SoundResolution] = [:]
+  /// The user's settings for each app of the last claims, read as they were claimed.
+  private var preparedSettings: [String: NotificationSettings] = [:]
   /// Deliveries handed over but not yet recorded because the store was busy.
   private var unrecorded: [HandOff] = []
 
@@ -215,6 +217,11 @@ public final class Firer {
         limit: options.batchLimit, app: options.app)
     }
     for claim in claims { preparedSounds[ClaimKey(claim)] = sounds.resolve(claim.notification) }
+    preparedSettings = [:]
+    for app in Set(claims.map(\.notification.app)) {
+      // Unreadable settings show the notification: nothing is lost to a read error.
+      preparedSettings[app] = (try? store.settingsInForce(app: app)) ?? .allowAll
+    }
     return claims
   }
 
@@ -285,6 +292,7 @@ public final class Firer {
         late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance)
       delivery.apply(sound)
       if let presentation = options.presentation { delivery.presentation = presentation(claim.notification) }
+      delivery.apply(preparedSettings[claim.notification.app] ?? .allowAll)
       do {
         try sink.deliver(delivery)
       } catch {

@@ -88,10 +88,10 @@ extension HistoryEvent {
   public init(delivery: Delivery) {
     self.init(
       at: delivery.deliveredAt, app: delivery.notification.app, notificationID: delivery.notification.id,
-      kind: .delivered, reason: delivery.presentation.isEmpty ? Delivery.inAppReason : nil,
+      kind: .delivered, reason: delivery.historyReason,
       occurrence: delivery.occurrence, fireDate: delivery.fireDate, late: delivery.late,
       soundRequested: delivery.soundRequested, soundNote: delivery.soundNote,
-      detail: HistoryEvent.detail(of: delivery.notification))
+      detail: HistoryEvent.detail(of: delivery))
   }
 }
 

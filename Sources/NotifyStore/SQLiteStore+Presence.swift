@@ -13,6 +13,9 @@ public struct AppPresence: Hashable, Sendable {
   /// them to it while it lives).
   public var fires: Bool
 
+  /// The app a firer for every app (`notify daemon`) is online for.
+  public static let everyApp = "*"
+
   /// Creates a presence.
   public init(app: String, owner: FirerIdentity, fires: Bool) {
     self.app = app

@@ -59,31 +59,21 @@ extension SQLiteStore {
 /// The `response` table: clicks waiting for the app they launched.
 enum ResponseTable {
   static func insert(_ response: NotificationResponse, in db: Database) throws {
-    let n = response.notification
     try db.execute(
       sql: """
-        INSERT INTO response (at, app, notification_id, action_key, occurrence, activation_token,
-          title, body, action, launch_image, sound, badge, user_info, urgency)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO response (at, action_key, occurrence, activation_token, \(ContentColumns.names))
+        VALUES (?, ?, ?, ?, \(ContentColumns.placeholders))
         """,
       arguments: [
-        Millis.from(response.date), n.app, n.id, response.actionKey, response.occurrence,
-        response.activationToken, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
-        JSONValue.object(n.userInfo).compactText, n.urgency.rawValue,
-      ])
+        Millis.from(response.date), response.actionKey, response.occurrence, response.activationToken,
+      ]
+        + ContentColumns.values(response.notification))
   }
 
   static func decode(_ row: Row) -> NotificationResponse {
-    var userInfo: [String: JSONValue] = [:]
-    if case .object(let members)? = try? JSONValue.parse(row["user_info"]) { userInfo = members }
     let date = Millis.date(row["at"])
-    let notification = LocalNotification(
-      id: row["notification_id"], app: row["app"], schedule: Schedule(fireDate: .instant(date)),
-      title: row["title"], body: row["body"], action: row["action"], launchImage: row["launch_image"],
-      sound: SoundName(row["sound"]), badge: row["badge"], userInfo: userInfo,
-      urgency: Urgency(rawValue: row["urgency"]) ?? .normal, createdAt: date)
     return NotificationResponse(
-      notification: notification, actionKey: row["action_key"], occurrence: row["occurrence"],
-      activationToken: row["activation_token"], date: date)
+      notification: ContentColumns.notification(row, date: date), actionKey: row["action_key"],
+      occurrence: row["occurrence"], activationToken: row["activation_token"], date: date)
   }
 }

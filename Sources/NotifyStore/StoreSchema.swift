@@ -150,6 +150,42 @@ enum StoreSchema {
           );
           """)
     }
+    migrator.registerMigration("v5-left-bubbles") { db in
+      try db.execute(
+        sql: """
+          CREATE TABLE left_bubble (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            at INTEGER NOT NULL,
+            server_id INTEGER NOT NULL,
+            occurrence INTEGER NOT NULL,
+            app TEXT NOT NULL,
+            notification_id TEXT NOT NULL,
+            title TEXT,
+            body TEXT,
+            action TEXT,
+            launch_image TEXT,
+            sound TEXT NOT NULL DEFAULT 'none',
+            badge INTEGER,
+            user_info TEXT NOT NULL DEFAULT '{}',
+            urgency TEXT NOT NULL DEFAULT 'normal'
+          );
+          """)
+    }
+    migrator.registerMigration("v6-notification-settings") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE app_settings ADD COLUMN alerts INTEGER CHECK (alerts IN (0, 1));
+          ALTER TABLE app_settings ADD COLUMN sounds INTEGER CHECK (sounds IN (0, 1));
+          ALTER TABLE app_settings ADD COLUMN badges INTEGER CHECK (badges IN (0, 1));
+          ALTER TABLE app_settings ADD COLUMN breaks_quiet INTEGER CHECK (breaks_quiet IN (0, 1));
+          ALTER TABLE app_settings ADD COLUMN requested INTEGER CHECK (requested BETWEEN 0 AND 7);
+
+          CREATE TABLE preference (
+            key TEXT PRIMARY KEY,
+            value TEXT NOT NULL
+          );
+          """)
+    }
     return migrator
   }
 }

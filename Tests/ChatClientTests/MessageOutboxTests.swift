@@ -164,3 +164,62 @@ struct MessageOutboxTests {
     #expect(MessageNumbering().prefix.hasPrefix("msg-"))
   }
 }
+
+/// `MessageOutbox` keeps the ids of the bubbles shown since the user last read, for the
+/// presenter to withdraw when the user reads.
+struct MessageOutboxWithdrawalTests {
+  let t0 = ContinuousClock.now
+
+  func message(_ number: Int) -> ChatMessage {
+    ChatMessage(
+      id: "msg-test-\(number)", sender: "bob", text: "m\(number)", reason: .privateMessage, channel: "#c")
+  }
+
+  @Test func readingHandsBackTheBubblesShownSinceTheLastRead() {
+    // Given three messages: shown, shown in the transcript only, refused then shown
+    var outbox = MessageOutbox(unread: 0)
+    for number in 1...3 { outbox.received(message(number)) }
+    outbox.presented("msg-test-1", .shown, now: t0)
+    outbox.presented("msg-test-2", .shown, now: t0, onScreen: false)
+    outbox.presented("msg-test-3", .refused, now: t0)
+    #expect(outbox.shownSinceRead == ["msg-test-1"])
+    outbox.presented("msg-test-3", .shown, now: t0 + .seconds(1))
+
+    // When the user reads
+    let read = outbox.markedRead()
+
+    // Then the bubbles on screen are handed back, oldest first, and forgotten
+    #expect(read == ["msg-test-1", "msg-test-3"])
+    #expect(outbox.shownSinceRead.isEmpty)
+    #expect(outbox.markedRead().isEmpty)
+
+    // And a message shown after reading is the next one to withdraw
+    outbox.received(message(4))
+    outbox.presented("msg-test-4", .shown, now: t0)
+    #expect(outbox.markedRead() == ["msg-test-4"])
+  }
+
+  @Test func whatMayNotBeOnScreenIsNotWithdrawn() {
+    // Given a message in doubt (the call timed out) and one rejected
+    var outbox = MessageOutbox(unread: 0)
+    outbox.received(message(1))
+    outbox.received(message(2))
+    outbox.presented("msg-test-1", .inDoubt, now: t0)
+    outbox.probed(answered: true, now: t0)
+    outbox.presented("msg-test-2", .rejected, now: t0)
+    // Then reading has nothing to withdraw: a call to a hung server would wait its timeout
+    #expect(outbox.markedRead().isEmpty)
+  }
+
+  @Test func onlyTheLatestShownAreRemembered() {
+    // Given more messages shown than are remembered, nobody reading
+    var outbox = MessageOutbox(unread: 0)
+    let count = MessageOutbox.rememberedShown + 5
+    for number in 1...count {
+      outbox.received(message(number))
+      outbox.presented("msg-test-\(number)", .shown, now: t0)
+    }
+    // Then reading withdraws the latest ones, oldest first
+    #expect(outbox.markedRead() == (6...count).map { "msg-test-\($0)" })
+  }
+}

@@ -121,10 +121,22 @@ final class RunningProcess: @unchecked Sendable {
     }
   }
 
-  /// Types a line on its stdin.
+  /// Types a line on its stdin. A process that has exited gets nothing, and the test
+  /// process is not killed by the SIGPIPE of writing to it: the signal is blocked on this
+  /// thread for the write and taken back if it came.
   func type(_ line: String) {
     let bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeBytes { write(stdinFD, $0.baseAddress, $0.count) }
+    var pipeSignal = sigset_t()
+    sigemptyset(&pipeSignal)
+    sigaddset(&pipeSignal, SIGPIPE)
+    var previous = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+    let written = bytes.withUnsafeBytes { write(stdinFD, $0.baseAddress, $0.count) }
+    if written < 0, errno == EPIPE {
+      var none = timespec(tv_sec: 0, tv_nsec: 0)
+      _ = sigtimedwait(&pipeSignal, nil, &none)
+    }
+    pthread_sigmask(SIG_SETMASK, &previous, nil)
   }
 
   /// Sends SIGTERM and waits up to `timeout` seconds for it to exit (then SIGKILL).

@@ -119,6 +119,19 @@ struct BadInputTests {
     Case(name: "badge negative", arguments: ["badge", "-1"], status: 65, says: "99999"),
     Case(name: "badge unknown option", arguments: ["badge", "--bogus"], status: 64, says: "unknown option"),
     Case(name: "show an unknown id", arguments: ["show", "nope"], status: 1, says: "not pending"),
+    Case(
+      name: "settings: not on or off", arguments: ["settings", "--alerts", "maybe"], status: 64,
+      says: "one of 'on' and 'off'"),
+    Case(
+      name: "settings: --all-apps with a switch", arguments: ["settings", "--all-apps", "--sounds", "off"],
+      status: 64, says: "--default"),
+    Case(
+      name: "settings: --app with --default",
+      arguments: ["settings", "--app", "a", "--default", "--badges", "off"],
+      status: 64, says: "give one"),
+    Case(
+      name: "settings: bad app id", arguments: ["settings", "--app", "a/b", "--alerts", "off"], status: 65,
+      says: "app"),
   ]
 
   @Test("is refused with the spec's exit code and the store untouched", arguments: cases)

@@ -115,6 +115,77 @@ struct ClickToAppTests {
     #expect(daemon.waitExit() == 0)
   }
 
+  /// Who shows a bubble and stops before it is clicked.
+  enum Leaver: String, CaseIterable, CustomTestStringConvertible {
+    case notifyNow = "notify now"
+    case fireDue = "fire-due"
+    case embeddedApp = "an app going offline"
+    var testDescription: String { rawValue }
+  }
+
+  @Test(
+    "a bubble whose process stopped is taken over by the daemon, and its click still opens the app",
+    arguments: Leaver.allCases)
+  func takenOverBubbleOpensTheApp(leaver: Leaver) throws {
+    // Given a desktop and an Exec entry for app "leaver"
+    let desktop = try HeadlessDesktop()
+    let f = try FiringFixture()
+    let apps = try Applications(f.folder)
+    try apps.entry("leaver", "Type=Application\nName=Leaver\nExec=\(try apps.launcher(app: "leaver"))")
+    let environment = desktop.environment.merging(apps.environment) { $1 }
+    func startDaemon() throws -> NotifyProcess {
+      let daemon = try NotifyProcess(
+        ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: environment)
+      #expect(daemon.waitReady(), "\(daemon.errorText)")
+      return daemon
+    }
+    // (fire-due runs with no daemon, which starts later: a restarted firer takes over too)
+    var daemon = leaver == .fireDue ? nil : try startDaemon()
+    // When a process shows one of its notifications and stops
+    let runner = CommandRunner(environment: environment)
+    switch leaver {
+    case .notifyNow:
+      let shown = try runner.run(
+        [
+          "now", "--app", "leaver", "--id", "left", "--title", "left", "--user-info", #"{"k":"v"}"#,
+          "--sink", "desktop", "--db", f.path,
+        ])
+      #expect(shown.status == 0, "\(shown.stderr)")
+    case .fireDue:
+      try f.schedule("left", at: Date(), app: "leaver")
+      let fired = try runner.run(["fire-due", "--sink", "desktop", "--db", f.path])
+      #expect(fired.status == 0, "\(fired.stderr)")
+    case .embeddedApp:
+      let app = try NotifyProcess(
+        ["--app", "leaver", "--sink", "desktop"], db: f.path, folder: f.folder, name: "app",
+        environment: environment, program: "embedded-app-fixture")
+      #expect(app.waitReady(), "\(app.errorText)")
+      try f.schedule("left", at: Date() + 0.3, app: "leaver")
+      #expect(waitUntil(timeout: 10) { app.errorText.contains("event: delivered left") }, "\(app.errorText)")
+      app.send(SIGTERM)
+      #expect(app.waitExit() == 0)
+    }
+    #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
+    let running = try daemon ?? startDaemon()
+    daemon = running
+    // Then the daemon takes the bubble over, in place: still one on screen
+    #expect(
+      waitUntil(timeout: 10) {
+        running.errorText.contains("took over a bubble") && running.errorText.contains("id=left")
+      },
+      "\(running.errorText)")
+    #expect(try desktop.dunstctl("count", "displayed").hasPrefix("1"))
+    // And when the user clicks it, the app is launched with its response
+    try desktop.dunstctl("action", "0")
+    #expect(waitUntil(timeout: 15) { apps.read("0.response") != nil }, "\(running.errorText)")
+    #expect(apps.read("0.response")?.contains(#""id":"left""#) == true, "\(apps.read("0.response") ?? "-")")
+    let activated = try #require(try f.events(.activated).first)
+    #expect(activated.detail["opened"] == .string("exec"))
+    #expect(try f.events(.activated).count == 1)
+    running.send(SIGTERM)
+    #expect(running.waitExit() == 0)
+  }
+
   @Test("a click reaches a running app's center whoever showed the bubble, and nothing is launched")
   func clickReachesRunningApp() throws {
     // Given a desktop, an entry that would launch "chatty", a daemon, and chatty running

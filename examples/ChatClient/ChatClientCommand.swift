@@ -11,13 +11,17 @@ struct ChatClientCommand: AsyncParsableCommand {
     commandName: "chat-client",
     abstract: "An IRC client that turns private messages and mentions into local notifications.",
     discussion: """
-      While online, each private message or mention is shown as a notification: the sender
-      as title, the text as body, the default sound, the unread count as badge, sender and
-      channel in userInfo. A hung notification server never holds up the chat, and what it
-      refused is shown once it is back. Type /remind 10m TEXT to schedule a reminder in the
-      notify store; this client fires it while it runs, the notify daemon once it is gone
-      (never both). Anything typed that is not a command is said in the channel. Stdout carries only notifications (JSON
-      Lines when it is not a terminal); the chat and status lines go to stderr.
+      While online, each private message or mention is shown as a notification: the sender \
+      as title, the text as body, the default sound, the unread count as badge, sender and \
+      channel in userInfo. A hung notification server never holds up the chat, and what it \
+      refused is shown once it is back. Type /remind 10m TEXT to schedule a reminder in the \
+      notify store; this client fires it while it runs, the notify daemon once it is gone \
+      (never both). Anything typed that is not a command is said in the conversation: the \
+      channel, or the nick chosen with /query NICK or by clicking a private message. For a \
+      minute after each line typed, notifications appear in the transcript only. Stdout \
+      carries only notifications (JSON Lines when it is not a terminal); the chat and status \
+      lines go to stderr. --install-desktop-entry writes the desktop entry that starts the \
+      client with these options when one of its notifications is clicked after it quit.
       """)
 
   @Option(help: ArgumentHelp("The IRC server (port 6667 when omitted).", valueName: "host:port"))
@@ -29,8 +33,9 @@ struct ChatClientCommand: AsyncParsableCommand {
   @Option(help: "The channel to join, e.g. #notify.")
   var channel: String
 
-  @Option(help: "auto (desktop when a notification server answers, else stdout), desktop or stdout.")
-  var sink: SinkChoice = .auto
+  @Option(
+    help: "auto (the default: desktop when a notification server answers, else stdout), desktop or stdout.")
+  var sink: SinkChoice?
 
   @Option(help: ArgumentHelp("The notify store (env NOTIFY_DB).", valueName: "path"))
   var db: String?
@@ -43,13 +48,26 @@ struct ChatClientCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("offline-budget"),
     help: ArgumentHelp("How long going offline may take, e.g. 10s.", valueName: "duration"))
-  var offlineBudget = "10s"
+  var offlineBudget = Self.defaultOfflineBudget
+
+  static let defaultOfflineBudget = "10s"
 
   @Flag(name: .customLong("no-firing"), help: "Leave every scheduled notification to the notify daemon.")
   var noFiring = false
 
+  @Flag(
+    name: .customLong("install-desktop-entry"),
+    help: ArgumentHelp(
+      "Write $XDG_DATA_HOME/applications/APP.desktop, which starts this client with these options, print its path and exit.",
+      discussion: "A click on a notification of the client after it quit starts the client from that entry."))
+  var installDesktopEntry = false
+
   func run() async throws {
     do {
+      if installDesktopEntry {
+        print(try installEntry())
+        return
+      }
       try await runClient()
     } catch let error as ChatError {
       Transcript.error(error.description)
@@ -64,19 +82,19 @@ struct ChatClientCommand: AsyncParsableCommand {
     let (host, port) = try ServerAddress.parse(server)
     try ChatNames.checkNick(nick)
     let channel = try ChatNames.channel(channel)
-    let environment = ProcessInfo.processInfo.environment
-    let app = self.app ?? environment["NOTIFY_APP"].flatMap { $0.isEmpty ? nil : $0 } ?? "chat"
+    let app = resolvedApp().id
     let budget: TimeInterval
     do { budget = try TimeParser.duration(offlineBudget) } catch {
       throw ChatError("--offline-budget: \(error.description)", exitCode: 64)
     }
-    let center = try LocalNotificationCenter(app: app, storePath: db, sink: sink)
+    let center = try LocalNotificationCenter(app: app, storePath: db, sink: sink ?? .auto)
     Transcript.status("notifications for app \(app) go to the \(center.sinkName) sink")
 
     let session = ChatSession(
       host: host, port: port, nick: nick, channel: channel, center: center,
       presenter: MessagePresenter(center: center),
-      offlineBudget: .milliseconds(Int64(budget * 1000)), firesInProcess: !noFiring)
+      offlineBudget: .milliseconds(Int64(budget * 1000)), firesInProcess: !noFiring,
+      opened: openedConversation(center))
     // Either one returning shuts the other down gracefully. The last in the list shuts
     // down first: on SIGTERM the session goes offline while firing still runs.
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -93,6 +111,29 @@ struct ChatClientCommand: AsyncParsableCommand {
       configuration: ServiceGroupConfiguration(
         services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
     try await group.run()
+  }
+
+  /// The conversation of the notification whose click launched this process (read once,
+  /// before connecting), or nil when it was started otherwise.
+  private func openedConversation(_ center: LocalNotificationCenter) -> Conversation? {
+    let response: NotificationResponse?
+    do {
+      response = try center.takeLaunchResponse()
+    } catch {
+      // The chat does not depend on it: start in the channel.
+      Transcript.error("could not read the notification that launched the client: \(error)")
+      return nil
+    }
+    guard let response else { return nil }
+    Transcript.status("opened from a notification: \(Escaper.visible(response.notification.id))")
+    return Conversation(opening: response.userInfo) ?? .channel
+  }
+
+  /// The app id: `--app`, else `NOTIFY_APP`, else `chat`; and whether one was given.
+  func resolvedApp() -> (id: String, given: Bool) {
+    if let app { return (app, true) }
+    if let app = ProcessInfo.processInfo.environment["NOTIFY_APP"], !app.isEmpty { return (app, true) }
+    return ("chat", false)
   }
 }
 

@@ -6,6 +6,8 @@ extension ChatSession {
   func readStdin(_ connection: IRCConnection, _ state: SessionState, _ inbox: PresenterInbox) async {
     do {
       for try await line in LineReader.lines(of: STDIN_FILENO) {
+        // Anything typed keeps the client in the foreground (`TypingActivity`).
+        state.typed(at: .now)
         do {
           guard let command = try StdinCommand(line: line) else { continue }
           try perform(command, connection, state, inbox)
@@ -25,15 +27,23 @@ extension ChatSession {
   ) throws {
     switch command {
     case .say(let text):
-      // Typing means reading: the presenter clears the badge after the messages that
-      // came before. Told before the echo, so that what comes after the echo counts anew.
+      // Saying something means reading: the presenter clears the badge and withdraws the
+      // bubbles of the messages that came before. Told before the echo, so that what comes
+      // after the echo counts anew. Other commands do not read: after /quit the bubbles
+      // stay up for a click to open the client again.
       inbox.put(.read)
-      connection.send(IRCMessage("PRIVMSG", channel, text))
-      Transcript.chat(channel, state.nick, text)
+      let conversation = state.conversation
+      connection.send(IRCMessage("PRIVMSG", conversation.target(channel: channel), text))
+      switch conversation {
+      case .channel: Transcript.chat(channel, state.nick, text)
+      case .privateChat(let nick): Transcript.chat("to \(nick)", state.nick, text)
+      }
     case .message(let nick, let text):
       inbox.put(.read)
       connection.send(IRCMessage("PRIVMSG", nick, text))
       Transcript.chat("to \(nick)", state.nick, text)
+    case .query(let nick):
+      open(nick.map { .privateChat(with: $0) } ?? .channel, state)
     case .remind(let delay, let text):
       let outcome = try remind(after: delay, text: text)
       let at = outcome.stored.nextFireDate.map { RFC3339.string(from: $0) } ?? "now"

@@ -10,6 +10,10 @@ import ServiceLifecycle
 ///
 /// The reader never presents: it writes the transcript line and puts the message in the
 /// presenter's inbox, so a hung notification server cannot hold up the chat.
+///
+/// While online the session is the center's foreground: for a minute after each line typed
+/// its notifications appear in the transcript only (`TypingActivity`), and a click on one
+/// of them opens its conversation.
 struct ChatSession: Service {
   var host: String
   var port: UInt16
@@ -21,14 +25,21 @@ struct ChatSession: Service {
   var offlineBudget: Duration
   /// Whether this client fires scheduled notifications itself while it runs.
   var firesInProcess: Bool
+  /// The conversation of the notification whose click launched the client, if one did:
+  /// it is open from the start, and the launch counts as reading.
+  var opened: Conversation? = nil
 
   private enum Part { case server, stdin, events }
 
   func run() async throws {
-    let connection = try IRCConnection(host: host, port: port)
-    Transcript.status("connected to \(connection.address)")
     let state = SessionState(nick: nick)
     let inbox = PresenterInbox()
+    if let opened {
+      open(opened, state)
+      inbox.put(.read)
+    }
+    let connection = try IRCConnection(host: host, port: port)
+    Transcript.status("connected to \(connection.address)")
     let events = center.events
     // Carry on counting from the badge a previous run left.
     let start = MessageOutbox(unread: (try? center.badge()) ?? 0)
@@ -36,6 +47,9 @@ struct ChatSession: Service {
     connection.send(IRCMessage("NICK", nick))
     connection.send(IRCMessage("USER", nick, "0", "*", "notify chat client"))
 
+    // Decided by the center on the thread that delivers (the presenter's, or the firing
+    // loop's): a read of the typing state under its lock, nothing more.
+    center.setPresentationHandler { _ in state.presentation(now: .now) }
     let owed = await withGracefulShutdownHandler {
       await withTaskGroup(of: MessageOutbox?.self) { group in
         group.addTask(executorPreference: executor) {
@@ -58,6 +72,8 @@ struct ChatSession: Service {
       connection.send(IRCMessage("QUIT", "shutting down"))
       connection.shutdown()
     }
+    // Offline, nobody reads the transcript: what is still shown goes to the desktop.
+    center.setPresentationHandler(nil)
     await withTaskExecutorPreference(executor) {
       var outbox = owed
       goOffline(&outbox)
@@ -79,7 +95,7 @@ struct ChatSession: Service {
         return .stdin
       }
       group.addTask {
-        await watch(events, inbox)
+        await watch(events, state, inbox)
         return .events
       }
       // Stdin may end early (run from a script); only the server going away ends the stay.
@@ -172,15 +188,40 @@ struct ChatSession: Service {
 
   // MARK: Events
 
-  private func watch(_ events: AsyncStream<NotificationEvent>, _ inbox: PresenterInbox) async {
+  /// Follows what happens to the client's notifications: a click opens the conversation
+  /// the notification belongs to and means reading; a reminder delivered in the transcript
+  /// only (the user is typing) is written there.
+  private func watch(_ events: AsyncStream<NotificationEvent>, _ state: SessionState, _ inbox: PresenterInbox)
+    async
+  {
     for await event in events {
-      guard case .activated = event.kind, case .string(let sender)? = event.userInfo["sender"] else {
+      switch event.kind {
+      case .activated:
+        if case .string(let sender)? = event.userInfo["sender"] {
+          Transcript.status("opened the message from \(Escaper.visible(sender))")
+        } else {
+          let what = event.userInfo["kind"] == .string(Conversation.reminderKind) ? "the reminder " : ""
+          Transcript.status("opened \(what)\(Escaper.visible(event.notification.id))")
+        }
+        // Opening a notification means the user is reading.
+        inbox.put(.read)
+        if let conversation = Conversation(opening: event.userInfo) { open(conversation, state) }
+      case .delivered:
+        guard let delivery = event.delivery, delivery.presentation.isEmpty,
+          event.userInfo["kind"] == .string(Conversation.reminderKind)
+        else { continue }
+        // Messages have their transcript line already, written as they were read.
+        Transcript.status("reminder: \(Escaper.visible(event.notification.body ?? ""))")
+      case .dismissed:
         continue
       }
-      // Opening a message notification means the user is reading.
-      Transcript.status("opened the message from \(Escaper.visible(sender))")
-      inbox.put(.read)
     }
+  }
+
+  /// Makes `conversation` the one typed lines go to, and says so.
+  func open(_ conversation: Conversation, _ state: SessionState) {
+    state.conversation = conversation
+    Transcript.status("conversation: \(Escaper.visible(conversation.target(channel: channel)))")
   }
 
   // MARK: Offline

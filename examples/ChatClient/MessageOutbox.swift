@@ -15,6 +15,8 @@ import Notify
 ///   probe, so later messages do not pile up behind the hung one.
 /// - The badge is the unread count when the message is shown, so it never goes down
 ///   until the user reads; reading sets it to 0.
+/// - The messages shown on screen since the user last read are remembered: reading hands
+///   their ids back, to withdraw their bubbles.
 struct MessageOutbox: Sendable {
   /// What the caller should do next.
   enum Action: Hashable, Sendable {
@@ -49,11 +51,16 @@ struct MessageOutbox: Sendable {
 
   static let firstBackoff: Duration = .seconds(1)
   static let longestBackoff: Duration = .seconds(30)
+  /// How many shown ids are remembered until the user reads; older ones are forgotten, so
+  /// a client nobody reads does not grow without end (their bubbles then stay up).
+  static let rememberedShown = 256
 
   /// Messages not shown yet, oldest first.
   private(set) var owed: [ChatMessage] = []
   /// Messages since the user last read, capped at the largest badge.
   private(set) var unread: Int
+  /// The ids of the messages shown on screen since the user last read, oldest first.
+  private(set) var shownSinceRead: [String] = []
   /// A call timed out: the server must answer a probe before it gets another message.
   private(set) var serverSuspect = false
   /// The delay after the last failure; nil after a success.
@@ -74,9 +81,13 @@ struct MessageOutbox: Sendable {
     retryAt = nil
   }
 
-  /// The user read everything.
-  mutating func markedRead() {
+  /// The user read everything. Returns the ids of the messages shown on screen since the
+  /// last read, oldest first, whose bubbles are now to be withdrawn.
+  @discardableResult
+  mutating func markedRead() -> [String] {
     unread = 0
+    defer { shownSinceRead.removeAll() }
+    return shownSinceRead
   }
 
   /// What to do at `now`.
@@ -87,14 +98,21 @@ struct MessageOutbox: Sendable {
     return .present(first, badge: unread)
   }
 
-  /// Presenting the message `id` ended with `outcome`.
-  mutating func presented(_ id: String, _ outcome: Outcome, now: ContinuousClock.Instant) {
+  /// Presenting the message `id` ended with `outcome`. `onScreen` is false for a message
+  /// shown in the transcript only (presentation `.none`): it has no bubble to withdraw.
+  mutating func presented(
+    _ id: String, _ outcome: Outcome, now: ContinuousClock.Instant, onScreen: Bool = true
+  ) {
     guard owed.first?.id == id else { return }
     switch outcome {
     case .shown:
       owed.removeFirst()
       backoff = nil
       retryAt = nil
+      if onScreen {
+        shownSinceRead.append(id)
+        if shownSinceRead.count > Self.rememberedShown { shownSinceRead.removeFirst() }
+      }
     case .rejected:
       owed.removeFirst()
     case .inDoubt:

@@ -41,8 +41,8 @@ struct MessagePresenter: Sendable {
       }
       switch outbox.nextAction(now: .now) {
       case .present(let message, let badge):
-        let (outcome, error) = present(message, badge: badge)
-        outbox.presented(message.id, outcome, now: .now)
+        let (outcome, error, onScreen) = present(message, badge: badge)
+        outbox.presented(message.id, outcome, now: .now, onScreen: onScreen)
         if let error {
           // A refusal is told once per outage, not on every retry.
           if !failing || outcome != .refused {
@@ -72,8 +72,8 @@ struct MessagePresenter: Sendable {
     attempts: while !task.checkExpiration() {
       switch outbox.nextAction(now: .now) {
       case .present(let message, let badge):
-        let (outcome, _) = present(message, badge: badge)
-        outbox.presented(message.id, outcome, now: .now)
+        let (outcome, _, onScreen) = present(message, badge: badge)
+        outbox.presented(message.id, outcome, now: .now, onScreen: onScreen)
         if outcome == .shown { shown += 1 }
       case .probe:
         outbox.probed(answered: serverAnswers(), now: .now)
@@ -95,30 +95,46 @@ struct MessagePresenter: Sendable {
     return (shown, handedOver)
   }
 
-  /// Applies what arrived, in order. Reading clears the badge at once.
+  /// Applies what arrived, in order. Reading clears the badge and withdraws the bubbles
+  /// shown since the last read, at once.
   private func absorb(_ inputs: [PresenterInput], into outbox: inout MessageOutbox) {
     for input in inputs {
       switch input {
       case .message(let message):
         outbox.received(message)
       case .read:
-        outbox.markedRead()
+        let read = outbox.markedRead()
         do {
           try center.setBadge(0)
         } catch {
           Transcript.error("could not clear the badge: \(error)")
         }
+        withdraw(read)
       }
     }
   }
 
-  /// One attempt, under the message's own id; the error when it failed.
-  private func present(_ message: ChatMessage, badge: Int) -> (MessageOutbox.Outcome, NotifyError?) {
+  /// Takes the bubbles of messages the user has read off the screen. Runs here, on the
+  /// presenter's thread: a hung notification server may hold the call up to its timeout.
+  private func withdraw(_ ids: [String]) {
+    guard !ids.isEmpty else { return }
     do {
-      try center.present(message.content(badge: badge), id: message.id)
-      return (.shown, nil)
+      try center.removeDelivered(ids)
     } catch {
-      return (MessageOutbox.Outcome(error), error)
+      Transcript.error("could not withdraw \(ids.count) read message\(ids.count == 1 ? "" : "s"): \(error)")
+    }
+  }
+
+  /// One attempt, under the message's own id: how it ended, the error when it failed, and
+  /// whether it went to the screen (not when the user is typing: `TypingActivity`).
+  private func present(_ message: ChatMessage, badge: Int) -> (
+    outcome: MessageOutbox.Outcome, error: NotifyError?, onScreen: Bool
+  ) {
+    do {
+      let delivery = try center.present(message.content(badge: badge), id: message.id)
+      return (.shown, nil, delivery.presentation.contains(.banner))
+    } catch {
+      return (MessageOutbox.Outcome(error), error, false)
     }
   }
 

@@ -1,15 +1,23 @@
 import Foundation
+import Notify
 
-/// What the session knows about itself; read and written from the reader tasks.
+/// What the session knows about itself; read and written from the reader tasks, the
+/// presenter and the center's presentation handler.
 final class SessionState: @unchecked Sendable {
-  // Safe: every stored property is only touched with `lock` held.
+  // Safe: every stored property is only touched with `lock` held, and the lock is never
+  // held across a call out.
   private let lock = NSLock()
   private var currentNick: String
   private var isRegistered = false
   private var isLeaving = false
   private var numbering = MessageNumbering()
+  private var currentConversation: Conversation
+  private var typing = TypingActivity()
 
-  init(nick: String) { currentNick = nick }
+  init(nick: String, conversation: Conversation = .channel) {
+    currentNick = nick
+    currentConversation = conversation
+  }
 
   var nick: String {
     get { lock.withLock { currentNick } }
@@ -27,6 +35,20 @@ final class SessionState: @unchecked Sendable {
     set { lock.withLock { isLeaving = newValue } }
   }
 
+  /// Where lines typed without a command go.
+  var conversation: Conversation {
+    get { lock.withLock { currentConversation } }
+    set { lock.withLock { currentConversation = newValue } }
+  }
+
   /// The id of the next message that becomes a notification.
   func nextMessageID() -> String { lock.withLock { numbering.next() } }
+
+  /// The user typed a line at `instant`.
+  func typed(at instant: ContinuousClock.Instant) { lock.withLock { typing.typed(at: instant) } }
+
+  /// How notifications are presented at `now` (`TypingActivity`).
+  func presentation(now: ContinuousClock.Instant) -> PresentationOptions {
+    lock.withLock { typing.presentation(now: now) }
+  }
 }

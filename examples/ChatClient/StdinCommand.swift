@@ -10,6 +10,8 @@ enum StdinCommand: Equatable {
   case remind(after: TimeInterval, text: String)
   /// `/msg NICK text`: a private message.
   case message(to: String, text: String)
+  /// `/query NICK`: what is typed next goes to NICK alone; `/query` alone: to the channel.
+  case query(String?)
   /// `/pending`: list scheduled reminders.
   case pending
   /// `/cancel ID`: cancel a scheduled reminder.
@@ -18,12 +20,13 @@ enum StdinCommand: Equatable {
   case quit(String?)
   /// `/help`.
   case help
-  /// Anything else: said in the channel.
+  /// Anything else: said in the current conversation (the channel, or the `/query` nick).
   case say(String)
 
   static let usage = """
-    commands: /remind DURATION TEXT (e.g. /remind 10m stretch), /msg NICK TEXT, /pending,
-              /cancel ID, /quit [TEXT], /help; anything else is said in the channel
+    commands: /remind DURATION TEXT (e.g. /remind 10m stretch), /msg NICK TEXT, /query [NICK],
+              /pending, /cancel ID, /quit [TEXT], /help; anything else is said in the
+              conversation: the channel, or NICK after /query NICK (/query alone goes back)
     """
 
   /// Parses a line; throws a usage error saying what was wrong.
@@ -50,6 +53,20 @@ enum StdinCommand: Equatable {
     case "/msg":
       guard words.count == 3 else { throw ChatError("usage: /msg NICK TEXT") }
       self = .message(to: words[1], text: words[2])
+    case "/query":
+      guard words.count <= 2 else {
+        throw ChatError("usage: /query [NICK]", fix: "one nick, or none for the channel")
+      }
+      guard let nick = words.dropFirst().first else {
+        self = .query(nil)
+        return
+      }
+      guard !"#&+!".contains(nick.first ?? " ") else {
+        throw ChatError(
+          "/query \(Escaper.visible(nick, limit: 50)) names a channel",
+          fix: "give a nick, or /query alone to go back to the channel")
+      }
+      self = .query(nick)
     case "/pending": self = .pending
     case "/cancel":
       guard words.count == 2 else { throw ChatError("usage: /cancel ID", fix: "see the ids with /pending") }

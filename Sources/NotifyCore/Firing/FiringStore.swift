@@ -108,6 +108,9 @@ public protocol FiringStore: AnyObject {
   /// Returns unstarted claims to pending, as if they had never been claimed.
   func release(_ claims: [Claim]) throws
 
+  /// What the user allows `app` (`notify settings`), read before its claims are handed over.
+  func settingsInForce(app: String) throws -> NotificationSettings
+
   /// True when another connection (another process) committed a change since the last
   /// call: a firer's own commits also touch the store's files, and must not wake it.
   func changedByOthers() throws -> Bool

@@ -22,6 +22,9 @@ public enum DesktopEntryError: Error, Hashable, Sendable, CustomStringConvertibl
   /// A field code (`%z`) that is unknown, or a known one where it may not stand: `%c`, `%k`
   /// or `%i` inside quotes, any code but `%%` in the program name, a lone `%`.
   case invalidFieldCode(String)
+  /// A command no Exec line can carry, when writing one (`DesktopEntry.execLine`): no
+  /// program, an empty program name or one with `=`, a control character in an argument.
+  case unwritableExec(String)
 
   /// What is wrong and what to do about it.
   public var description: String {
@@ -44,6 +47,9 @@ public enum DesktopEntryError: Error, Hashable, Sendable, CustomStringConvertibl
     case .malformedExec(let problem):
       "the desktop entry's Exec line is malformed (\(problem)): fix the entry's Exec key "
         + "(Desktop Entry spec, 'The Exec key')"
+    case .unwritableExec(let problem):
+      "the command cannot be written as a desktop entry's Exec line (\(problem)): leave out what no "
+        + "desktop file can carry (Desktop Entry spec, 'The Exec key')"
     case .invalidFieldCode(let code):
       DesktopEntry.knownFieldCodes.contains(code)
         ? "the desktop entry's Exec line has the field code \(Escaper.visible(code)) inside quotes or in the "

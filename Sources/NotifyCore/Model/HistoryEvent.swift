@@ -61,6 +61,16 @@ public struct HistoryEvent: Hashable, Sendable {
     return detail
   }
 
+  /// The detail of a delivery: the notification's, and the kinds the user's settings
+  /// suppressed (`suppressed`: `alerts`, `sounds`, `badges`), when any.
+  public static func detail(of delivery: Delivery) -> [String: JSONValue] {
+    var detail = detail(of: delivery.notification)
+    if !delivery.suppressed.isEmpty {
+      detail["suppressed"] = .array(delivery.suppressed.kindNames.map { .string($0) })
+    }
+    return detail
+  }
+
   /// What the user (or the server) did with a shown notification: `activated` with the
   /// action key, or `dismissed` with the close reason. The same entry whoever showed it
   /// and whoever heard of it (the daemon, an app, the app's own UI).

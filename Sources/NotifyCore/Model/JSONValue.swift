@@ -150,6 +150,11 @@ public struct JSONRecord: Sendable {
     members.append((key, value.map { .int(Int64($0)) } ?? .null))
   }
 
+  /// Appends a member, `null` when `value` is nil.
+  public mutating func set(_ key: String, _ value: Bool?) {
+    members.append((key, value.map(JSONValue.bool) ?? .null))
+  }
+
   /// Compact JSON text in insertion order.
   public var compactText: String {
     var out = "{"

@@ -20,6 +20,29 @@ public struct PresentationOptions: OptionSet, Hashable, Sendable {
 extension Delivery {
   /// The history reason of a delivery the desktop did not show because the app showed it.
   public static let inAppReason = "in-app"
+  /// The history reason of a delivery whose alert the user switched off for the app.
+  public static let alertsOffReason = "alerts-off"
+
+  /// The kinds it has, with the sound that will play (after substitution).
+  public var contentKinds: PresentationOptions {
+    var kinds = notification.contentKinds
+    if sound == .none { kinds.remove(.sound) } else { kinds.insert(.sound) }
+    return kinds
+  }
+
+  /// Applies the user's settings for the app: what they do not allow is taken out of
+  /// `presentation`, and what that takes from the notification is noted in `suppressed`.
+  public mutating func apply(_ settings: NotificationSettings) {
+    suppressed = presentation.intersection(contentKinds).subtracting(settings.allowed)
+    presentation.formIntersection(settings.allowed)
+  }
+
+  /// The reason history gives a delivery: the app showed it itself, or the user switched
+  /// its alert off; nil when it was shown.
+  public var historyReason: String? {
+    if suppressed.contains(.banner) { return Delivery.alertsOffReason }
+    return presentation.isEmpty ? Delivery.inAppReason : nil
+  }
 
   /// What the sink is given: the delivery with what `presentation` leaves out removed (no
   /// title and body without `.banner`, silent without `.sound`, no badge without
@@ -38,5 +61,16 @@ extension Delivery {
     }
     if !presentation.contains(.badge) { shown.notification.badge = nil }
     return shown
+  }
+}
+
+extension LocalNotification {
+  /// The kinds it has: an alert when it has a title or body, a sound, a badge.
+  public var contentKinds: PresentationOptions {
+    var kinds: PresentationOptions = []
+    if title != nil || body != nil { kinds.insert(.banner) }
+    if sound != .none { kinds.insert(.sound) }
+    if badge != nil { kinds.insert(.badge) }
+    return kinds
   }
 }

@@ -22,6 +22,8 @@ public struct Delivery: Hashable, Sendable {
   public var soundFile: String?
   /// What of it is presented (an app in the foreground may show it itself).
   public var presentation: PresentationOptions = .all
+  /// What the user's settings took out of it (`apply(_:)`), of what it has.
+  public var suppressed: PresentationOptions = []
 
   /// How far past its due instant an occurrence may be handed over and still not be late.
   public static let lateTolerance: TimeInterval = 1

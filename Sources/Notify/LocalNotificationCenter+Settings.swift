@@ -1,0 +1,19 @@
+import NotifyCore
+
+extension LocalNotificationCenter {
+  /// Asks for the kinds of notification the app wants to use (`requestAuthorization`,
+  /// `registerUserNotificationSettings:`): alerts (`.banner`), sounds, badges. There is no
+  /// prompt on Linux: what is granted is what the user's settings for the app allow
+  /// (`notify settings`; apps the user has not set follow the default policy, which allows
+  /// all), limited to what was asked. Kinds not asked for are not presented. Returns what is
+  /// granted.
+  @discardableResult
+  public func requestAuthorization(_ kinds: PresentationOptions) throws(NotifyError) -> PresentationOptions {
+    try store.request(kinds, app: app).allowed
+  }
+
+  /// What the user lets the app do now (`currentUserNotificationSettings`).
+  public func notificationSettings() throws(NotifyError) -> NotificationSettings {
+    try store.settingsInForce(app: app)
+  }
+}

@@ -1,0 +1,35 @@
+/// A change the user makes to notification settings (`notify settings --alerts off ...`):
+/// each switch given is set, the others are left as they are.
+public struct SettingsChange: Hashable, Sendable {
+  public var alerts: Bool?
+  public var sounds: Bool?
+  public var badges: Bool?
+  public var breaksQuietHours: Bool?
+
+  public init(alerts: Bool? = nil, sounds: Bool? = nil, badges: Bool? = nil, breaksQuietHours: Bool? = nil) {
+    self.alerts = alerts
+    self.sounds = sounds
+    self.badges = badges
+    self.breaksQuietHours = breaksQuietHours
+  }
+
+  /// True when it sets nothing.
+  public var isEmpty: Bool { self == SettingsChange() }
+
+  /// `settings` with this change made.
+  public func applied(to settings: NotificationSettings) -> NotificationSettings {
+    NotificationSettings(
+      alerts: alerts ?? settings.alerts, sounds: sounds ?? settings.sounds, badges: badges ?? settings.badges,
+      breaksQuietHours: breaksQuietHours ?? settings.breaksQuietHours)
+  }
+
+  /// `settings` with this change made to the user's switches.
+  public func applied(to settings: AppSettings) -> AppSettings {
+    var changed = settings
+    changed.alerts = alerts ?? settings.alerts
+    changed.sounds = sounds ?? settings.sounds
+    changed.badges = badges ?? settings.badges
+    changed.breaksQuietHours = breaksQuietHours ?? settings.breaksQuietHours
+    return changed
+  }
+}

@@ -1,0 +1,30 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+/// The columns that keep a notification as it was shown, in the tables that outlive it
+/// (`response`, `left_bubble`): id, app, title, body, action, launch image, sound, badge,
+/// userInfo, urgency.
+enum ContentColumns {
+  static let names =
+    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency"
+  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+
+  static func values(_ n: LocalNotification) -> StatementArguments {
+    [
+      n.app, n.id, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
+      JSONValue.object(n.userInfo).compactText, n.urgency.rawValue,
+    ]
+  }
+
+  /// The notification a row keeps, as if it fired at `date`.
+  static func notification(_ row: Row, date: Date) -> LocalNotification {
+    var userInfo: [String: JSONValue] = [:]
+    if case .object(let members)? = try? JSONValue.parse(row["user_info"]) { userInfo = members }
+    return LocalNotification(
+      id: row["notification_id"], app: row["app"], schedule: Schedule(fireDate: .instant(date)),
+      title: row["title"], body: row["body"], action: row["action"], launchImage: row["launch_image"],
+      sound: SoundName(row["sound"]), badge: row["badge"], userInfo: userInfo,
+      urgency: Urgency(rawValue: row["urgency"]) ?? .normal, createdAt: date)
+  }
+}
