@@ -1,0 +1,49 @@
+import Foundation
+import NotifyCore
+import NotifyTestSupport
+import Testing
+
+/// A firer for every app leaves a running firing app's notifications to it, and takes one
+/// over once it is `RunningAppDeferral.grace` late (the app hangs).
+@Suite(.ownThreads)
+struct RunningAppDeferralTests {
+  @Test("fire-due leaves a running app's due notification to it, and takes it over 2 s late when the app hangs")
+  func fireDueDefers() throws {
+    // Given app "busy" firing its own, frozen (SIGSTOP: alive, online, but firing nothing)
+    let f = try FiringFixture()
+    let app = try NotifyProcess.firer(.app, db: f.path, folder: f.folder, name: "a", app: "busy")
+    #expect(app.waitReady(), "\(app.errorText)")
+    kill(app.pid, SIGSTOP)
+    defer {
+      kill(app.pid, SIGCONT)
+      app.send(SIGTERM)
+      #expect(app.waitExit() == 0)
+    }
+    // And one notification of busy and one of another app, both due now
+    let due = Date()
+    try f.schedule("theirs", at: due, app: "busy")
+    try f.schedule("other", at: due, app: "other")
+    // When fire-due runs at once
+    let first = try notify(["fire-due", "--sink", "stdout"], db: f.path)
+    #expect(first.status == 0, "\(first.stderr)")
+    // Then it delivers the other app's and leaves busy's to busy
+    let printed = first.stdout.split(separator: "\n").compactMap { Delivered(line: String($0))?.id }
+    if Date() < due + RunningAppDeferral.grace {
+      #expect(printed == ["other"], "\(first.stdout)")
+    }
+    // When fire-due runs again until busy's comes out
+    var late: Delivered?
+    #expect(
+      waitUntil(timeout: 15) {
+        guard let run = try? notify(["fire-due", "--sink", "stdout"], db: f.path) else { return false }
+        late = run.stdout.split(separator: "\n").compactMap { Delivered(line: String($0)) }.first {
+          $0.id == "theirs"
+        }
+        return late != nil
+      })
+    // Then it was taken over no sooner than the grace after its instant, once
+    let taken = try #require(late)
+    #expect(taken.deliveredAt >= due + RunningAppDeferral.grace - 0.011, "\(taken.line)")
+    #expect(try f.events(.delivered).filter { $0.notificationID == "theirs" }.count == 1)
+  }
+}
