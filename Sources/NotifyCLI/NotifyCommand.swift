@@ -9,7 +9,8 @@ struct NotifyCommand: ParsableCommand {
     subcommands: [
       ScheduleCommand.self, NowCommand.self, CancelCommand.self, ListCommand.self, ShowCommand.self,
       HistoryCommand.self, BadgeCommand.self, DismissCommand.self, LaunchResponseCommand.self,
-      SettingsCommand.self, StatusCommand.self, DaemonCommand.self, FireDueCommand.self, SoundCommand.self,
+      SettingsCommand.self, QuietCommand.self, StatusCommand.self, DaemonCommand.self, FireDueCommand.self,
+      SoundCommand.self,
     ]
   )
 }

@@ -6,7 +6,7 @@ import Notify
 struct SettingsCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "settings", _superCommandName: "notify",
-    abstract: "Show or change what an app may do: alerts, sounds, badges.",
+    abstract: "Show or change what an app may do: alerts, sounds, badges, breaking through quiet hours.",
     discussion: """
       Without switches it shows the settings in force. Each switch given is set for the app
       (or, with --default, for every app you have not set). A switch you never set follows
@@ -32,11 +32,15 @@ struct SettingsCommand: ParsableCommand {
   @Option(help: "The launcher badge: on or off (the count is still kept).")
   var badges: Switch?
 
+  @Option(name: .customLong("break-quiet"), help: "Shown during quiet hours instead of held: on or off.")
+  var breakQuiet: Switch?
+
   @Flag(name: .long, help: "Print JSON.")
   var json = false
 
   var change: SettingsChange {
-    SettingsChange(alerts: alerts?.isOn, sounds: sounds?.isOn, badges: badges?.isOn)
+    SettingsChange(
+      alerts: alerts?.isOn, sounds: sounds?.isOn, badges: badges?.isOn, breaksQuietHours: breakQuiet?.isOn)
   }
 
   func validate() throws {
@@ -63,6 +67,7 @@ struct SettingsCommand: ParsableCommand {
         record.set("alerts", policy.alerts)
         record.set("sounds", policy.sounds)
         record.set("badges", policy.badges)
+        record.set("breaksQuietHours", policy.breaksQuietHours)
         Output.line(record.compactText)
       } else {
         Output.line(
@@ -97,7 +102,7 @@ enum Switch: String, ExpressibleByArgument, CaseIterable {
 }
 
 /// Settings as `notify settings` prints them:
-/// `alerts on, sounds off (set), badges off (not asked for)`.
+/// `alerts on, sounds off (set), badges off (not asked for), quiet hours: held`.
 enum SettingsText {
   static func describe(_ app: AppSettings, _ policy: NotificationSettings) -> String {
     let inForce = app.effective(under: policy)
@@ -110,6 +115,8 @@ enum SettingsText {
       kind("alerts", inForce.alerts, app.alerts, .banner), kind("sounds", inForce.sounds, app.sounds, .sound),
       kind("badges", inForce.badges, app.badges, .badge),
     ]
-    return parts.joined(separator: ", ")
+    let quiet =
+      "quiet hours: \(inForce.breaksQuietHours ? "breaks through" : "held")\(app.breaksQuietHours != nil ? " (set)" : "")"
+    return (parts + [quiet]).joined(separator: ", ")
   }
 }

@@ -25,6 +25,12 @@ struct StatusCommand: ParsableCommand {
     let policy = try store.defaultSettings()
     let pending = try store.pending(app: app)
     let next = pending.first { $0.nextFireDate != nil }
+    let now = SystemClock().now()
+    let zone = SystemClock().localZone
+    let quiet = try store.quietHours()
+    let isQuiet = quiet.isQuiet(at: now, in: zone)
+    let quietEnd = isQuiet ? quiet.nextChange(after: now, in: zone) : nil
+    let held = try store.heldCount(app: app)
     if json {
       var r = JSONRecord(capacity: 6)
       r.set(
@@ -38,6 +44,9 @@ struct StatusCommand: ParsableCommand {
         .object(
           Dictionary(
             uniqueKeysWithValues: settings.jsonRecord(under: policy).members.map { ($0.key, $0.value) })))
+      r.set("quiet", isQuiet)
+      r.set("quietUntil", quietEnd.map { RFC3339.string(from: $0) })
+      r.set("held", held)
       r.set("pending", pending.count)
       r.set(
         "next",
@@ -49,7 +58,6 @@ struct StatusCommand: ParsableCommand {
       Output.line(r.compactText)
       return
     }
-    let zone = SystemClock().localZone
     Output.line(
       daemon.map { "daemon: running (pid \($0.owner.pid))" }
         ?? "daemon: not running: scheduled notifications wait for an app firing its own or `notify fire-due`; start it with systemctl --user enable --now notify.service"
@@ -62,6 +70,13 @@ struct StatusCommand: ParsableCommand {
       Output.line(
         "notification server: none answers on the session bus: --sink auto prints to stdout, --sink desktop exits 69"
       )
+    }
+    if isQuiet {
+      let until =
+        quietEnd.map { "until \(Output.localTime($0, zone: zone))" } ?? "until turned off (notify quiet off)"
+      Output.line("quiet hours: on \(until); \(held) of this app's held, shown when quiet ends")
+    } else {
+      Output.line("quiet hours: off" + (held > 0 ? "; \(held) of this app's still held" : ""))
     }
     Output.line("app \(Output.safe(app)): " + SettingsText.describe(settings, policy))
     var line = "pending: \(pending.count)"

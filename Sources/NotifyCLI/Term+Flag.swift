@@ -18,6 +18,10 @@ extension Term {
     case .storePath: "--db"
     case .fieldRules: "`notify schedule --help`"
     case .stdoutSink: "--sink stdout"
+    case .quietFrom: "--from"
+    case .quietTo: "--to"
+    case .quietDays: "--days"
+    case .quietFor: "--for"
     }
   }
 }

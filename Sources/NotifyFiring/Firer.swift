@@ -59,6 +59,10 @@ public final class Firer {
     public var delivered = 0
     /// Occurrences recorded `failed`.
     public var failed = 0
+    /// Occurrences held for quiet hours.
+    public var held = 0
+    /// Held occurrences shown now that quiet hours are over.
+    public var releasedFromQuiet = 0
     /// Claimed occurrences given back unstarted because the budget ran out.
     public var released = 0
     /// True when the task expired before everything due was handed over.
@@ -95,15 +99,17 @@ public final class Firer {
   /// Tuning.
   public let options: Options
 
-  private let clock: any NotifyClock
-  private let sounds: any SoundResolving
-  private let logger: Logger
+  let clock: any NotifyClock
+  let sounds: any SoundResolving
+  let logger: Logger
   private var machine: FiringStateMachine
   /// The sound each prepared claim will use, checked when it was claimed (file reads stay
   /// off the hand-off).
   private var preparedSounds: [ClaimKey: SoundResolution] = [:]
   /// The user's settings for each app of the last claims, read as they were claimed.
   private var preparedSettings: [String: NotificationSettings] = [:]
+  /// Whether it was quiet when the last claims were made.
+  private var quietWhenClaimed = false
   /// Deliveries handed over but not yet recorded because the store was busy.
   private var unrecorded: [HandOff] = []
 
@@ -143,6 +149,7 @@ public final class Firer {
   /// pings its watchdog there).
   public func wake(task: BackgroundTask? = nil, beforeEach: () -> Void = {}) throws(NotifyError) -> Wake {
     var report = BatchReport()
+    let releaseAt = releaseHeld(&report)
     var actions = machine.wake(now: clock.now())
     while !actions.isEmpty {
       switch actions.removeFirst() {
@@ -163,12 +170,12 @@ public final class Firer {
         try release(claims)
         report.released += claims.count
       case .arm(let date):
-        return Wake(report: report, next: date)
+        return Wake(report: report, next: releaseAt.map { min($0, date) } ?? date)
       case .disarm:
-        return Wake(report: report, next: nil)
+        return Wake(report: report, next: releaseAt)
       }
     }
-    return Wake(report: report, next: nil)
+    return Wake(report: report, next: releaseAt)
   }
 
   /// Gives back every claim not handed over yet (on stop, or at the end of a run).
@@ -222,6 +229,9 @@ public final class Firer {
       // Unreadable settings show the notification: nothing is lost to a read error.
       preparedSettings[app] = (try? store.settingsInForce(app: app)) ?? .allowAll
     }
+    // Unreadable quiet hours are no quiet hours: nothing is held back by a read error.
+    quietWhenClaimed =
+      !claims.isEmpty && ((try? store.quietHours().isQuiet(at: clock.now(), in: clock.localZone)) ?? false)
     return claims
   }
 
@@ -242,6 +252,13 @@ public final class Firer {
       let sound = preparedSounds.removeValue(forKey: ClaimKey(claim)) ?? sounds.resolve(claim.notification)
       if let delivery = deliver(claim, sound: sound) {
         let handOff = HandOff(claim: claim, delivery: delivery)
+        if delivery.held {
+          // Nothing was shown: no hand-off note. A crash before it is recorded leaves the
+          // claim to be taken over and decided again.
+          handed.append(handOff)
+          report.held += 1
+          continue
+        }
         do {
           // One write(2): from here on a crash cannot show it again (SPEC.md §6).
           try store.noteHandedOver(handOff, owner: identity)
@@ -265,6 +282,10 @@ public final class Firer {
     // Logged once the burst is handed over and recorded: a log line is no reason for the
     // next hand-off to wait.
     for handOff in handed {
+      if handOff.delivery.held {
+        logger.info("held for quiet hours", metadata: Firer.metadata(handOff.claim))
+        continue
+      }
       logger.info(
         "delivered\(handOff.delivery.late ? " late" : "")\(handOff.claim.coalesced > 0 ? " (standing for \(handOff.claim.coalesced + 1) occurrences)" : "")",
         metadata: Firer.metadata(handOff.claim))
@@ -292,7 +313,12 @@ public final class Firer {
         late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance)
       delivery.apply(sound)
       if let presentation = options.presentation { delivery.presentation = presentation(claim.notification) }
-      delivery.apply(preparedSettings[claim.notification.app] ?? .allowAll)
+      let settings = preparedSettings[claim.notification.app] ?? .allowAll
+      delivery.apply(settings)
+      if QuietRelease.holds(claim.notification, quiet: quietWhenClaimed, settings: settings) {
+        delivery.held = true
+        return delivery
+      }
       do {
         try sink.deliver(delivery)
       } catch {

@@ -88,7 +88,8 @@ extension HistoryEvent {
   public init(delivery: Delivery) {
     self.init(
       at: delivery.deliveredAt, app: delivery.notification.app, notificationID: delivery.notification.id,
-      kind: .delivered, reason: delivery.historyReason,
+      kind: delivery.held ? .held : .delivered,
+      reason: delivery.held ? QuietRelease.heldReason : delivery.historyReason,
       occurrence: delivery.occurrence, fireDate: delivery.fireDate, late: delivery.late,
       soundRequested: delivery.soundRequested, soundNote: delivery.soundNote,
       detail: HistoryEvent.detail(of: delivery))

@@ -145,6 +145,11 @@ extension SQLiteStore: FiringStore {
     if claim.coalesced > 0 { event.detail["coalesced"] = .int(Int64(claim.coalesced)) }
     if recovered { event.detail["recovered"] = .bool(true) }
     try HistoryWriter.insert(event, in: db)
+    if handOff.delivery.held {
+      // Shown when quiet ends: counted and badged then (`markReleased`).
+      try HeldTable.insert(handOff, in: db)
+      return
+    }
     try db.cachedStatement(
       sql: "UPDATE notification SET delivered_count = delivered_count + 1 WHERE rowid = ?"
     )

@@ -171,7 +171,7 @@ enum StoreSchema {
           );
           """)
     }
-    migrator.registerMigration("v6-notification-settings") { db in
+    migrator.registerMigration("v6-settings-quiet-hours") { db in
       try db.execute(
         sql: """
           ALTER TABLE app_settings ADD COLUMN alerts INTEGER CHECK (alerts IN (0, 1));
@@ -184,6 +184,52 @@ enum StoreSchema {
             key TEXT PRIMARY KEY,
             value TEXT NOT NULL
           );
+
+          CREATE TABLE held (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            held_at INTEGER NOT NULL,
+            fire_date INTEGER NOT NULL,
+            occurrence INTEGER NOT NULL,
+            claimed_by TEXT,
+            app TEXT NOT NULL,
+            notification_id TEXT NOT NULL,
+            title TEXT,
+            body TEXT,
+            action TEXT,
+            launch_image TEXT,
+            sound TEXT NOT NULL DEFAULT 'none',
+            badge INTEGER,
+            user_info TEXT NOT NULL DEFAULT '{}',
+            urgency TEXT NOT NULL DEFAULT 'normal'
+          );
+          CREATE INDEX held_app ON held(app, seq);
+
+          -- History gains the kind 'held': SQLite cannot change a CHECK, so the table is
+          -- copied (sequence numbers kept).
+          CREATE TABLE event_v6 (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            at INTEGER NOT NULL,
+            app TEXT NOT NULL,
+            notification_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN
+              ('delivered', 'discarded', 'cancelled', 'missed', 'failed', 'activated', 'dismissed', 'held')),
+            reason TEXT,
+            occurrence INTEGER,
+            fire_at INTEGER,
+            late INTEGER CHECK (late IN (0, 1)),
+            sound_requested TEXT,
+            sound_note TEXT,
+            detail TEXT NOT NULL DEFAULT '{}',
+            writer TEXT
+          );
+          INSERT INTO event_v6 (seq, at, app, notification_id, kind, reason, occurrence, fire_at, late,
+            sound_requested, sound_note, detail, writer)
+            SELECT seq, at, app, notification_id, kind, reason, occurrence, fire_at, late,
+              sound_requested, sound_note, detail, writer FROM event;
+          DROP TABLE event;
+          ALTER TABLE event_v6 RENAME TO event;
+          CREATE INDEX event_app_seq ON event(app, seq);
+          CREATE INDEX event_app_writer ON event(app, seq, writer);
           """)
     }
     return migrator

@@ -68,14 +68,17 @@ struct ExampleProgramTests {
     let daemonOut = folder.file("daemon.out")
     let daemon = try CommandRunner.spawn(
       [CommandRunner.product("notify"), "daemon", "--sink", "stdout", "--db", db],
-      environment: ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": "", "INVOCATION_ID": ""]) { $1 },
+      environment: ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": "", "INVOCATION_ID": ""]) {
+        $1
+      },
       stdout: daemonOut)
     defer {
       kill(daemon, SIGTERM)
       _ = CommandRunner.wait(daemon)
     }
     // When the minimal program runs (it fires its own, and the daemon may get there first)
-    let hello = CommandRunner(executable: CommandRunner.product("hello-notify"), environment: ["NOTIFY_DB": db])
+    let hello = CommandRunner(
+      executable: CommandRunner.product("hello-notify"), environment: ["NOTIFY_DB": db])
     let result = try hello.run(["--sink-stdout"], timeout: 30)
     // Then it hears of its reminder's delivery whoever delivered it, and exits 0
     #expect(result.status == 0, "\(result.stderr)")

@@ -130,6 +130,23 @@ struct BadInputTests {
       arguments: ["settings", "--app", "a", "--default", "--badges", "off"],
       status: 64, says: "give one"),
     Case(
+      name: "quiet: --from without --to", arguments: ["quiet", "--from", "22:00"], status: 64, says: "--to"),
+    Case(
+      name: "quiet: hour 25", arguments: ["quiet", "--from", "25:00", "--to", "07:00"], status: 65,
+      says: "25:00"),
+    Case(
+      name: "quiet: unknown day",
+      arguments: ["quiet", "--from", "22:00", "--to", "07:00", "--days", "funday"],
+      status: 65, says: "funday"),
+    Case(
+      name: "quiet: --for without on", arguments: ["quiet", "off", "--for", "1h"], status: 64, says: "'on'"),
+    Case(name: "quiet: bad duration", arguments: ["quiet", "on", "--for", "soon"], status: 65, says: "soon"),
+    Case(
+      name: "quiet: --for and --until", arguments: ["quiet", "on", "--for", "1h", "--until", "07:00"],
+      status: 64,
+      says: "--until"),
+    Case(name: "quiet: neither on nor off", arguments: ["quiet", "maybe"], status: 64, says: "'on'"),
+    Case(
       name: "settings: bad app id", arguments: ["settings", "--app", "a/b", "--alerts", "off"], status: 65,
       says: "app"),
   ]

@@ -28,20 +28,27 @@ struct SettingsCommandTests {
     // When the user switches sounds off for chat
     let changed = try notify.run(["settings", "--sounds", "off"])
     // Then it says so, and the JSON shows it set
-    #expect(changed.stdout == "chat: alerts on, sounds off (set), badges on\n", "\(changed.stdout)")
+    #expect(
+      changed.stdout == "chat: alerts on, sounds off (set), badges on, quiet hours: held\n",
+      "\(changed.stdout)")
     let chat = try #require(try json(["settings"]) as? [String: Any])
     #expect(chat["sounds"] as? Bool == false && chat["set"] as? [String: Bool] == ["sounds": false])
     // When the default policy turns badges off
     let policy = try notify.run(["settings", "--default", "--badges", "off"])
-    #expect(policy.stdout == "default for apps you have not set: alerts on, sounds on, badges off\n")
+    #expect(
+      policy.stdout
+        == "default for apps you have not set: alerts on, sounds on, badges off, quiet hours: held\n")
     // Then an app that did not set badges follows it, and --all-apps lists every app known
     #expect(try notify.run(["schedule", "--in", "1h", "--app", "mail", "x"]).status == 0)
     let all = try #require(try json(["settings", "--all-apps"]) as? [[String: Any]])
     #expect(all.map { $0["app"] as? String } == ["chat", "mail"])
     #expect(all.map { $0["badges"] as? Bool } == [false, false])
     #expect(all.map { $0["sounds"] as? Bool } == [false, true])
-    // And a switch set back on wins over the policy
+    // And a switch set back on wins over the policy, and an app can be let through quiet hours
     #expect(try notify.run(["settings", "--badges", "on"]).stdout.contains("badges on (set)"))
+    let through = try #require(try json(["settings", "--break-quiet", "on"]) as? [String: Any])
+    #expect(through["breaksQuietHours"] as? Bool == true)
+    #expect(through["set"] as? [String: Bool] == ["sounds": false, "badges": true, "breaksQuietHours": true])
   }
 
   @Test("scheduling a notification whose only kinds are switched off warns, and still schedules it")

@@ -63,8 +63,11 @@ struct QuietHoursParsingTests {
   static let failures: [Failure] = [
     Failure(name: "from without to", from: "22:00", to: nil, kind: .usage, mentions: ["no end", "to 07:00"]),
     Failure(
-      name: "to without from", from: nil, to: "07:00", kind: .usage, mentions: ["no start", "from 22:00"]),
-    Failure(name: "days alone", from: nil, to: nil, days: "mon", kind: .usage, mentions: ["from and to"]),
+      name: "to without from", from: nil, to: "07:00", kind: .usage,
+      mentions: ["no start", "quiet hours from as well, as in 22:00 to 07:00"]),
+    Failure(
+      name: "days alone", from: nil, to: nil, days: "mon", kind: .usage,
+      mentions: ["quiet hours from and quiet hours to"]),
     Failure(
       name: "hour 25", from: "25:00", to: "07:00", kind: .invalidData,
       mentions: ["quiet hours from '25:00'", "hour 25", "00 to 23"]),

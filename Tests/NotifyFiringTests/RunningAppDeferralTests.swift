@@ -7,7 +7,8 @@ import Testing
 /// over once it is `RunningAppDeferral.grace` late (the app hangs).
 @Suite(.ownThreads)
 struct RunningAppDeferralTests {
-  @Test("fire-due leaves a running app's due notification to it, and takes it over 2 s late when the app hangs")
+  @Test(
+    "fire-due leaves a running app's due notification to it, and takes it over 2 s late when the app hangs")
   func fireDueDefers() throws {
     // Given app "busy" firing its own, frozen (SIGSTOP: alive, online, but firing nothing)
     let f = try FiringFixture()

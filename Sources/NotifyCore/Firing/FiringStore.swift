@@ -111,6 +111,22 @@ public protocol FiringStore: AnyObject {
   /// What the user allows `app` (`notify settings`), read before its claims are handed over.
   func settingsInForce(app: String) throws -> NotificationSettings
 
+  /// The user's quiet hours.
+  func quietHours() throws -> QuietHours
+
+  /// The apps (of `app`, all when nil) with occurrences held for quiet hours that no live
+  /// firer is releasing.
+  func heldApps(app: String?) throws -> [String]
+
+  /// Claims the held occurrences of `apps` for `owner` to show.
+  func claimHeld(apps: [String], owner: FirerIdentity) throws -> [HeldNotification]
+
+  /// Gives back held occurrences the sink did not take.
+  func unclaimHeld(_ held: [HeldNotification]) throws
+
+  /// Records held occurrences as shown (in the summary `summaryID`, if one) and forgets them.
+  func markReleased(_ held: [HeldNotification], at date: Date, summaryID: String?) throws
+
   /// True when another connection (another process) committed a change since the last
   /// call: a firer's own commits also touch the store's files, and must not wake it.
   func changedByOthers() throws -> Bool

@@ -41,7 +41,7 @@ public struct AppSettings: Hashable, Sendable {
   public func jsonRecord(under policy: NotificationSettings) -> JSONRecord {
     let inForce = effective(under: policy)
     let switches: [(String, Bool?)] = [
-      ("alerts", alerts), ("sounds", sounds), ("badges", badges),
+      ("alerts", alerts), ("sounds", sounds), ("badges", badges), ("breaksQuietHours", breaksQuietHours),
     ]
     let set = Dictionary(
       uniqueKeysWithValues: switches.compactMap { key, value in value.map { (key, JSONValue.bool($0)) } })
@@ -50,6 +50,7 @@ public struct AppSettings: Hashable, Sendable {
     r.set("alerts", inForce.alerts)
     r.set("sounds", inForce.sounds)
     r.set("badges", inForce.badges)
+    r.set("breaksQuietHours", inForce.breaksQuietHours)
     r.set("set", .object(set))
     let asked: JSONValue = requested.map { .array($0.kindNames.map { .string($0) }) } ?? .null
     r.set("requested", asked)

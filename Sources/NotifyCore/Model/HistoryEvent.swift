@@ -4,7 +4,7 @@ import Foundation
 public struct HistoryEvent: Hashable, Sendable {
   /// What happened.
   public enum Kind: String, CaseIterable, Sendable {
-    case delivered, discarded, cancelled, missed, failed, activated, dismissed
+    case delivered, discarded, cancelled, missed, failed, activated, dismissed, held
   }
 
   /// Store sequence number; higher is newer. 0 before it is stored.

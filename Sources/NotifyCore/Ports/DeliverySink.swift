@@ -24,6 +24,8 @@ public struct Delivery: Hashable, Sendable {
   public var presentation: PresentationOptions = .all
   /// What the user's settings took out of it (`apply(_:)`), of what it has.
   public var suppressed: PresentationOptions = []
+  /// Held for quiet hours: not given to the sink, kept in the store until quiet ends.
+  public var held = false
 
   /// How far past its due instant an occurrence may be handed over and still not be late.
   public static let lateTolerance: TimeInterval = 1

@@ -26,6 +26,10 @@ public enum Term: Hashable, Sendable {
   case fieldRules
   /// The stdout sink, the way out when no notification server answers.
   case stdoutSink
+  /// Quiet hours' scheduled start and end (wall-clock times) and the days they start on.
+  case quietFrom, quietTo, quietDays
+  /// How long quiet hours turned on by hand last.
+  case quietFor
 
   /// How the library names it.
   public var apiName: String {
@@ -44,6 +48,10 @@ public enum Term: Hashable, Sendable {
     case .storePath: "the store path"
     case .fieldRules: "the field rules (SPEC.md §1)"
     case .stdoutSink: "the stdout sink"
+    case .quietFrom: "quiet hours from"
+    case .quietTo: "quiet hours to"
+    case .quietDays: "quiet days"
+    case .quietFor: "quiet for"
     }
   }
 }

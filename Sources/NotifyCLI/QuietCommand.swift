@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import Notify
+
+/// `notify quiet`: quiet hours ("Do Not Disturb"), by hand and on a weekly schedule.
+struct QuietCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "quiet", _superCommandName: "notify",
+    abstract: "Show or set quiet hours: while quiet, notifications are held and shown when quiet ends.",
+    discussion: """
+      notify quiet on [--for 1h | --until 07:00]   quiet now, until turned off or until then
+      notify quiet off                             not quiet (a scheduled period in force is skipped)
+      notify quiet --from 22:00 --to 07:00 [--days mon-fri]   a weekly schedule, local time
+      notify quiet --no-schedule                   no schedule
+      Critical notifications, and apps you let through (notify settings --break-quiet on),
+      are shown anyway.
+      """)
+
+  @OptionGroup var store: StoreOptions
+
+  @Argument(help: ArgumentHelp("on or off; nothing to show.", valueName: "on|off"))
+  var state: Switch?
+
+  @Option(
+    name: .customLong("for"), help: ArgumentHelp("With on: how long (e.g. 1h30m).", valueName: "duration"))
+  var duration: String?
+
+  @Option(
+    help: ArgumentHelp("With on: until when (HH:MM, the next such time, or a date-time).", valueName: "when"))
+  var until: String?
+
+  @Option(help: ArgumentHelp("The schedule's start, local time.", valueName: "HH:MM"))
+  var from: String?
+
+  @Option(
+    help: ArgumentHelp("The schedule's end, local time (before --from: the next day).", valueName: "HH:MM"))
+  var to: String?
+
+  @Option(
+    help: ArgumentHelp(
+      "The days a scheduled period starts on (default every day).", valueName: "mon,tue,...|mon-fri"))
+  var days: String?
+
+  @Flag(name: .customLong("no-schedule"), help: "Remove the schedule.")
+  var noSchedule = false
+
+  @Flag(name: .long, help: "Print JSON.")
+  var json = false
+
+  func validate() throws {
+    if (duration != nil || until != nil) && state != .on {
+      throw ValidationError("--for and --until go with 'on': notify quiet on --for 1h")
+    }
+    if noSchedule && (from != nil || to != nil || days != nil) {
+      throw ValidationError("--no-schedule and --from/--to/--days do not go together: give one")
+    }
+  }
+
+  func run() throws {
+    let clock = SystemClock()
+    let now = clock.now()
+    let zone = clock.localZone
+    // Parsed before the store is opened: bad input changes nothing.
+    let schedule = try QuietSchedule.parse(from: from, to: to, days: days)
+    let end = state == .on ? try QuietHours.manualEnd(for: duration, until: until, now: now, zone: zone) : nil
+    let store = try store.open()
+    var quiet = try store.quietHours().settled(at: now)
+    let changes = state != nil || schedule != nil || noSchedule
+    if changes {
+      if let schedule { quiet.schedule = schedule }
+      if noSchedule { quiet.schedule = nil }
+      switch state {
+      case .on?: quiet = quiet.turnedOn(until: end, at: now)
+      case .off?: quiet = quiet.turnedOff(at: now, in: zone)
+      case nil: break
+      }
+      try store.setQuietHours(quiet)
+    }
+    let held = try store.heldCount(app: nil)
+    let isQuiet = quiet.isQuiet(at: now, in: zone)
+    let change = quiet.nextChange(after: now, in: zone)
+    if json {
+      var r = JSONRecord(capacity: 4)
+      r.set("quiet", isQuiet)
+      r.set("until", isQuiet ? change.map { RFC3339.string(from: $0) } : nil)
+      r.set("next", isQuiet ? nil : change.map { RFC3339.string(from: $0) })
+      r.set("held", held)
+      r.set(
+        "settings",
+        .object(Dictionary(uniqueKeysWithValues: quiet.jsonRecord.members.map { ($0.key, $0.value) })))
+      Output.line(r.compactText)
+      return
+    }
+    var line = "quiet hours: " + (isQuiet ? "on" : "off")
+    if isQuiet {
+      line += change.map { " until \(Output.localTime($0, zone: zone))" } ?? " until turned off"
+    } else if let change {
+      line += "; next quiet at \(Output.localTime(change, zone: zone))"
+    }
+    if let schedule = quiet.schedule {
+      let days =
+        schedule.days.count == 7
+        ? "every day" : schedule.days.sorted().map(\.shortName).joined(separator: ",")
+      line += " (scheduled \(schedule.from)–\(schedule.to), \(days))"
+    }
+    Output.line(line)
+    if held > 0 { Output.line("held: \(held), shown when quiet ends") }
+  }
+}

@@ -1,0 +1,23 @@
+import Foundation
+
+/// An occurrence held during quiet hours, kept in the store until quiet ends for its app.
+public struct HeldNotification: Hashable, Sendable {
+  /// The store's key for it.
+  public var key: Int64
+  /// The notification as it was when it fell due.
+  public var notification: LocalNotification
+  /// 1-based occurrence number.
+  public var occurrence: Int
+  /// When it was due.
+  public var fireDate: Date
+  /// When it was held.
+  public var heldAt: Date
+
+  public init(key: Int64, notification: LocalNotification, occurrence: Int, fireDate: Date, heldAt: Date) {
+    self.key = key
+    self.notification = notification
+    self.occurrence = occurrence
+    self.fireDate = fireDate
+    self.heldAt = heldAt
+  }
+}

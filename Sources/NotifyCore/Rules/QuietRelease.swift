@@ -1,0 +1,60 @@
+import Foundation
+
+/// What quiet hours do to a delivery, and how what they held comes out when they end.
+public enum QuietRelease {
+  /// The history reason of an occurrence held during quiet hours.
+  public static let heldReason = "quiet-hours"
+  /// The history reason of a held occurrence that came out inside a summary bubble.
+  public static let summarizedReason = "quiet-hours-summary"
+  /// More held occurrences of one app than this come out as one summary bubble.
+  public static let summaryThreshold = 3
+
+  /// Whether `notification` is held at this moment: it is quiet, the user did not let its
+  /// app break through, and it is not critical.
+  public static func holds(_ notification: LocalNotification, quiet: Bool, settings: NotificationSettings)
+    -> Bool
+  {
+    quiet && !settings.breaksQuietHours && notification.urgency != .critical
+  }
+
+  /// One step of a release.
+  public enum Step: Hashable, Sendable {
+    /// Shown as it was, late.
+    case each(HeldNotification)
+    /// Shown as one bubble saying how many were held, newest titles first; each recorded.
+    case summary(app: String, [HeldNotification])
+  }
+
+  /// The steps for `held`, oldest first: each app with more than `summaryThreshold` held
+  /// gets one summary, the others come out one by one.
+  public static func plan(_ held: [HeldNotification]) -> [Step] {
+    let byApp = Dictionary(grouping: held, by: \.notification.app)
+    var steps: [Step] = []
+    for app in byApp.keys.sorted() {
+      let ones = byApp[app]!.sorted { ($0.fireDate, $0.key) < ($1.fireDate, $1.key) }
+      if ones.count > summaryThreshold {
+        steps.append(.summary(app: app, ones))
+      } else {
+        steps += ones.map(Step.each)
+      }
+    }
+    return steps
+  }
+
+  /// The summary bubble for `held` (all of `app`): title "N notifications during quiet
+  /// hours", the newest titles (or bodies) as body, the newest badge, no sound.
+  public static func summary(app: String, _ held: [HeldNotification], id: String, at now: Date)
+    -> LocalNotification
+  {
+    let newest = held.sorted { ($0.fireDate, $0.key) > ($1.fireDate, $1.key) }
+    let lines = newest.prefix(5).compactMap { $0.notification.title ?? $0.notification.body }
+    var body = lines.joined(separator: "\n")
+    if held.count > lines.count, !lines.isEmpty { body += "\n…" }
+    return LocalNotification(
+      id: id, app: app, schedule: Schedule(fireDate: .instant(now)),
+      title: "\(held.count) notifications during quiet hours",
+      body: body.isEmpty ? nil : String(body.prefix(Validator.maxBody)),
+      badge: newest.lazy.compactMap(\.notification.badge).first,
+      userInfo: ["quietHours": .array(newest.map { .string($0.notification.id) })], createdAt: now)
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import NotifyCore
+
+extension Firer {
+  /// Shows what quiet hours held for the apps they no longer hold (quiet ended, or the user
+  /// let the app break through): one by one, or as one summary per app with more than a few
+  /// (`QuietRelease`). Returns when to look again while some stay held: the end of quiet
+  /// (nil when it ends only by hand, which commits to the store and so wakes the loop).
+  func releaseHeld(_ report: inout BatchReport) -> Date? {
+    guard let apps = try? store.heldApps(app: options.app), !apps.isEmpty else { return nil }
+    let now = clock.now()
+    let quiet = (try? store.quietHours()) ?? QuietHours()
+    let quietNow = quiet.isQuiet(at: now, in: clock.localZone)
+    var releasable: [String] = []
+    var stillHeld = false
+    for app in apps {
+      let settings = (try? store.settingsInForce(app: app)) ?? .allowAll
+      if quietNow && !settings.breaksQuietHours { stillHeld = true } else { releasable.append(app) }
+    }
+    if let held = try? store.claimHeld(apps: releasable, owner: identity), !held.isEmpty {
+      report.releasedFromQuiet += show(held, at: now)
+    }
+    return stillHeld ? quiet.nextChange(after: now, in: clock.localZone) : nil
+  }
+
+  /// Hands the release steps to the sink in order; a step the sink refuses goes back to the
+  /// store with everything after it. Returns how many held occurrences came out.
+  private func show(_ held: [HeldNotification], at now: Date) -> Int {
+    var shown = 0
+    let steps = QuietRelease.plan(held)
+    for (position, step) in steps.enumerated() {
+      let ones: [HeldNotification]
+      let notification: LocalNotification
+      var summaryID: String?
+      switch step {
+      case .each(let one):
+        ones = [one]
+        notification = one.notification
+      case .summary(let app, let all):
+        ones = all
+        let id = "quiet-" + String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
+        summaryID = id
+        notification = QuietRelease.summary(app: app, all, id: id, at: now)
+      }
+      var delivery = Delivery(
+        notification: notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1,
+        fireDate: ones.last!.fireDate, deliveredAt: now, late: true)
+      delivery.apply(sounds.resolve(notification))
+      if let presentation = options.presentation { delivery.presentation = presentation(notification) }
+      delivery.apply((try? store.settingsInForce(app: notification.app)) ?? .allowAll)
+      do {
+        try sink.deliver(delivery)
+        try store.markReleased(ones, at: now, summaryID: summaryID)
+        shown += ones.count
+        logger.info(
+          "showed \(ones.count) held for quiet hours",
+          metadata: ["app": "\(notification.app)", "id": "\(notification.id)"])
+      } catch {
+        logger.warning("could not show what quiet hours held; trying again at the next wake: \(error)")
+        try? store.unclaimHeld(
+          steps[position...].flatMap { step -> [HeldNotification] in
+            switch step {
+            case .each(let one): [one]
+            case .summary(_, let all): all
+            }
+          })
+        break
+      }
+    }
+    return shown
+  }
+}
