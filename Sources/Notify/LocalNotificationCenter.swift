@@ -156,7 +156,10 @@ public final class LocalNotificationCenter: Sendable {
   /// it in history, applies its badge and publishes a `.delivered` event. Does not count
   /// toward the 64-pending limit. A sound file that is missing or invalid is replaced by
   /// the default sound, and the delivery says why (`soundRequested`, `soundNote`); where
-  /// the notification server plays no sounds, the sound plays here.
+  /// the notification server plays no sounds, the sound plays here. The user's settings
+  /// apply (`notificationSettings()`); during quiet hours it is held instead (the returned
+  /// delivery says `held`; history `held`) and shown when they end, unless it is critical or
+  /// the app may break through.
   @discardableResult
   public func present(_ content: NotificationContent, id: String? = nil) throws(NotifyError) -> Delivery {
     let now = clock.now()
@@ -176,7 +179,16 @@ public final class LocalNotificationCenter: Sendable {
     // A missing or invalid sound file never loses the notification: the default plays.
     delivery.apply(SoundLibrary.resolve(notification))
     if let decide = presentation.value { delivery.presentation = decide(notification) }
-    delivery.apply(try store.settingsInForce(app: notification.app))
+    let settings = try store.settingsInForce(app: notification.app)
+    delivery.apply(settings)
+    let quiet = try store.quietHours().isQuiet(at: now, in: clock.localZone)
+    if QuietRelease.holds(notification, quiet: quiet, settings: settings) {
+      // Shown when quiet hours end, by whichever firer runs then.
+      delivery.held = true
+      try store.recordHeld(delivery)
+      runningLoop.value?.nudge()
+      return delivery
+    }
     try sinks.sink.deliver(delivery)
     try store.recordPresented(delivery)
     didDeliver(delivery)

@@ -27,7 +27,11 @@ struct NowCommand: ParsableCommand {
       app: app, schedule: Schedule(fireDate: .instant(now)), now: now)
     let store = try store.open()
     let center = try LocalNotificationCenter(app: app, store: store, sink: try sink.makeSink())
-    try center.present(notification)
+    let delivery = try center.present(notification)
+    if delivery.held {
+      Output.warning(
+        "quiet hours are on: '\(notification.id)' is held and shown when they end (notify quiet)")
+    }
     if center.sinkName != "stdout" { Output.line(notification.id) }
   }
 }

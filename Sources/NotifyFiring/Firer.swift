@@ -103,13 +103,16 @@ public final class Firer {
   let sounds: any SoundResolving
   let logger: Logger
   private var machine: FiringStateMachine
-  /// The sound each prepared claim will use, checked when it was claimed (file reads stay
-  /// off the hand-off).
-  private var preparedSounds: [ClaimKey: SoundResolution] = [:]
-  /// The user's settings for each app of the last claims, read as they were claimed.
-  private var preparedSettings: [String: NotificationSettings] = [:]
-  /// Whether it was quiet when the last claims were made.
-  private var quietWhenClaimed = false
+  /// What each claim will be handed over with, worked out when it was claimed (file and
+  /// store reads stay off the hand-off).
+  private var prepared: [ClaimKey: Preparation] = [:]
+
+  /// A claim's sound, the user's settings for its app, and whether quiet hours hold it.
+  struct Preparation {
+    var sound: SoundResolution
+    var settings: NotificationSettings
+    var held: Bool
+  }
   /// Deliveries handed over but not yet recorded because the store was busy.
   private var unrecorded: [HandOff] = []
 
@@ -223,16 +226,26 @@ public final class Firer {
         now: instant, localZone: clock.localZone, owner: identity, misfireGrace: options.misfireGrace,
         limit: options.batchLimit, app: options.app)
     }
-    for claim in claims { preparedSounds[ClaimKey(claim)] = sounds.resolve(claim.notification) }
-    preparedSettings = [:]
-    for app in Set(claims.map(\.notification.app)) {
-      // Unreadable settings show the notification: nothing is lost to a read error.
-      preparedSettings[app] = (try? store.settingsInForce(app: app)) ?? .allowAll
-    }
-    // Unreadable quiet hours are no quiet hours: nothing is held back by a read error.
-    quietWhenClaimed =
-      !claims.isEmpty && ((try? store.quietHours().isQuiet(at: clock.now(), in: clock.localZone)) ?? false)
+    prepare(claims)
     return claims
+  }
+
+  /// Works out how each claim will be handed over (`Preparation`).
+  private func prepare(_ claims: [Claim]) {
+    guard !claims.isEmpty else { return }
+    // Unreadable settings or quiet hours show the notification: nothing is held back by a
+    // read error.
+    let quiet = (try? store.quietHours().isQuiet(at: clock.now(), in: clock.localZone)) ?? false
+    var settings: [String: NotificationSettings] = [:]
+    for app in Set(claims.map(\.notification.app)) {
+      settings[app] = (try? store.settingsInForce(app: app)) ?? .allowAll
+    }
+    for claim in claims {
+      let allowed = settings[claim.notification.app] ?? .allowAll
+      prepared[ClaimKey(claim)] = Preparation(
+        sound: sounds.resolve(claim.notification), settings: allowed,
+        held: QuietRelease.holds(claim.notification, quiet: quiet, settings: allowed))
+    }
   }
 
   /// Hands `claims` over in order, checking `task` before each, then records the ones the
@@ -249,8 +262,9 @@ public final class Firer {
         break
       }
       beforeEach()
-      let sound = preparedSounds.removeValue(forKey: ClaimKey(claim)) ?? sounds.resolve(claim.notification)
-      if let delivery = deliver(claim, sound: sound) {
+      if prepared[ClaimKey(claim)] == nil { prepare([claim]) }
+      guard let preparation = prepared.removeValue(forKey: ClaimKey(claim)) else { continue }
+      if let delivery = deliver(claim, preparation) {
         let handOff = HandOff(claim: claim, delivery: delivery)
         if delivery.held {
           // Nothing was shown: no hand-off note. A crash before it is recorded leaves the
@@ -296,14 +310,14 @@ public final class Firer {
   /// Gives claims back to the store, unstarted.
   private func release(_ claims: [Claim]) throws(NotifyError) {
     guard !claims.isEmpty else { return }
-    for claim in claims { preparedSounds[ClaimKey(claim)] = nil }
+    for claim in claims { prepared[ClaimKey(claim)] = nil }
     try Firer.storeCall { try store.release(claims) }
   }
 
   /// Hands one claimed occurrence to the sink, trying again on failure; a delivery that
   /// never gets through is recorded `failed`. Nothing but the delivery value is built
   /// before the sink call: that is the latency that counts.
-  private func deliver(_ claim: Claim, sound: SoundResolution) -> Delivery? {
+  private func deliver(_ claim: Claim, _ preparation: Preparation) -> Delivery? {
     var lastError = ""
     for attempt in 1...options.attempts {
       let now = clock.now()
@@ -311,11 +325,10 @@ public final class Firer {
         notification: claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
         deliveredAt: now,
         late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance)
-      delivery.apply(sound)
+      delivery.apply(preparation.sound)
       if let presentation = options.presentation { delivery.presentation = presentation(claim.notification) }
-      let settings = preparedSettings[claim.notification.app] ?? .allowAll
-      delivery.apply(settings)
-      if QuietRelease.holds(claim.notification, quiet: quietWhenClaimed, settings: settings) {
+      delivery.apply(preparation.settings)
+      if preparation.held {
         delivery.held = true
         return delivery
       }

@@ -147,7 +147,7 @@ extension SQLiteStore: FiringStore {
     try HistoryWriter.insert(event, in: db)
     if handOff.delivery.held {
       // Shown when quiet ends: counted and badged then (`markReleased`).
-      try HeldTable.insert(handOff, in: db)
+      try HeldTable.insert(handOff.delivery, in: db)
       return
     }
     try db.cachedStatement(

@@ -111,10 +111,20 @@ extension SQLiteStore {
   }
 }
 
+extension SQLiteStore {
+  /// Records a delivery held for quiet hours that no claim stands for (`present`): history
+  /// `held`, and the held row, in one transaction.
+  public func recordHeld(_ delivery: Delivery) throws(NotifyError) {
+    try write { db in
+      try HistoryWriter.insert(HistoryEvent(delivery: delivery), in: db)
+      try HeldTable.insert(delivery, in: db)
+    }
+  }
+}
+
 /// The `held` table.
 enum HeldTable {
-  static func insert(_ handOff: HandOff, in db: Database) throws {
-    let delivery = handOff.delivery
+  static func insert(_ delivery: Delivery, in db: Database) throws {
     try db.execute(
       sql: """
         INSERT INTO held (held_at, fire_date, occurrence, \(ContentColumns.names))

@@ -11,9 +11,7 @@ import Testing
 @Suite(
   .serialized, .enabled(if: ActivationTools.missing == nil, "needs dbus, gdbus and python3-gi"), .ownThreads)
 struct DBusActivationTests {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent()
-    .appendingPathComponent("Fixtures").path
+  static let fixtures = ScriptedDesktop.fixtures
 
   @Test("ActivateAction on the app's bus name starts it by D-Bus activation, with the response and the token")
   func activatesByDBus() throws {
@@ -36,43 +34,18 @@ struct DBusActivationTests {
     ).write(to: URL(fileURLWithPath: services + "/\(app).service"))
     try Data("[Desktop Entry]\nType=Application\nName=Notified\nDBusActivatable=true\nExec=/bin/false\n".utf8)
       .write(to: URL(fileURLWithPath: data + "/applications/\(app).desktop"))
-    let state = f.folder.file("bus")
-    let started = try CommandRunner(executable: "/bin/bash").run([
-      Self.fixtures + "/private-bus.sh", "start", state, services,
-    ])
-    try #require(started.status == 0, "\(started.stderr)")
-    defer {
-      _ = try? CommandRunner(executable: "/bin/bash").run([Self.fixtures + "/private-bus.sh", "stop", state])
-    }
-    let bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(state)/bus"]
-    let serverRecord = f.folder.file("server.record")
-    let serverOut = f.folder.file("server.out")
-    let server = try CommandRunner.spawn(
-      ["/usr/bin/python3", Self.fixtures + "/notification-server.py", "--record", serverRecord],
-      environment: ProcessInfo.processInfo.environment.merging(bus) { $1 }, stdout: serverOut)
-    defer {
-      kill(server, SIGTERM)
-      _ = CommandRunner.wait(server)
-    }
-    try #require(
-      waitUntil(timeout: 10) {
-        fileBytes(serverOut).map { String(decoding: $0, as: UTF8.self) }?.contains("READY") == true
-      })
+    let desktop = try ScriptedDesktop(in: f.folder, services: services)
+    let bus = desktop.bus
     let daemon = try NotifyProcess(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: bus.merging(["XDG_DATA_HOME": data, "XDG_DATA_DIRS": f.folder.file("none")]) { $1 })
     #expect(daemon.waitReady(), "\(daemon.errorText)")
     // When a notification of the app is shown
     try f.schedule("ping", at: Date() + 0.3, app: app)
-    func lines(_ path: String) -> [[String: Any]] {
-      (fileBytes(path).map { String(decoding: $0, as: UTF8.self) } ?? "").split(separator: "\n").compactMap {
-        try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-      }
-    }
     #expect(
-      waitUntil(timeout: 10) { lines(serverRecord).contains { $0["call"] as? String == "Notify" } },
+      waitUntil(timeout: 10) { desktop.calls.contains { $0["call"] as? String == "Notify" } },
       "\(daemon.errorText)")
-    let shown = try #require(lines(serverRecord).first { $0["call"] as? String == "Notify" }?["id"] as? Int)
+    let shown = try #require(desktop.calls.first { $0["call"] as? String == "Notify" }?["id"] as? Int)
     // And the user clicks it (the server sends an activation token first)
     let click = try CommandRunner(executable: "/usr/bin/gdbus", environment: bus).run([
       "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
@@ -82,9 +55,10 @@ struct DBusActivationTests {
     // Then D-Bus activation starts the app, and ActivateAction carries the action, the
     // notification id and the token
     #expect(
-      waitUntil(timeout: 15) { lines(record).contains { $0["launchResponse"] != nil } }, "\(daemon.errorText)"
+      waitUntil(timeout: 15) { ScriptedDesktop.lines(record).contains { $0["launchResponse"] != nil } },
+      "\(daemon.errorText)"
     )
-    let records = lines(record)
+    let records = ScriptedDesktop.lines(record)
     #expect(records.first?["activated"] as? Bool == true)
     let call = try #require(records.first { $0["method"] as? String == "ActivateAction" })
     #expect(call["action"] as? String == "default")

@@ -7,50 +7,6 @@ import Testing
 /// quiet ends, critical ones and apps let through shown anyway.
 @Suite(.ownThreads)
 struct QuietHoursFiringTests {
-  enum Firer: String, CaseIterable, CustomTestStringConvertible {
-    case daemon, app
-    case fireDue = "fire-due"
-    var testDescription: String { rawValue }
-  }
-
-  /// A firer on the stdout sink: a resident one, or `fire-due` runs.
-  final class Firing {
-    let f: FiringFixture
-    var resident: NotifyProcess?
-    private var runs: [String] = []
-
-    init(_ f: FiringFixture, _ firer: Firer, name: String = "d", environment: [String: String] = [:]) throws {
-      self.f = f
-      switch firer {
-      case .daemon, .app:
-        let process = try NotifyProcess.firer(
-          firer == .daemon ? .daemon : .app, db: f.path, folder: f.folder, name: name,
-          environment: environment)
-        #expect(process.waitReady(), "\(process.errorText)")
-        resident = process
-      case .fireDue: resident = nil
-      }
-    }
-
-    /// Lets the firer act: a resident one acts by itself; `fire-due` is run once.
-    func act() throws {
-      guard resident == nil else { return }
-      let run = try notify(["fire-due", "--sink", "stdout"], db: f.path)
-      #expect(run.status == 0, "\(run.stderr)")
-      runs += run.stdout.split(separator: "\n").map(String.init)
-    }
-
-    var printed: [Delivered] {
-      resident.map(\.deliveries) ?? runs.compactMap { Delivered(line: $0) }
-    }
-
-    func stop() {
-      guard let resident else { return }
-      resident.send(SIGTERM)
-      #expect(resident.waitExit() == 0)
-    }
-  }
-
   func history(_ f: FiringFixture, _ kind: HistoryEvent.Kind) -> [String] {
     ((try? f.events(kind)) ?? []).map(\.notificationID)
   }
@@ -62,12 +18,12 @@ struct QuietHoursFiringTests {
 
   @Test(
     "quiet: held and not shown, critical shown; quiet off: each held one shown once, late",
-    arguments: Firer.allCases)
-  func holdsAndReleases(firer: Firer) throws {
+    arguments: StdoutFirer.allCases)
+  func holdsAndReleases(firer: StdoutFirer) throws {
     // Given quiet hours on, and a firer
     let f = try FiringFixture()
     try quiet(f, "on")
-    let firing = try Firing(f, firer)
+    let firing = try StdoutFiring(f, firer)
     // When two notifications and a critical one fall due
     let due = Date() + (firer == .fireDue ? 0 : 0.3)
     try f.schedule("one", at: due)
@@ -106,7 +62,7 @@ struct QuietHoursFiringTests {
     let f = try FiringFixture()
     try quiet(f, "on")
     #expect(try notify(["settings", "--app", "loud", "--break-quiet", "on"], db: f.path).status == 0)
-    let firing = try Firing(f, .daemon)
+    let firing = try StdoutFiring(f, .daemon)
     // When five of app test's fall due, and one of loud's
     let due = Date() + 0.3
     for i in 1...5 { try f.schedule("n\(i)", at: due + Double(i) * 0.01) }
@@ -134,29 +90,32 @@ struct QuietHoursFiringTests {
     "kill -9 during quiet hours loses nothing and shows nothing twice; a firer started after quiet ended shows what was held"
   )
   func survivesACrash() throws {
-    // Given quiet hours for a short while, and a daemon that held two notifications
+    // Given quiet hours on, and a daemon that held two notifications
     let f = try FiringFixture()
-    try quiet(f, "on", "--for", "3s")
-    let first = try Firing(f, .daemon, name: "first")
+    try quiet(f, "on")
+    let first = try StdoutFiring(f, .daemon, name: "first")
     let due = Date() + 0.3
     try f.schedule("a", at: due)
     try f.schedule("b", at: due)
-    #expect(waitUntil(timeout: 10) { history(f, .held).count == 2 })
-    // When it is killed with SIGKILL, and quiet hours end while no firer runs
+    #expect(waitUntil(timeout: 10) { history(f, .held).count == 2 }, "\(first.log)")
+    // When it is killed with SIGKILL, and a daemon starts while it is still quiet
     first.resident!.send(SIGKILL)
     _ = first.resident!.waitExit()
-    #expect(
-      waitUntil(timeout: 10) {
-        (try? notify(["quiet"], db: f.path).stdout.hasPrefix("quiet hours: off")) == true
-      })
-    #expect(first.printed.isEmpty)
+    let second = try StdoutFiring(f, .daemon, name: "second")
+    // Then nothing is shown (a daemon is ready once its first look is done), all stays held
+    #expect(first.printed.isEmpty && second.printed.isEmpty)
+    #expect(try f.store.heldCount(app: nil) == 2)
+    // When quiet hours end while no firer runs
+    second.stop()
+    try quiet(f, "off")
     // Then a daemon started afterwards shows each held one, once
-    let second = try Firing(f, .daemon, name: "second")
-    #expect(waitUntil(timeout: 10) { second.printed.count == 2 }, "\(second.resident?.errorText ?? "")")
-    #expect(Set(second.printed.map(\.id)) == ["a", "b"])
+    let third = try StdoutFiring(f, .daemon, name: "third")
+    #expect(waitUntil(timeout: 10) { third.printed.count == 2 }, "\(third.log)")
+    #expect(Set(third.printed.map(\.id)) == ["a", "b"])
     #expect(waitUntil(timeout: 5) { history(f, .delivered).count == 2 })
     #expect(history(f, .held).count == 2)
-    second.stop()
+    #expect(second.printed.isEmpty)
+    third.stop()
   }
 
   @Test("a weekly schedule in force holds; removing it releases")
@@ -176,7 +135,7 @@ struct QuietHoursFiringTests {
     ])
     #expect(set.status == 0, "\(set.stderr)")
     #expect(set.stdout.hasPrefix("quiet hours: on until "), "\(set.stdout)")
-    let firing = try Firing(f, .daemon, environment: utc)
+    let firing = try StdoutFiring(f, .daemon, environment: utc)
     // When a notification falls due
     try f.schedule("night", at: Date() + 0.3)
     // Then it is held
@@ -185,5 +144,42 @@ struct QuietHoursFiringTests {
     #expect(try CommandRunner(environment: utc).run(["quiet", "--no-schedule", "--db", f.path]).status == 0)
     #expect(waitUntil(timeout: 10) { firing.printed.map(\.id) == ["night"] })
     firing.stop()
+  }
+}
+
+/// Quiet hours on a real desktop: dunst on Xvfb and a session bus.
+@Suite(
+  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
+struct QuietHoursDesktopTests {
+  @Test("while quiet dunst shows only the critical one; when quiet ends it shows what was held")
+  func dunstShowsNothingWhileQuiet() throws {
+    // Given a desktop, quiet hours on, and a daemon
+    let desktop = try HeadlessDesktop()
+    let f = try FiringFixture()
+    #expect(try notify(["quiet", "on"], db: f.path).status == 0)
+    let daemon = try NotifyProcess(
+      ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
+      environment: desktop.environment)
+    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    // When one notification and a critical one fall due
+    try f.schedule("hushed", at: Date() + 0.2)
+    _ = try f.store.schedule(
+      LocalNotification(
+        id: "alarm", app: "test", schedule: Schedule(fireDate: .instant(Date() + 0.2)), title: "title alarm",
+        urgency: .critical, createdAt: Date()), localZone: .gmt)
+    // Then the one is held and dunst shows the critical one only
+    #expect(waitUntil(timeout: 10) { (try? f.events(.held).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).map(\.notificationID)) == ["alarm"] })
+    #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
+    // When quiet hours end
+    #expect(try notify(["quiet", "off"], db: f.path).status == 0)
+    // Then the held one appears too
+    #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("2") == true })
+    #expect(
+      waitUntil(timeout: 5) {
+        (try? f.events(.delivered).map(\.notificationID).sorted()) == ["alarm", "hushed"]
+      })
+    daemon.send(SIGTERM)
+    #expect(daemon.waitExit() == 0)
   }
 }

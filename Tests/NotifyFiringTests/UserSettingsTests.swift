@@ -7,67 +7,16 @@ import Testing
 /// daemon, `fire-due`, and an app firing its own in process.
 @Suite(.ownThreads)
 struct UserSettingsTests {
-  /// Who fires.
-  enum Firer: String, CaseIterable, CustomTestStringConvertible {
-    case daemon, app
-    case fireDue = "fire-due"
-    var testDescription: String { rawValue }
-  }
-
-  /// Runs `firer` until the notification `id` has a `delivered` event; returns the ids
-  /// the stdout sink printed.
-  final class Run {
-    let f: FiringFixture
-    let firer: Firer
-    let resident: NotifyProcess?
-    private var fireDueLines: [String] = []
-
-    init(_ f: FiringFixture, _ firer: Firer) throws {
-      self.f = f
-      self.firer = firer
-      switch firer {
-      case .daemon: resident = try NotifyProcess.firer(.daemon, db: f.path, folder: f.folder, name: "d")
-      case .app: resident = try NotifyProcess.firer(.app, db: f.path, folder: f.folder, name: "a")
-      case .fireDue: resident = nil
-      }
-      if let resident { #expect(resident.waitReady(), "\(resident.errorText)") }
-    }
-
-    func fire(_ id: String) throws {
-      try f.schedule(id, at: Date() + (resident == nil ? 0 : 0.3))
-      if resident == nil {
-        let run = try notify(["fire-due", "--sink", "stdout"], db: f.path)
-        #expect(run.status == 0, "\(run.stderr)")
-        fireDueLines += run.stdout.split(separator: "\n").map(String.init)
-      }
-      #expect(
-        waitUntil(timeout: 10) {
-          (try? self.f.events(.delivered).map(\.notificationID))?.contains(id) == true
-        },
-        "\(resident?.errorText ?? "")")
-    }
-
-    var printed: [String] {
-      resident.map { $0.deliveries.map(\.id) } ?? fireDueLines.compactMap { Delivered(line: $0)?.id }
-    }
-
-    func stop() {
-      guard let resident else { return }
-      resident.send(SIGTERM)
-      #expect(resident.waitExit() == 0)
-    }
-  }
-
   @Test(
     "alerts off: nothing printed or shown, history has it delivered (alerts-off); on again: shown",
-    arguments: Firer.allCases)
-  func alertsOff(firer: Firer) throws {
+    arguments: StdoutFirer.allCases)
+  func alertsOff(firer: StdoutFirer) throws {
     // Given the user switched alerts off for app "test"
     let f = try FiringFixture()
     let off = try notify(["settings", "--app", "test", "--alerts", "off"], db: f.path)
     #expect(off.status == 0, "\(off.stderr)")
     #expect(off.stdout.contains("alerts off (set)"), "\(off.stdout)")
-    let run = try Run(f, firer)
+    let run = try StdoutFiring(f, firer)
     // When one of its notifications fires
     try run.fire("hidden")
     // Then history records it as delivered, suppressed by the user's setting
@@ -87,8 +36,8 @@ struct UserSettingsTests {
     #expect(try notify(["settings", "--app", "test", "--alerts", "on"], db: f.path).status == 0)
     try run.fire("shown")
     // Then that one is printed, and the hidden one never was (the sink writes in order)
-    #expect(waitUntil(timeout: 10) { run.printed.contains("shown") })
-    #expect(run.printed == ["shown"])
+    #expect(waitUntil(timeout: 10) { run.printed.map(\.id).contains("shown") })
+    #expect(run.printed.map(\.id) == ["shown"])
     #expect(try f.events(.delivered).first { $0.notificationID == "shown" }?.reason == nil)
     run.stop()
   }
@@ -105,46 +54,17 @@ struct SoundSettingTests {
   func soundsOff(driver: FiringDriver) throws {
     // Given a private bus with a notification server that plays sounds, and a firer on it
     let f = try FiringFixture()
-    let fixtures = DBusActivationTests.fixtures
-    let state = f.folder.file("bus")
-    let started = try CommandRunner(executable: "/bin/bash").run([
-      fixtures + "/private-bus.sh", "start", state, f.folder.file("services"),
-    ])
-    try #require(started.status == 0, "\(started.stderr)")
-    defer {
-      _ = try? CommandRunner(executable: "/bin/bash").run([fixtures + "/private-bus.sh", "stop", state])
-    }
-    let bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(state)/bus"]
-    let record = f.folder.file("server.record")
-    let serverOut = f.folder.file("server.out")
-    let server = try CommandRunner.spawn(
-      [
-        "/usr/bin/python3", fixtures + "/notification-server.py", "--record", record, "--capabilities",
-        "body,sound",
-      ],
-      environment: ProcessInfo.processInfo.environment.merging(bus) { $1 }, stdout: serverOut)
-    defer {
-      kill(server, SIGTERM)
-      _ = CommandRunner.wait(server)
-    }
-    try #require(
-      waitUntil(timeout: 10) {
-        fileBytes(serverOut).map { String(decoding: $0, as: UTF8.self) }?.contains("READY") == true
-      })
+    let desktop = try ScriptedDesktop(
+      in: f.folder, services: f.folder.file("services"), capabilities: "body,sound")
+    let bus = desktop.bus
     // And the user switched sounds off for app "test"
     #expect(try notify(["settings", "--app", "test", "--sounds", "off"], db: f.path).status == 0)
     let firer = try NotifyProcess.firer(
       driver, db: f.path, folder: f.folder, name: "d", sink: "desktop", environment: bus)
     #expect(firer.waitReady(), "\(firer.errorText)")
     func hints(of title: String) -> [String: Any]? {
-      let lines = (fileBytes(record).map { String(decoding: $0, as: UTF8.self) } ?? "").split(separator: "\n")
-      for line in lines {
-        guard let call = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
-          call["call"] as? String == "Notify", call["summary"] as? String == title
-        else { continue }
-        return call["hints"] as? [String: Any]
-      }
-      return nil
+      desktop.calls.first { $0["call"] as? String == "Notify" && $0["summary"] as? String == title }?["hints"]
+        as? [String: Any]
     }
     // When a notification with the default sound fires
     try f.schedule("quiet", at: Date() + 0.3, sound: .default)

@@ -35,15 +35,17 @@ struct SoundPlayerTests {
         ? "#!/bin/sh\necho \"$0 $*\" >> '\(calls)'\necho $$ >> '\(pids)'\nexec /bin/sleep 30\n"
         : "#!/bin/sh\necho \"$0 $*\" >> '\(calls)'\n"
       let path = "\(bin)/\(name)"
-      // Written to a temporary name with O_CLOEXEC, then renamed into place: a player
-      // spawned by another test at the same moment must not inherit a writable descriptor
-      // of the script, or exec of it fails with ETXTBSY ("Text file busy").
+      // The script never has a writable descriptor in this process: another test's child,
+      // forked while one is open and not yet exec'd, would keep it open (O_CLOEXEC acts only
+      // at exec), and exec of the script would then fail with ETXTBSY ("Text file busy").
+      // So /bin/sh writes it, in a process of its own, to a temporary name moved into place.
       let temporary = path + ".tmp"
-      let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o755)
-      let bytes = Array(body.utf8)
-      _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-      close(fd)
-      rename(temporary, path)
+      let written = try? CommandRunner(executable: "/bin/sh").run(
+        [
+          "-c", "printf '%s' \"$1\" > \"$2\" && chmod 755 \"$2\" && mv \"$2\" \"$3\"", "sh", body, temporary,
+          path,
+        ])
+      precondition(written?.status == 0, "could not write the fake player \(name)")
     }
 
     /// Makes an audio server appear (a PipeWire socket path).
@@ -170,7 +172,7 @@ struct SoundPlayerTests {
     let extra = player.play(stage.file)
 
     // Then each returned at once without a note, and the extra one was skipped
-    #expect(notes.allSatisfy { $0 == nil })
+    #expect(notes.allSatisfy { $0 == nil }, "\(notes)")
     // (none waited for its 30 s player: the bound is that, not a speed)
     #expect(elapsed < 15, "play took \(elapsed) s for \(SoundPlayer.maxPlaying) sounds")
     #expect(extra == "\(SoundPlayer.maxPlaying) sounds are already playing; this one was skipped")

@@ -1,0 +1,57 @@
+import Foundation
+import NotifyTestSupport
+import Testing
+
+/// A private session bus (`Tests/Fixtures/private-bus.sh`, with a service folder for D-Bus
+/// activation) and the scripted notification server on it (`notification-server.py`),
+/// which records every call: for behaviour dunst lacks (sounds, activation tokens).
+/// Stopped when it goes away.
+final class ScriptedDesktop {
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures").path
+
+  /// `DBUS_SESSION_BUS_ADDRESS` for processes on this bus.
+  let bus: [String: String]
+  /// The server's record: one JSON object per call or signal.
+  let record: String
+  private let state: String
+  private let server: pid_t
+
+  /// Starts the bus with `services` as its service folder, and the server advertising
+  /// `capabilities` (the script's default when nil); returns once the server is ready.
+  init(in folder: TemporaryFolder, services: String, capabilities: String? = nil) throws {
+    state = folder.file("bus")
+    let started = try CommandRunner(executable: "/bin/bash").run([
+      Self.fixtures + "/private-bus.sh", "start", state, services,
+    ])
+    try #require(started.status == 0, "\(started.stderr)")
+    bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(state)/bus"]
+    record = folder.file("server.record")
+    let ready = folder.file("server.out")
+    server = try CommandRunner.spawn(
+      ["/usr/bin/python3", Self.fixtures + "/notification-server.py", "--record", record]
+        + (capabilities.map { ["--capabilities", $0] } ?? []),
+      environment: ProcessInfo.processInfo.environment.merging(bus) { $1 }, stdout: ready)
+    try #require(
+      waitUntil(timeout: 10) {
+        fileBytes(ready).map { String(decoding: $0, as: UTF8.self) }?.contains("READY") == true
+      })
+  }
+
+  deinit {
+    kill(server, SIGTERM)
+    _ = CommandRunner.wait(server)
+    _ = try? CommandRunner(executable: "/bin/bash").run([Self.fixtures + "/private-bus.sh", "stop", state])
+  }
+
+  /// Everything the server recorded so far.
+  var calls: [[String: Any]] { Self.lines(record) }
+
+  /// The JSON objects of a record file, one per line.
+  static func lines(_ path: String) -> [[String: Any]] {
+    (fileBytes(path).map { String(decoding: $0, as: UTF8.self) } ?? "").split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+  }
+}
