@@ -6,7 +6,8 @@ import Notify
 struct HistoryCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "history", _superCommandName: "notify",
-    abstract: "Show what happened: delivered, discarded, cancelled, missed, failed, activated, dismissed, held.")
+    abstract:
+      "Show what happened: delivered, discarded, cancelled, missed, failed, activated, dismissed, held.")
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption

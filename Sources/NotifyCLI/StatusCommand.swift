@@ -2,13 +2,16 @@ import ArgumentParser
 import Foundation
 import Notify
 
-/// `notify status`: what a user asks when a notification did not appear.
+/// `notify status`: what a user asks when a notification did not appear, and what is
+/// wrong (`Diagnosis`): the store, the firer, the bus and the notification server, sounds,
+/// the zone, the units, quiet hours, the app's settings, what is next. Exit 1 when
+/// something needs attention.
 struct StatusCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "status", _superCommandName: "notify",
     abstract:
-      "Why a notification may not have appeared: daemon, notification server, the app's settings, what is pending."
-  )
+      "Why a notification may not have appeared: store, daemon, server, sounds, settings, what is next.",
+    discussion: "Exits 0 when all is well, 1 when something needs attention (each problem says what to do).")
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption
@@ -18,26 +21,76 @@ struct StatusCommand: ParsableCommand {
 
   func run() throws {
     let app = try appOption.resolve()
-    let store = try store.open()
-    let daemon = try store.presences(app: AppPresence.everyApp).first
-    let server = DesktopSink.serverInformation()
-    let settings = try store.appSettings(app: app)
-    let policy = try store.defaultSettings()
-    let pending = try store.pending(app: app)
+    let clock = SystemClock()
+    let now = clock.now()
+    let zone = clock.localZone
+    let path = store.path
+    var facts = Diagnosis.Facts(storePath: path, storeExists: FileManager.default.fileExists(atPath: path))
+    facts.storeMode = Self.mode(of: path)
+    facts.folderMode = Self.mode(of: (path as NSString).deletingLastPathComponent)
+    // A missing store is not created here: status only looks.
+    var opened: SQLiteStore?
+    if facts.storeExists {
+      do {
+        let store = try store.open()
+        facts.integrity = try store.integrityCheck()
+        facts.pending = try store.pendingCount()
+        facts.daemonPID = try store.presences(app: AppPresence.everyApp).first?.owner.pid
+        opened = store
+      } catch {
+        facts.storeError = error.problemText.rendered(\.flag)
+        facts.storeErrorFix = error.fixText?.rendered(\.flag)
+      }
+    }
+    let units = UnitFiles()
+    facts.timerEnabled = units.enabled("notify-fire.timer")
+    facts.busError = DesktopSink.sessionBusProblem()
+    let server = facts.busError == nil ? DesktopSink.serverInformation() : nil
+    facts.serverCapabilities = server?.capabilities
+    var soundPlayerNote: String?
+    if case .skip(let note) = SoundPlayer().plan(SoundResolution(effective: .default)) {
+      soundPlayerNote = note
+    }
+    let problems = Diagnosis.findings(facts)
+
+    let settings = try opened?.appSettings(app: app) ?? AppSettings(app: app)
+    let policy = try opened?.defaultSettings() ?? .allowAll
+    let pending = try opened?.pending(app: app) ?? []
     let next = pending.first { $0.nextFireDate != nil }
-    let now = SystemClock().now()
-    let zone = SystemClock().localZone
-    let quiet = try store.quietHours()
+    let quiet = try opened?.quietHours() ?? QuietHours()
     let isQuiet = quiet.isQuiet(at: now, in: zone)
     let quietEnd = isQuiet ? quiet.nextChange(after: now, in: zone) : nil
-    let held = try store.heldCount(app: app)
+    let held = try opened?.heldCount(app: app) ?? 0
+
     if json {
-      var r = JSONRecord(capacity: 6)
+      var r = JSONRecord(capacity: 16)
+      r.set("ok", problems.isEmpty)
+      r.set(
+        "problems",
+        .array(
+          problems.map {
+            .object(["area": .string($0.area), "problem": .string($0.problem), "fix": .string($0.fix)])
+          }))
+      var storeInfo: [String: JSONValue] = ["path": .string(path), "exists": .bool(facts.storeExists)]
+      storeInfo["mode"] = facts.storeMode.map { .string(Diagnosis.octal($0)) }
+      storeInfo["size"] = Self.size(of: path).map { .int($0) }
+      storeInfo["schema"] = opened.map { _ in .string(SQLiteStore.schemaVersion) }
+      storeInfo["integrity"] = facts.integrity.map { .string($0) }
+      r.set("store", .object(storeInfo))
       r.set(
         "daemon",
-        daemon.map { .object(["running": .bool(true), "pid": .int(Int64($0.owner.pid))]) }
+        facts.daemonPID.map { .object(["running": .bool(true), "pid": .int(Int64($0))]) }
           ?? .object(["running": .bool(false)]))
       r.set("server", server.map(Self.record) ?? .null)
+      r.set(
+        "sounds",
+        .object([
+          "serverPlays": .bool(server?.capabilities.contains("sound") == true),
+          "playerNote": soundPlayerNote.map { .string($0) } ?? .null,
+        ]))
+      r.set("zone", .object(["name": .string(zone.identifier), "from": .string(Self.zoneSource())]))
+      r.set(
+        "units", .object(Dictionary(uniqueKeysWithValues: UnitFiles.names.map { ($0, units.record($0)) })))
       r.set("app", app)
       r.set(
         "settings",
@@ -50,40 +103,63 @@ struct StatusCommand: ParsableCommand {
       r.set("pending", pending.count)
       r.set(
         "next",
-        next.map { stored in
-          .object([
-            "id": .string(stored.notification.id), "at": .string(RFC3339.string(from: stored.nextFireDate!)),
-          ])
+        next.flatMap { stored in
+          stored.nextFireDate.map {
+            .object(["id": .string(stored.notification.id), "at": .string(RFC3339.string(from: $0))])
+          }
         } ?? .null)
       Output.line(r.compactText)
-      return
-    }
-    Output.line(
-      daemon.map { "daemon: running (pid \($0.owner.pid))" }
-        ?? "daemon: not running: scheduled notifications wait for an app firing its own or `notify fire-due`; start it with systemctl --user enable --now notify.service"
-    )
-    if let server {
-      Output.line(
-        "notification server: \(Output.safe(server.name)) \(Output.safe(server.version)) by \(Output.safe(server.vendor)) (spec \(Output.safe(server.specVersion))): \(server.capabilities.map { Output.safe($0) }.joined(separator: ", "))"
-      )
     } else {
-      Output.line(
-        "notification server: none answers on the session bus: --sink auto prints to stdout, --sink desktop exits 69"
-      )
+      var storeLine = "store: \(Output.safe(path))"
+      if !facts.storeExists {
+        storeLine += " (none yet: the first notify schedule creates it)"
+      } else if opened != nil {
+        let size = Self.size(of: path).map { "\($0 / 1024) KiB, " } ?? ""
+        storeLine +=
+          " (\(facts.storeMode.map(Diagnosis.octal) ?? "?"), \(size)schema \(SQLiteStore.schemaVersion), integrity \(Output.safe(facts.integrity ?? "?", limit: 60)))"
+      }
+      Output.line(storeLine)
+      Output.line(facts.daemonPID.map { "daemon: running (pid \($0))" } ?? "daemon: not running")
+      Output.line("units: " + UnitFiles.names.map { units.describe($0) }.joined(separator: "; "))
+      if let busError = facts.busError {
+        Output.line("session bus: none (\(Output.safe(busError, limit: 200)))")
+      } else if let server {
+        Output.line(
+          "notification server: \(Output.safe(server.name)) \(Output.safe(server.version)) by \(Output.safe(server.vendor)) (spec \(Output.safe(server.specVersion))): \(server.capabilities.map { Output.safe($0) }.joined(separator: ", "))"
+        )
+      } else {
+        Output.line("notification server: none answers on the session bus")
+      }
+      let sound =
+        server?.capabilities.contains("sound") == true
+        ? "the notification server plays them"
+        : soundPlayerNote.map { "none: \(Output.safe($0))" } ?? "notify plays them"
+      Output.line("sounds: \(sound)")
+      Output.line("zone: \(Output.safe(zone.identifier)) (from \(Output.safe(Self.zoneSource())))")
+      if isQuiet {
+        let until =
+          quietEnd.map { "until \(Output.localTime($0, zone: zone))" }
+          ?? "until turned off (notify quiet off)"
+        Output.line("quiet hours: on \(until); \(held) of this app's held, shown when quiet ends")
+      } else {
+        Output.line("quiet hours: off" + (held > 0 ? "; \(held) of this app's still held" : ""))
+      }
+      Output.line("app \(Output.safe(app)): " + SettingsText.describe(settings, policy))
+      var line = "pending: \(pending.count)"
+      if let next, let at = next.nextFireDate {
+        line += "; next: \(Output.safe(next.notification.id)) at \(Output.localTime(at, zone: zone))"
+      }
+      Output.line(line)
+      if problems.isEmpty {
+        Output.line("all is well")
+      } else {
+        for finding in problems {
+          Output.line(
+            "problem (\(finding.area)): \(Output.safe(finding.problem)): \(Output.safe(finding.fix))")
+        }
+      }
     }
-    if isQuiet {
-      let until =
-        quietEnd.map { "until \(Output.localTime($0, zone: zone))" } ?? "until turned off (notify quiet off)"
-      Output.line("quiet hours: on \(until); \(held) of this app's held, shown when quiet ends")
-    } else {
-      Output.line("quiet hours: off" + (held > 0 ? "; \(held) of this app's still held" : ""))
-    }
-    Output.line("app \(Output.safe(app)): " + SettingsText.describe(settings, policy))
-    var line = "pending: \(pending.count)"
-    if let next, let at = next.nextFireDate {
-      line += "; next: \(Output.safe(next.notification.id)) at \(Output.localTime(at, zone: zone))"
-    }
-    Output.line(line)
+    if !problems.isEmpty { throw ExitCode(1) }
   }
 
   static func record(_ server: NotificationServerInformation) -> JSONValue {
@@ -92,5 +168,66 @@ struct StatusCommand: ParsableCommand {
       "specVersion": .string(server.specVersion),
       "capabilities": .array(server.capabilities.map { .string($0) }),
     ])
+  }
+
+  static func mode(of path: String) -> UInt32? {
+    var info = stat()
+    return stat(path, &info) == 0 ? UInt32(info.st_mode) & 0o7777 : nil
+  }
+
+  static func size(of path: String) -> Int64? {
+    var info = stat()
+    return stat(path, &info) == 0 ? Int64(info.st_size) : nil
+  }
+
+  /// Where the zone comes from: `TZ`, or the `/etc/localtime` link, as glibc reads it.
+  static func zoneSource() -> String {
+    if let tz = ProcessInfo.processInfo.environment["TZ"], !tz.isEmpty { return "TZ=\(tz)" }
+    if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime") {
+      return "/etc/localtime -> \(target)"
+    }
+    return FileManager.default.fileExists(atPath: "/etc/localtime")
+      ? "/etc/localtime" : "no /etc/localtime: UTC"
+  }
+}
+
+/// notify's user units where systemd looks for them, and whether each is enabled.
+struct UnitFiles {
+  static let names = ["notify.service", "notify-fire.timer"]
+  let environment = ProcessInfo.processInfo.environment
+
+  private var home: String { environment["HOME"] ?? NSHomeDirectory() }
+  private var config: String {
+    environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
+  }
+  private var data: String {
+    environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.local/share"
+  }
+
+  /// The user unit search path (systemd.unit(5)), in order.
+  var folders: [String] {
+    [
+      config + "/systemd/user", "/etc/systemd/user", data + "/systemd/user", "/usr/local/lib/systemd/user",
+      "/usr/lib/systemd/user",
+    ]
+  }
+
+  func installed(_ name: String) -> String? {
+    folders.first { FileManager.default.fileExists(atPath: "\($0)/\(name)") }
+  }
+
+  /// Enabled: linked into the target its `[Install]` section names.
+  func enabled(_ name: String) -> Bool {
+    let target = name.hasSuffix(".timer") ? "timers.target.wants" : "default.target.wants"
+    return FileManager.default.fileExists(atPath: "\(config)/systemd/user/\(target)/\(name)")
+  }
+
+  func describe(_ name: String) -> String {
+    guard let folder = installed(name) else { return "\(name) not installed" }
+    return "\(name) in \(Output.safe(folder))\(enabled(name) ? ", enabled" : ", not enabled")"
+  }
+
+  func record(_ name: String) -> JSONValue {
+    .object(["installed": installed(name).map { .string($0) } ?? .null, "enabled": .bool(enabled(name))])
   }
 }

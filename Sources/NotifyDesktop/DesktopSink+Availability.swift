@@ -56,3 +56,25 @@ extension DesktopSink {
     }
   }
 }
+
+extension DesktopSink {
+  /// Why the session bus cannot be reached (its daemon does not answer `GetId` within
+  /// `timeout`), or nil when it answers: `notify status` tells no bus from no server.
+  public static func sessionBusProblem(
+    configuration: Configuration = Configuration(), timeout: Duration = .seconds(2)
+  ) -> String? {
+    do throws(BusFailure) {
+      let connection = try BusConnection(
+        address: configuration.busAddress, description: configuration.connectionName)
+      _ = try connection.call(
+        try connection.methodCall(
+          destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+          interface: "org.freedesktop.DBus",
+          member: "GetId"),
+        timeout: timeout, operation: "calling GetId")
+      return nil
+    } catch {
+      return "\(error)"
+    }
+  }
+}

@@ -116,6 +116,9 @@ public final class SQLiteStore: @unchecked Sendable {
     }
   }
 
+  /// The schema this version writes: its last migration's name (`notify --version`).
+  public static var schemaVersion: String { StoreSchema.latest }
+
   /// `PRAGMA integrity_check`: "ok" for a sound store.
   public func integrityCheck() throws(NotifyError) -> String {
     try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }

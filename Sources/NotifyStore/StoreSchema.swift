@@ -3,6 +3,9 @@ import GRDB
 /// The store's schema as append-only named migrations (SPEC.md §9). Never edit a
 /// migration once it has landed: add a new one.
 enum StoreSchema {
+  /// The last migration: the schema this version writes.
+  static var latest: String { migrator.migrations.last ?? "" }
+
   static var migrator: DatabaseMigrator {
     var migrator = DatabaseMigrator()
     migrator.registerMigration("v1-notifications-claims-history") { db in

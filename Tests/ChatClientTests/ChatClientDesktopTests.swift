@@ -53,7 +53,8 @@ struct ChatClientDesktopTests {
     client.type("yes, here")
     let toBob = try bob.waitForLine(timeout: 10) { $0.contains("PRIVMSG bob :yes, here") }
     #expect(toBob?.hasPrefix(":\(nick)!") == true, "bob got: \(bob.received.suffix(5))")
-    #expect(client.stderr.contains("[to bob] <\(nick)> yes, here\n"))
+    // (the transcript line is written just after the line is sent)
+    #expect(await eventually(timeout: 10) { client.stderr.contains("[to bob] <\(nick)> yes, here\n") })
 
     // When the user goes back to the channel with /query
     client.type("/query")

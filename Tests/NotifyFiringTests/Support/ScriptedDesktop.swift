@@ -16,11 +16,14 @@ final class ScriptedDesktop {
   /// The server's record: one JSON object per call or signal.
   let record: String
   private let state: String
-  private let server: pid_t
+  private let server: pid_t?
 
-  /// Starts the bus with `services` as its service folder, and the server advertising
-  /// `capabilities` (the script's default when nil); returns once the server is ready.
-  init(in folder: TemporaryFolder, services: String, capabilities: String? = nil) throws {
+  /// Starts the bus with `services` as its service folder, and (unless `withServer` is
+  /// false) the server advertising `capabilities` (the script's default when nil); returns
+  /// once the server is ready.
+  init(in folder: TemporaryFolder, services: String, capabilities: String? = nil, withServer: Bool = true)
+    throws
+  {
     state = folder.file("bus")
     let started = try CommandRunner(executable: "/bin/bash").run([
       Self.fixtures + "/private-bus.sh", "start", state, services,
@@ -28,6 +31,10 @@ final class ScriptedDesktop {
     try #require(started.status == 0, "\(started.stderr)")
     bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(state)/bus"]
     record = folder.file("server.record")
+    guard withServer else {
+      server = nil
+      return
+    }
     let ready = folder.file("server.out")
     server = try CommandRunner.spawn(
       ["/usr/bin/python3", Self.fixtures + "/notification-server.py", "--record", record]
@@ -40,8 +47,10 @@ final class ScriptedDesktop {
   }
 
   deinit {
-    kill(server, SIGTERM)
-    _ = CommandRunner.wait(server)
+    if let server {
+      kill(server, SIGTERM)
+      _ = CommandRunner.wait(server)
+    }
     _ = try? CommandRunner(executable: "/bin/bash").run([Self.fixtures + "/private-bus.sh", "stop", state])
   }
 

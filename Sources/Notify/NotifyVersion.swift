@@ -1,0 +1,4 @@
+/// This version of notify, as `notify --version` prints it with the store schema it writes.
+public enum NotifyVersion {
+  public static let number = "0.2.0"
+}

@@ -1,0 +1,112 @@
+/// What `notify status` finds wrong in what it gathered: each problem with what to do.
+/// Pure: the command gathers the facts (files, store, bus, players, units), this decides.
+public enum Diagnosis {
+  /// What was found about the machine and the store.
+  public struct Facts: Hashable, Sendable {
+    /// The store's path, and whether a file is there.
+    public var storePath: String
+    public var storeExists: Bool
+    /// Permission bits of the store file and its folder (nil when unreadable).
+    public var storeMode: UInt32?
+    public var folderMode: UInt32?
+    /// The store could not be opened: the reason, and what to do.
+    public var storeError: String?
+    public var storeErrorFix: String?
+    /// `PRAGMA integrity_check`: "ok" for a sound store.
+    public var integrity: String?
+    /// Notifications pending, over all apps.
+    public var pending: Int
+    /// The running `notify daemon`'s pid, if one runs.
+    public var daemonPID: Int32?
+    /// Whether a fire-due timer is enabled for the user.
+    public var timerEnabled: Bool
+    /// Why no session bus could be reached; nil when one answered.
+    public var busError: String?
+    /// The notification server's capabilities; nil when none answers.
+    public var serverCapabilities: [String]?
+
+    public init(
+      storePath: String, storeExists: Bool, storeMode: UInt32? = nil, folderMode: UInt32? = nil,
+      storeError: String? = nil, integrity: String? = nil, pending: Int = 0, daemonPID: Int32? = nil,
+      timerEnabled: Bool = false, busError: String? = nil, serverCapabilities: [String]? = nil
+    ) {
+      self.storePath = storePath
+      self.storeExists = storeExists
+      self.storeMode = storeMode
+      self.folderMode = folderMode
+      self.storeError = storeError
+      self.integrity = integrity
+      self.pending = pending
+      self.daemonPID = daemonPID
+      self.timerEnabled = timerEnabled
+      self.busError = busError
+      self.serverCapabilities = serverCapabilities
+    }
+  }
+
+  /// A problem, where it is, and what to do.
+  public struct Finding: Hashable, Sendable {
+    /// `store`, `firer`, `bus`, `server`.
+    public var area: String
+    public var problem: String
+    public var fix: String
+  }
+
+  /// The problems in `facts`, store first; empty when all is well.
+  public static func findings(_ facts: Facts) -> [Finding] {
+    var found: [Finding] = []
+    func add(_ area: String, _ problem: String, _ fix: String) {
+      found.append(Finding(area: area, problem: problem, fix: fix))
+    }
+    let path = facts.storePath
+    let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(
+      separator: "/")
+    if let error = facts.storeError {
+      add(
+        "store", "the store cannot be opened: \(error)",
+        facts.storeErrorFix ?? "check the path and its permissions")
+    } else if let integrity = facts.integrity, integrity != "ok" {
+      add(
+        "store", "the store is damaged (integrity check: \(integrity.prefix(200)))",
+        "move it away (mv '\(path)' '\(path).damaged'); notify starts a new one")
+    }
+    if facts.storeExists, let mode = facts.storeMode, mode & 0o777 != 0o600 {
+      add(
+        "store",
+        "the store is mode \(octal(mode)), readable by others: it holds your notifications and history",
+        "chmod 600 '\(path)'")
+    }
+    if facts.storeExists, let mode = facts.folderMode, mode & 0o077 != 0 {
+      add("store", "the store's folder is mode \(octal(mode)), open to others", "chmod 700 '\(folder)'")
+    }
+    if facts.daemonPID == nil, !facts.timerEnabled, facts.pending > 0 {
+      add(
+        "firer",
+        "no notify daemon runs and no fire-due timer is enabled: \(facts.pending) pending notification\(facts.pending == 1 ? "" : "s") will not fire",
+        "systemctl --user enable --now notify.service (or run notify daemon)")
+    }
+    if let busError = facts.busError {
+      add(
+        "bus", "no session bus: \(busError)",
+        "run notify inside your desktop session (DBUS_SESSION_BUS_ADDRESS), or use --sink stdout")
+    } else if let capabilities = facts.serverCapabilities {
+      if !capabilities.contains("actions") {
+        add(
+          "server", "the notification server does not offer actions: a click cannot open the app",
+          "use a server with actions (dunst, GNOME Shell, KDE Plasma, xfce4-notifyd)")
+      }
+    } else {
+      add(
+        "server",
+        "no notification server answers on the session bus: deliveries go to stdout (or fail with --sink desktop)",
+        "start one (dunst, or your desktop's)")
+    }
+    return found
+  }
+
+  /// `0644` for mode bits.
+  public static func octal(_ mode: UInt32) -> String {
+    let digits = String(mode & 0o777, radix: 8)
+    return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+  }
+}
