@@ -30,13 +30,20 @@ struct StatusCommand: ParsableCommand {
     facts.folderMode = Self.mode(of: (path as NSString).deletingLastPathComponent)
     // A missing store is not created here: status only looks.
     var opened: SQLiteStore?
+    var claims = (alive: 0, dead: 0)
+    var modeBefore: UInt32?
     if facts.storeExists {
       do {
         let store = try store.open()
         facts.integrity = try store.integrityCheck()
         facts.pending = try store.pendingCount()
         facts.daemonPID = try store.presences(app: AppPresence.everyApp).first?.owner.pid
+        claims = try store.claimsHeld()
         opened = store
+        // Opening holds the store to its rules (0600 in 0700): say what it changed.
+        modeBefore = facts.storeMode
+        facts.storeMode = Self.mode(of: path)
+        facts.folderMode = Self.mode(of: (path as NSString).deletingLastPathComponent)
       } catch {
         facts.storeError = error.problemText.rendered(\.flag)
         facts.storeErrorFix = error.fixText?.rendered(\.flag)
@@ -81,6 +88,7 @@ struct StatusCommand: ParsableCommand {
         "daemon",
         facts.daemonPID.map { .object(["running": .bool(true), "pid": .int(Int64($0))]) }
           ?? .object(["running": .bool(false)]))
+      r.set("claims", .object(["alive": .int(Int64(claims.alive)), "dead": .int(Int64(claims.dead))]))
       r.set("server", server.map(Self.record) ?? .null)
       r.set(
         "sounds",
@@ -115,11 +123,20 @@ struct StatusCommand: ParsableCommand {
         storeLine += " (none yet: the first notify schedule creates it)"
       } else if opened != nil {
         let size = Self.size(of: path).map { "\($0 / 1024) KiB, " } ?? ""
+        let mode = facts.storeMode.map(Diagnosis.octal) ?? "?"
+        let corrected =
+          modeBefore.flatMap { $0 != facts.storeMode ? " (was \(Diagnosis.octal($0)), set by notify)" : nil }
+          ?? ""
         storeLine +=
-          " (\(facts.storeMode.map(Diagnosis.octal) ?? "?"), \(size)schema \(SQLiteStore.schemaVersion), integrity \(Output.safe(facts.integrity ?? "?", limit: 60)))"
+          " (\(mode)\(corrected), \(size)schema \(SQLiteStore.schemaVersion), integrity \(Output.safe(facts.integrity ?? "?", limit: 60)))"
       }
       Output.line(storeLine)
-      Output.line(facts.daemonPID.map { "daemon: running (pid \($0))" } ?? "daemon: not running")
+      var daemonLine = facts.daemonPID.map { "daemon: running (pid \($0))" } ?? "daemon: not running"
+      if claims.alive + claims.dead > 0 {
+        daemonLine +=
+          "; claims held: \(claims.alive) by live firers, \(claims.dead) by stopped ones (taken over at the next wake)"
+      }
+      Output.line(daemonLine)
       Output.line("units: " + UnitFiles.names.map { units.describe($0) }.joined(separator: "; "))
       if let busError = facts.busError {
         Output.line("session bus: none (\(Output.safe(busError, limit: 200)))")
@@ -127,6 +144,7 @@ struct StatusCommand: ParsableCommand {
         Output.line(
           "notification server: \(Output.safe(server.name)) \(Output.safe(server.version)) by \(Output.safe(server.vendor)) (spec \(Output.safe(server.specVersion))): \(server.capabilities.map { Output.safe($0) }.joined(separator: ", "))"
         )
+        Output.line("server features: " + Self.features(server.capabilities))
       } else {
         Output.line("notification server: none answers on the session bus")
       }
@@ -168,6 +186,17 @@ struct StatusCommand: ParsableCommand {
       "specVersion": .string(server.specVersion),
       "capabilities": .array(server.capabilities.map { .string($0) }),
     ])
+  }
+
+  /// Which of notify's features the server's capabilities allow.
+  static func features(_ capabilities: [String]) -> String {
+    let has = Set(capabilities)
+    return [
+      "clicks open apps: \(has.contains("actions") ? "yes" : "no (no actions)")",
+      "sounds: \(has.contains("sound") ? "played by the server" : "played by notify")",
+      "markup: \(has.contains("body-markup") ? "yes (escaped)" : "no (plain text)")",
+      "persistent bubbles: \(has.contains("persistence") ? "yes" : "no")",
+    ].joined(separator: "; ")
   }
 
   static func mode(of path: String) -> UInt32? {

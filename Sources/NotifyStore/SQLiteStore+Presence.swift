@@ -85,3 +85,13 @@ extension SQLiteStore {
     }
   }
 }
+
+extension SQLiteStore {
+  /// How many occurrences are claimed by firers that are alive, and by dead ones (taken over
+  /// at the next wake of any firer): what `notify status` shows.
+  public func claimsHeld() throws(NotifyError) -> (alive: Int, dead: Int) {
+    let owners = try read { db in try String.fetchAll(db, sql: "SELECT owner FROM claim") }
+    let alive = owners.filter(ClaimOwner.isAlive).count
+    return (alive, owners.count - alive)
+  }
+}

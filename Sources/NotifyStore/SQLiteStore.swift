@@ -36,10 +36,13 @@ public final class SQLiteStore: @unchecked Sendable {
     return home + "/.local/state/notify/notify.db"
   }
 
-  /// Opens (creating when absent) the store at `path`. The folder is created 0700 and the
-  /// file 0600; an existing file that is not a notify store, is corrupt, or comes from a
-  /// newer notify is refused with exit 74 and left untouched.
-  public init(path: String) throws(NotifyError) {
+  /// Opens (creating when absent) the store at `path`, always as a file path (a relative
+  /// one is made absolute). The folder is created 0700 and the file 0600, and an existing
+  /// store is held to that (`StoreFiles.secure`); a symbolic link, another user's file, a
+  /// file that is not a notify store (another program's database among them), a corrupt one
+  /// or one from a newer notify is refused with exit 74 and left untouched.
+  public init(path given: String) throws(NotifyError) {
+    let path = StoreFiles.filePath(given)
     self.path = path
     var random = SystemRandomNumberGenerator()
     let writer = "\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
@@ -49,6 +52,7 @@ public final class SQLiteStore: @unchecked Sendable {
     config.busyMode = .timeout(Self.busyTimeout)
     config.label = "notify"
     config.prepareDatabase { db in
+      try StoreFiles.checkIsNotifyStore(db, path: path)
       // WAL lets readers and one writer work at once across processes.
       let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
       if mode.lowercased() != "wal" {

@@ -1,10 +1,77 @@
 import Foundation
+import GRDB
 import NotifyCore
 
 /// The store's file-system side: private folders and files, and a lock for migrations.
 enum StoreFiles {
-  /// Creates the folder (0700) and the file (0600) when absent. Existing ones are left
-  /// as they are: a file that is not a store is reported later, never replaced.
+  /// The path SQLite is given: always a file path, never an SQLite name (`:memory:`) or URI
+  /// (`file:...?mode=memory`): a relative path is made absolute, so both name files.
+  static func filePath(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    return FileManager.default.currentDirectoryPath + "/" + path
+  }
+
+  /// The rules every store file follows (SPEC.md §9), checked before SQLite touches the
+  /// file: not a symbolic link, owned by this user, mode 0600 (set when it is not), in a
+  /// folder of this user's at 0700 (set likewise). SQLite gives `-wal` and `-shm` the
+  /// store file's mode as it creates them. Only `stat` and `chmod`: no descriptor of the
+  /// store is opened here (closing one would drop this process's SQLite locks on it).
+  static func secure(path: String) throws(NotifyError) {
+    let shown = Escaper.visible(path)
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    guard info.st_mode & S_IFMT != S_IFLNK else {
+      throw NotifyError(
+        .ioError, "the store \(shown) is a symbolic link",
+        fix: "give the real path of the store (\(term: .storePath)); notify does not follow links to it")
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else { return }  // a folder: reported as it is opened
+    guard info.st_uid == getuid() else {
+      throw NotifyError(
+        .ioError, "the store \(shown) belongs to another user (uid \(info.st_uid))",
+        fix: "use a store of your own (\(term: .storePath)); notify never uses another user's")
+    }
+    if info.st_mode & 0o777 != 0o600 { chmod(path, 0o600) }
+    let folder = (path as NSString).deletingLastPathComponent
+    var folderInfo = stat()
+    if !folder.isEmpty, stat(folder, &folderInfo) == 0, folderInfo.st_uid == getuid(),
+      folderInfo.st_mode & 0o077 != 0, folder.hasSuffix("/notify") || folderOnlyHoldsStore(folder)
+    {
+      chmod(folder, 0o700)
+    }
+  }
+
+  /// Whether `folder` holds nothing but this store's files (so making it 0700 takes
+  /// nothing from anyone): a folder shared with other files is left as it is.
+  private static func folderOnlyHoldsStore(_ folder: String) -> Bool {
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return false }
+    let store = names.filter { !$0.hasPrefix(".") }
+    return !store.isEmpty && store.allSatisfy { $0.contains(".db") || $0.hasSuffix(".lock") }
+  }
+
+  /// Refuses a database that has tables but not notify's first migration: another
+  /// program's. Run on the store's own connection as it opens, before anything is written
+  /// (a second descriptor of the file, opened and closed here, would drop this process's
+  /// SQLite locks on it), and inside the open lock, so that no store is caught half made.
+  static func checkIsNotifyStore(_ db: Database, path: String) throws {
+    let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
+    guard !tables.isEmpty else { return }
+    var isNotify = false
+    if tables.contains("grdb_migrations") {
+      isNotify =
+        try Bool.fetchOne(
+          db, sql: "SELECT EXISTS (SELECT 1 FROM grdb_migrations WHERE identifier = ?)",
+          arguments: [StoreSchema.first]) ?? false
+    }
+    guard isNotify else {
+      throw NotifyError(
+        .ioError, "\(Escaper.visible(path)) is an SQLite database of another program, not a notify store",
+        fix: "point \(term: .storePath) at a notify store or a new file; this one was left untouched")
+    }
+  }
+
+  /// Creates the folder (0700) and the file (0600) when absent. Existing ones are held to
+  /// the store's rules (`secure`): a file that is not a store is refused, never replaced.
   static func prepare(path: String) throws(NotifyError) {
     let folder = (path as NSString).deletingLastPathComponent
     if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
@@ -19,6 +86,7 @@ enum StoreFiles {
     // An existing store is never opened here: closing any descriptor of a file drops every
     // POSIX lock this process holds on it, SQLite's included, and another process closing
     // the store would then checkpoint and delete the WAL under this process's connections.
+    try secure(path: path)
     var info = stat()
     if stat(path, &info) == 0 {
       guard info.st_mode & S_IFMT != S_IFDIR else {

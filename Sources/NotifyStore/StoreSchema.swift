@@ -3,6 +3,9 @@ import GRDB
 /// The store's schema as append-only named migrations (SPEC.md §9). Never edit a
 /// migration once it has landed: add a new one.
 enum StoreSchema {
+  /// The first migration: a database that has it is a notify store.
+  static let first = "v1-notifications-claims-history"
+
   /// The last migration: the schema this version writes.
   static var latest: String { migrator.migrations.last ?? "" }
 
