@@ -166,6 +166,9 @@ install_all() {
   else
     echo "to run the daemon: systemctl --user daemon-reload && systemctl --user enable --now notify.service"
   fi
+  if [ "$prefix" = "$HOME/.local" ]; then
+    echo "zsh: to complete notify, add fpath+=($prefix/share/zsh/site-functions) before compinit in ~/.zshrc"
+  fi
   case ":$PATH:" in
     *":$prefix/bin:"*) ;;
     *) echo "note: $prefix/bin is not on PATH; add it to use the notify command" ;;
