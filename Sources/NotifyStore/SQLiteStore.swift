@@ -85,7 +85,7 @@ public final class SQLiteStore: @unchecked Sendable {
     }
     if superseded {
       throw NotifyError(
-        .ioError, "the store \(path) was written by a newer version of notify",
+        .ioError, "the store \(Escaper.visible(path)) was written by a newer version of notify",
         fix: "upgrade notify, or point \(term: .storePath) at another file; the store was left untouched")
     }
     if !done { try migrator.migrate(queue) }

@@ -8,7 +8,8 @@ enum StoreErrors {
     if let error = error as? NotifyError { return error }
     guard let db = error as? DatabaseError else {
       return NotifyError(
-        .ioError, "cannot use the store \(path) (\(error))", fix: "check the path and its permissions")
+        .ioError, "cannot use the store \(Escaper.visible(path)) (\(Escaper.visible("\(error)")))",
+        fix: "check the path and its permissions")
     }
     // SQLite names the step that failed first (often creating the -shm file: CANTOPEN or
     // IOERR), not the cause: a read-only or full file system says so itself.
@@ -27,30 +28,33 @@ enum StoreErrors {
     switch code {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
       return NotifyError(
-        .temporary, "the store \(path) stayed busy for more than \(Int(SQLiteStore.busyTimeout)) s",
+        .temporary,
+        "the store \(Escaper.visible(path)) stayed busy for more than \(Int(SQLiteStore.busyTimeout)) s",
         fix: "another process holds it; try again")
     case .SQLITE_NOTADB, .SQLITE_CORRUPT:
       return NotifyError(
-        .ioError, "the store \(path) is corrupt or not a notify database",
+        .ioError, "the store \(Escaper.visible(path)) is corrupt or not a notify database",
         fix: "move it aside to recover what you can (sqlite3 FILE .recover); notify never replaces it")
     case .SQLITE_FULL:
       return NotifyError(
-        .ioError, "the disk holding \(path) is full; nothing was changed",
+        .ioError, "the disk holding \(Escaper.visible(path)) is full; nothing was changed",
         fix: "free some space and try again")
     case .SQLITE_READONLY:
       return NotifyError(
-        .ioError, "the store \(path) is read-only; nothing was changed",
+        .ioError, "the store \(Escaper.visible(path)) is read-only; nothing was changed",
         fix: "make the file, its folder and their file system writable by you")
     case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
       return NotifyError(
-        .ioError, "cannot open the store \(path)", fix: "check that its folder exists and is yours (0700)")
+        .ioError, "cannot open the store \(Escaper.visible(path))",
+        fix: "check that its folder exists and is yours (0700)")
     case .SQLITE_CONSTRAINT:
       return NotifyError(
         .invalidData, "the store refused the data (\(db.message ?? "constraint failed"))",
         fix: "check the values against \(term: .fieldRules)")
     default:
       return NotifyError(
-        .ioError, "the store \(path) failed: \(db.message ?? "\(db.resultCode)")",
+        .ioError,
+        "the store \(Escaper.visible(path)) failed: \(Escaper.visible(db.message ?? "\(db.resultCode)"))",
         fix: "check the disk and the file's permissions")
     }
   }

@@ -80,7 +80,8 @@ enum StoreFiles {
           atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
       } catch {
         throw NotifyError(
-          .ioError, "cannot create the store folder \(folder)", fix: "check the permissions of its parent")
+          .ioError, "cannot create the store folder \(Escaper.visible(folder))",
+          fix: "check the permissions of its parent")
       }
     }
     // An existing store is never opened here: closing any descriptor of a file drops every
@@ -91,7 +92,8 @@ enum StoreFiles {
     if stat(path, &info) == 0 {
       guard info.st_mode & S_IFMT != S_IFDIR else {
         throw NotifyError(
-          .ioError, "cannot open the store \(path): Is a directory", fix: "check the path and its permissions"
+          .ioError, "cannot open the store \(Escaper.visible(path)): Is a directory",
+          fix: "check the path and its permissions"
         )
       }
       return
@@ -102,7 +104,8 @@ enum StoreFiles {
       // Another process created it first.
       if errno == EEXIST { return }
       throw NotifyError(
-        .ioError, "cannot open the store \(path): \(reason)", fix: "check the path and its permissions")
+        .ioError, "cannot open the store \(Escaper.visible(path)): \(reason)",
+        fix: "check the path and its permissions")
     }
     close(fd)
   }
@@ -119,7 +122,7 @@ enum StoreFiles {
       guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
         throw NotifyError(
           .temporary,
-          "the store \(path.dropLast(5)) stayed busy for more than \(Int(timeout)) s (another process is opening it)",
+          "the store \(Escaper.visible(String(path.dropLast(5)))) stayed busy for more than \(Int(timeout)) s (another process is opening it)",
           fix: "try again; if it persists, look for a stopped notify process")
       }
       usleep(2000)

@@ -127,4 +127,17 @@ struct StoreFileRulesTests {
     #expect(listed.status == 74)
     #expect(listed.stderr.contains("belongs to another user"), "\(listed.stderr)")
   }
+
+  @Test("a store path with terminal escapes is shown escaped in every message about it")
+  func pathsAreEscaped() throws {
+    // Given a folder whose name holds an escape sequence, where the store file should be
+    let path = folder.file("\u{1b}[31mred.db")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    // When notify is pointed at it
+    let listed = try notify(["list"], db: path, in: folder.path)
+    // Then the error names the path without the raw escape byte
+    #expect(listed.status == 74)
+    #expect(listed.stderr.contains("red.db"), "\(listed.stderr)")
+    #expect(!listed.stderr.unicodeScalars.contains("\u{1b}"), "\(listed.stderr.debugDescription)")
+  }
 }

@@ -96,7 +96,8 @@ struct ClickToAppTests {
     let arguments = try #require(apps.read("0.args"))
     #expect(arguments.hasPrefix("--from-click\ntoken=\ndb=\(f.path)\n"), "\(arguments)")
     #expect(!arguments.contains("%u") && !arguments.contains(clicked))
-    // And history says it was opened by its Exec line
+    // And history says it was opened by its Exec line (recorded once the launch is under way)
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 })
     let activated = try #require(try f.events(.activated).first)
     #expect(activated.notificationID == clicked)
     #expect(activated.detail["opened"] == .string("exec"))
@@ -106,7 +107,7 @@ struct ClickToAppTests {
     #expect(waitUntil(timeout: 15) { apps.read("1.response") != nil }, "\(daemon.errorText)")
     #expect(
       apps.read("1.response")?.contains("\"app\":\"launchy\"") == true, "\(apps.read("1.response") ?? "-")")
-    #expect(try f.events(.activated).count == 2)
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 2 })
     // And a second read of a response gets nothing (exit 1)
     let again = try notify(["launch-response", "--app", "launchy"], db: f.path)
     #expect(again.status == 1)
@@ -179,9 +180,10 @@ struct ClickToAppTests {
     try desktop.dunstctl("action", "0")
     #expect(waitUntil(timeout: 15) { apps.read("0.response") != nil }, "\(running.errorText)")
     #expect(apps.read("0.response")?.contains(#""id":"left""#) == true, "\(apps.read("0.response") ?? "-")")
+    // (the click is recorded once the launch is under way: the app may read first)
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 })
     let activated = try #require(try f.events(.activated).first)
     #expect(activated.detail["opened"] == .string("exec"))
-    #expect(try f.events(.activated).count == 1)
     running.send(SIGTERM)
     #expect(running.waitExit() == 0)
   }

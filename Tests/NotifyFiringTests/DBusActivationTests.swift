@@ -72,6 +72,7 @@ struct DBusActivationTests {
     #expect(response["id"] as? String == "ping")
     #expect(response["userInfo"] as? [String: String] == ["k": "v"])
     #expect(response["activationToken"] as? String == "tok-123")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 })
     let activated = try #require(try f.events(.activated).first)
     #expect(activated.detail["opened"] == .string("dbus"))
     daemon.send(SIGTERM)
