@@ -46,12 +46,16 @@ extension JSONValue: Codable {
 }
 
 extension JSONValue {
-  /// Parses JSON text. Throws `NotifyError.invalidData` naming the problem.
+  /// Parses JSON text strictly (RFC 8259, `JSONParser`): no trailing commas or other
+  /// extensions, no key twice in an object, integers kept exactly (up to 64 bits) or refused.
+  /// Throws `NotifyError.invalidData` naming the problem and where it is.
   public static func parse(_ text: String) throws(NotifyError) -> JSONValue {
     do {
-      return try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+      return try JSONParser.parse(text)
     } catch {
-      throw NotifyError(.invalidData, "the text is not valid JSON", fix: "check quotes, commas and braces")
+      throw NotifyError(
+        .invalidData, "the text is not valid JSON: \(error.reason) at byte \(error.offset)",
+        fix: "write JSON as RFC 8259 has it (double quotes, no trailing commas, each key once)")
     }
   }
 

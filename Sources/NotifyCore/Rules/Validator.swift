@@ -71,10 +71,12 @@ public enum Validator {
   /// Parses and checks `userInfo`: a JSON object of at most 4096 bytes compact.
   public static func userInfo(_ text: String) throws(NotifyError) -> [String: JSONValue] {
     let value: JSONValue
-    do { value = try JSONValue.parse(text) } catch {
+    do { value = try JSONParser.parse(text) } catch {
       throw NotifyError(
-        .invalidData, "\(term: .userInfo) is not valid JSON",
-        fix: "pass a JSON object such as '{\"room\":\"4B\"}'")
+        .invalidData, "\(term: .userInfo) is not valid JSON: \(error.reason) at byte \(error.offset)",
+        fix:
+          "pass a JSON object such as '{\"room\":\"4B\"}' (RFC 8259: double quotes, no trailing commas, each key once)"
+      )
     }
     guard case .object(let members) = value else {
       throw NotifyError(
