@@ -130,6 +130,12 @@ struct BadInputTests {
       arguments: ["settings", "--app", "a", "--default", "--badges", "off"],
       status: 64, says: "give one"),
     Case(
+      name: "a one-character title of 20001 bytes",
+      arguments: [
+        "schedule", "--in", "1m", "--title", "a" + String(repeating: "\u{301}", count: 10_000), "x",
+      ],
+      status: 65, says: "bytes of UTF-8"),
+    Case(
       name: "quiet: --from without --to", arguments: ["quiet", "--from", "22:00"], status: 64, says: "--to"),
     Case(
       name: "quiet: hour 25", arguments: ["quiet", "--from", "25:00", "--to", "07:00"], status: 65,

@@ -117,3 +117,25 @@ struct ValidatorTests {
     #expect(throws: NotifyError.self) { try Validator.notification(notification(sound: .file("../x.wav"))) }
   }
 }
+
+@Suite("Text limits bound bytes as well as characters")
+struct TextByteLimitTests {
+  @Test(
+    "one character with ten thousand combining marks is refused with the byte count; long emoji text passes")
+  func combiningMarksAreBounded() throws {
+    let tower = "a" + String(repeating: "\u{301}", count: 10_000)
+    #expect(tower.count == 1)
+    #expect(throws: NotifyError.self) { try Validator.text(tower, field: "title", limit: Validator.maxTitle) }
+    do {
+      try Validator.text(tower, field: "title", limit: Validator.maxTitle)
+    } catch {
+      #expect(error.problem == "title is 20001 bytes of UTF-8, more than 3200")
+    }
+    // 100 family emoji (25 bytes each, one character each) fit a title
+    let families = String(repeating: "👨‍👩‍👧‍👦", count: 100)
+    #expect(families.count == 100 && families.utf8.count == 2500)
+    try Validator.text(families, field: "title", limit: Validator.maxTitle)
+    // A body of 4000 accented letters in any script fits.
+    try Validator.text(String(repeating: "ế", count: 4000), field: "body", limit: Validator.maxBody)
+  }
+}

@@ -57,7 +57,21 @@ public enum Validator {
       throw NotifyError(
         .invalidData, "\(field) is \(count) characters long", fix: "shorten it to at most \(limit)")
     }
+    // A character is a grapheme cluster, which has no size limit of its own (a letter with
+    // ten thousand combining marks is one): bound the bytes too.
+    let bytes = text.utf8.count
+    if bytes > limit * bytesPerCharacter {
+      throw NotifyError(
+        .invalidData, "\(field) is \(bytes) bytes of UTF-8, more than \(limit * bytesPerCharacter)",
+        fix:
+          "shorten it: at most \(limit) characters of \(bytesPerCharacter) bytes on average (combining marks count)"
+      )
+    }
   }
+
+  /// The average UTF-8 bytes a character may take within a text limit: an emoji sequence
+  /// or an accented letter in any script fits, a tower of combining marks does not.
+  public static let bytesPerCharacter = 16
 
   /// Checks a badge number: 0...99999.
   public static func badge(_ badge: Int) throws(NotifyError) {
