@@ -26,7 +26,9 @@ default_state=/tmp/notify-desktop-session-$(id -u)
 [ -z "${XDG_RUNTIME_DIR:-}" ] || default_state=$XDG_RUNTIME_DIR/notify-desktop-session
 state=${2:-${NOTIFY_SESSION_DIR:-$default_state}}
 display_wanted=${NOTIFY_SESSION_DISPLAY:-:99}
-deadline_seconds=10
+# How long each part may take to come up. Waits end as soon as it is up; the bound is for
+# a machine busy with a parallel test run, where a restarted dunst once took over 10 s.
+deadline_seconds=30
 
 say() { printf 'desktop-session: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
