@@ -20,8 +20,7 @@ public final class BadgeSync {
   public func sync() {
     guard let badges = try? store.badges() else { return }
     for (app, stored) in badges.sorted(by: { $0.key < $1.key }) {
-      // With badges switched off for the app the launcher shows none; the store still counts.
-      let count = (try? store.settingsInForce(app: app).badges) == false ? 0 : stored
+      let count = Self.launcherCount(stored, app: app, store: store)
       guard published[app] != count else { continue }
       do {
         try desktop.publishBadge(app: app, count: count)
@@ -31,5 +30,11 @@ public final class BadgeSync {
         return
       }
     }
+  }
+
+  /// What the launcher shows for `app`'s stored badge `count`: nothing (0) when the user
+  /// switched the app's badges off (the store still counts); unreadable settings show it.
+  static func launcherCount(_ count: Int, app: String, store: SQLiteStore?) -> Int {
+    (try? store?.settingsInForce(app: app).badges) == false ? 0 : count
   }
 }

@@ -93,8 +93,7 @@ public final class SinkAssembly: @unchecked Sendable {
   /// dock that cannot be reached is no reason to fail.
   public func publishBadge(app: String, count: Int) {
     guard let desktop else { return }
-    // With badges switched off for the app the launcher shows none; the store still counts.
-    let shown = (try? store?.settingsInForce(app: app).badges) == false ? 0 : count
+    let shown = BadgeSync.launcherCount(count, app: app, store: store)
     sink.exclusively { try? desktop.publishBadge(app: app, count: shown) }
   }
 

@@ -87,7 +87,7 @@ struct QuietCommand: ParsableCommand {
       r.set("held", held)
       r.set(
         "settings",
-        .object(Dictionary(uniqueKeysWithValues: quiet.jsonRecord.members.map { ($0.key, $0.value) })))
+        quiet.jsonRecord.value)
       Output.line(r.compactText)
       return
     }

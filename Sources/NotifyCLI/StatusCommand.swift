@@ -102,9 +102,7 @@ struct StatusCommand: ParsableCommand {
       r.set("app", app)
       r.set(
         "settings",
-        .object(
-          Dictionary(
-            uniqueKeysWithValues: settings.jsonRecord(under: policy).members.map { ($0.key, $0.value) })))
+        settings.jsonRecord(under: policy).value)
       r.set("quiet", isQuiet)
       r.set("quietUntil", quietEnd.map { RFC3339.string(from: $0) })
       r.set("held", held)

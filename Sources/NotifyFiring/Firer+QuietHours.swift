@@ -11,21 +11,23 @@ extension Firer {
     let now = clock.now()
     let quiet = (try? store.quietHours()) ?? QuietHours()
     let quietNow = quiet.isQuiet(at: now, in: clock.localZone)
-    var releasable: [String] = []
+    var releasable: [String: NotificationSettings] = [:]
     var stillHeld = false
     for app in apps {
       let settings = (try? store.settingsInForce(app: app)) ?? .allowAll
-      if quietNow && !settings.breaksQuietHours { stillHeld = true } else { releasable.append(app) }
+      if quietNow && !settings.breaksQuietHours { stillHeld = true } else { releasable[app] = settings }
     }
-    if let held = try? store.claimHeld(apps: releasable, owner: identity), !held.isEmpty {
-      report.releasedFromQuiet += show(held, at: now)
+    if let held = try? store.claimHeld(apps: releasable.keys.sorted(), owner: identity), !held.isEmpty {
+      report.releasedFromQuiet += show(held, settings: releasable, at: now)
     }
     return stillHeld ? quiet.nextChange(after: now, in: clock.localZone) : nil
   }
 
-  /// Hands the release steps to the sink in order; a step the sink refuses goes back to the
+  /// Hands the release steps to the sink in order, each under its app's `settings` (read
+  /// once, as the apps were found releasable); a step the sink refuses goes back to the
   /// store with everything after it. Returns how many held occurrences came out.
-  private func show(_ held: [HeldNotification], at now: Date) -> Int {
+  private func show(_ held: [HeldNotification], settings: [String: NotificationSettings], at now: Date) -> Int
+  {
     var shown = 0
     let steps = QuietRelease.plan(held)
     for (position, step) in steps.enumerated() {
@@ -47,7 +49,7 @@ extension Firer {
         fireDate: ones.last!.fireDate, deliveredAt: now, late: true)
       delivery.apply(sounds.resolve(notification))
       if let presentation = options.presentation { delivery.presentation = presentation(notification) }
-      delivery.apply((try? store.settingsInForce(app: notification.app)) ?? .allowAll)
+      delivery.apply(settings[notification.app] ?? .allowAll)
       do {
         try sink.deliver(delivery)
         try store.markReleased(ones, at: now, summaryID: summaryID)

@@ -15,11 +15,6 @@ struct StoreFileRulesTests {
         + arguments)
   }
 
-  static func mode(_ path: String) -> UInt32? {
-    var info = stat()
-    return lstat(path, &info) == 0 ? UInt32(info.st_mode) & 0o777 : nil
-  }
-
   @Test(
     "an SQLite name or URI as the store is a file of that name, and keeps what is scheduled",
     arguments: [
@@ -34,7 +29,7 @@ struct StoreFileRulesTests {
     let listed = try notify(["list"], db: name, in: directory)
     // Then it was stored, in a file of that very name, 0600
     #expect(listed.stdout.contains("kept"), "\(listed.stdout)\(listed.stderr)")
-    #expect(Self.mode(directory + "/" + name) == 0o600)
+    #expect(fileMode(directory + "/" + name) == 0o600)
   }
 
   @Test("another program's SQLite database is refused (74) and left byte for byte as it was")
@@ -85,9 +80,9 @@ struct StoreFileRulesTests {
     // Then every file of the store is 0600 and its folder 0700
     #expect(
       waitUntil(timeout: 10) {
-        [path, path + "-wal", path + "-shm"].allSatisfy { Self.mode($0) == 0o600 } && Self.mode(dir) == 0o700
+        [path, path + "-wal", path + "-shm"].allSatisfy { fileMode($0) == 0o600 } && fileMode(dir) == 0o700
       },
-      "\([path, path + "-wal", path + "-shm", dir].map { Self.mode($0).map { String($0, radix: 8) } ?? "-" })"
+      "\([path, path + "-wal", path + "-shm", dir].map { fileMode($0).map { String($0, radix: 8) } ?? "-" })"
     )
   }
 
@@ -99,8 +94,8 @@ struct StoreFileRulesTests {
     chmod(dir, 0o755)
     #expect(try notify(["schedule", "--in", "1h", "x"], db: dir + "/notify.db", in: folder.path).status == 0)
     #expect(try notify(["list"], db: dir + "/notify.db", in: folder.path).status == 0)
-    #expect(Self.mode(dir) == 0o755)
-    #expect(Self.mode(dir + "/notify.db") == 0o600)
+    #expect(fileMode(dir) == 0o755)
+    #expect(fileMode(dir + "/notify.db") == 0o600)
   }
 
   @Test(

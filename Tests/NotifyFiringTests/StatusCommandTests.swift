@@ -78,7 +78,7 @@ struct StatusCommandTests {
     chmod(path, 0o644)
     #expect(
       try problems(path, desktop.environment).contains("store: \(path) (0600 (was 0644, set by notify), "))
-    #expect(StatusCommandTests.mode(path) == 0o600)
+    #expect(fileMode(path) == 0o600)
     // A file that is not a store
     let damaged = f.folder.file("state/damaged.db")
     try Data("not a database at all, just text that is long enough".utf8).write(
@@ -109,11 +109,5 @@ struct StatusCommandTests {
     let path = try store(other, environment: bus.bus)
     let text = try problems(path, bus.bus)
     #expect(text.contains("problem (server): the notification server does not offer actions"), "\(text)")
-  }
-
-  static func mode(_ path: String) -> UInt32 {
-    var info = stat()
-    stat(path, &info)
-    return UInt32(info.st_mode) & 0o777
   }
 }

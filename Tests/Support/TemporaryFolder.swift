@@ -20,3 +20,9 @@ public final class TemporaryFolder: @unchecked Sendable {
 
 /// The bytes of a file, or nil when it does not exist (for byte-for-byte store checks).
 public func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
+
+/// The permission bits of `path` itself (a link is not followed), or nil when it is absent.
+public func fileMode(_ path: String) -> UInt32? {
+  var info = stat()
+  return lstat(path, &info) == 0 ? UInt32(info.st_mode) & 0o777 : nil
+}

@@ -159,6 +159,10 @@ public struct JSONRecord: Sendable {
     members.append((key, value.map(JSONValue.bool) ?? .null))
   }
 
+  /// The record as a value, to nest in another record or object (member order is lost:
+  /// objects print with sorted keys).
+  public var value: JSONValue { .object(Dictionary(members.map { ($0.key, $0.value) }) { $1 }) }
+
   /// Compact JSON text in insertion order.
   public var compactText: String {
     var out = "{"

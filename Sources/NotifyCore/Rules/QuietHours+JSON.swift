@@ -52,7 +52,7 @@ extension QuietHours {
     }
     r.set("scheduleSkippedUntil", scheduleSkippedUntil.map { RFC3339.string(from: $0) })
     r.set(
-      "schedule", schedule.map { .object(Dictionary(uniqueKeysWithValues: $0.jsonRecord.members)) } ?? .null)
+      "schedule", schedule.map(\.jsonRecord.value) ?? .null)
     return r
   }
 
