@@ -146,10 +146,24 @@ start_dunst() {
   fi
   rm -f "$state/dunst.pid"
   local config=${NOTIFY_DUNSTRC:-$state/dunstrc}
+  # dunst's context menu (`dunstctl context`) runs this in place of dmenu: it picks the first
+  # offered line that contains the text in STATE/dmenu-pick (tests write it, then call
+  # `dunstctl context`, which invokes that action as a click on the button would), and
+  # appends what it was offered to STATE/dmenu-offered.
+  cat >"$state/dmenu" <<EOF
+#!/bin/sh
+offered=\$(cat)
+printf '%s\\n' "\$offered" >>"$state/dmenu-offered"
+pick=\$(cat "$state/dmenu-pick" 2>/dev/null)
+[ -n "\$pick" ] && printf '%s\\n' "\$offered" | grep -F -m1 -- "\$pick"
+exit 0
+EOF
+  chmod 0755 "$state/dmenu"
   if [ -z "${NOTIFY_DUNSTRC:-}" ]; then
-    cat >"$config" <<'EOF'
+    cat >"$config" <<EOF
 # Written by .ci/desktop-session.sh: deterministic for tests.
 [global]
+    dmenu = $state/dmenu
     history_length = 1000
     stack_duplicates = false
     show_age_threshold = -1

@@ -44,6 +44,7 @@ struct InteractionRecorder: Sendable {
       }
     let now = clock.now()
     let notification = recent.notification(id: event.id) ?? event.shownNotification(at: now)
-    broadcaster.publish(NotificationEvent(kind: kind, notification: notification, date: now))
+    broadcaster.publish(
+      NotificationEvent(kind: kind, notification: notification, date: now, userText: event.userText))
   }
 }

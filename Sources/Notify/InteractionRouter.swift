@@ -19,18 +19,39 @@ struct InteractionRouter: Sendable {
   let launcher: AppLauncher
   let logger = Logger(label: "notify.desktop")
 
-  /// Records `event` and, for a click, brings the app back. Runs on the loop that heard
-  /// the signal, as the sinks' owner.
-  func handle(_ event: DesktopEvent, desktop: DesktopSink) {
+  /// Records `event` and, for a click, brings the app back (or snoozes the notification).
+  /// Runs on the loop that heard the signal, as the sinks' owner. Returns true when it
+  /// changed what is pending (a snooze), so that a firer re-arms.
+  @discardableResult
+  func handle(_ event: DesktopEvent, desktop: DesktopSink) -> Bool {
     let now = clock.now()
     var history = HistoryEvent(event, at: now)
     if case .activated(let actionKey) = event.kind {
+      let shown = event.shownNotification(at: now)
       let online = Set(((try? store.presences(app: event.app)) ?? []).map(\.app))
-      switch ClickRoute.decide(app: event.app, actionKey: actionKey, hostApp: hostApp, onlineApps: online) {
+      let route = ClickRoute.decide(
+        app: event.app, actionKey: actionKey, action: shown.action(forKey: actionKey),
+        replied: event.userText != nil,
+        hostApp: hostApp, onlineApps: online)
+      // The reply is the user's content: history keeps it (the store is 0600), logs never.
+      if let text = event.userText { history.detail["text"] = .string(text) }
+      switch route {
+      case .snooze(let seconds):
+        return snooze(event, shown, seconds: seconds, at: now)
       case .thisProcess, .runningApp:
         history.detail["opened"] = .string("running")
-      case .recordOnly:
-        history.detail["notOpened"] = .string("the app is not running, and only the default action opens it")
+      case .waitForApp:
+        let response = NotificationResponse(
+          notification: shown, actionKey: actionKey, occurrence: event.occurrence,
+          activationToken: event.activationToken, date: now, userText: event.userText)
+        do throws(NotifyError) {
+          _ = try store.leave(response, launching: false)
+          history.detail["notOpened"] = .string(
+            "the app is not running and the action does not open it: the response waits for the app")
+        } catch {
+          history.detail["notOpened"] = .string(
+            "the app is not running; the response could not be kept: \(error)")
+        }
       case .launch:
         switch launch(event, actionKey: actionKey, at: now, desktop: desktop) {
         case .success(let (how, entry)):
@@ -50,6 +71,29 @@ struct InteractionRouter: Sendable {
       logger.error(
         "could not record an activation or dismissal: \(error)",
         metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
+    }
+    return false
+  }
+
+  /// Stores the snoozed copy (history records `snoozed`); a failure is logged and
+  /// recorded as the click it was.
+  private func snooze(_ event: DesktopEvent, _ shown: LocalNotification, seconds: Int, at now: Date) -> Bool {
+    let metadata: Logger.Metadata = [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"]
+    do throws(NotifyError) {
+      let outcome = try store.snooze(shown, occurrence: event.occurrence, seconds: seconds, at: now)
+      logger.info("snoozed for \(seconds) s", metadata: metadata)
+      for discarded in outcome.discarded {
+        logger.notice(
+          "the 64-pending limit discarded a notification to make room for a snooze",
+          metadata: [LogKey.id: "\(discarded.notification.id)", LogKey.app: "\(event.app)"])
+      }
+      return true
+    } catch {
+      logger.error("could not snooze: \(error)", metadata: metadata)
+      var history = HistoryEvent(event, at: now)
+      history.detail["notSnoozed"] = .string("\(error)")
+      try? store.record(history)
+      return false
     }
   }
 
@@ -71,7 +115,7 @@ struct InteractionRouter: Sendable {
     }
     let response = NotificationResponse(
       notification: event.shownNotification(at: now), actionKey: actionKey, occurrence: event.occurrence,
-      activationToken: event.activationToken, date: now)
+      activationToken: event.activationToken, date: now, userText: event.userText)
     let key: Int64
     do throws(NotifyError) {
       key = try store.leave(response)

@@ -93,4 +93,6 @@ final class AnnouncingSink: DeliverySink {
     try sink.deliver(delivery)
     announce(delivery)
   }
+
+  func note(for delivery: Delivery) -> String? { sink.note(for: delivery) }
 }

@@ -16,6 +16,14 @@ extension LocalNotificationCenter {
     try store.takeLaunchResponse(app: app, now: clock.now())
   }
 
+  /// The actions the user picked while no process of the app ran and that do not open the
+  /// app (a button without `opensApp`, a reply typed into the notification), oldest first;
+  /// taken once (iOS wakes an app in the background for them; here they wait in the store).
+  /// A running app hears them as `.activated` events instead.
+  public func takeWaitingResponses() throws(NotifyError) -> [NotificationResponse] {
+    try store.takeWaitingResponses(app: app)
+  }
+
   /// Decides how each of the app's notifications is presented while the app runs (the
   /// foreground, `userNotificationCenter(_:willPresent:)`): for notifications this
   /// process delivers (presented now, or fired by its firing service, which the daemon

@@ -76,6 +76,8 @@ public final class LocalNotificationCenter: Sendable {
       app: app, store: store, clock: clock, broadcaster: broadcaster, recent: recent)
     self.interactions = interactions
     sinks.onInteraction = { event in interactions.publish(event) }
+    let runningLoop = self.runningLoop
+    sinks.onPendingChange = { runningLoop.value?.nudge() }
   }
 
   /// Creates the center for `app`, opening the store at `storePath` (default: `NOTIFY_DB`,
@@ -190,6 +192,7 @@ public final class LocalNotificationCenter: Sendable {
       return delivery
     }
     try sinks.sink.deliver(delivery)
+    delivery.note = sinks.sink.note(for: delivery)
     try store.recordPresented(delivery)
     didDeliver(delivery)
     runningLoop.value?.nudge()

@@ -26,6 +26,10 @@ public struct NotificationContent: Hashable, Sendable {
   public var userInfo: [String: JSONValue]
   /// The freedesktop urgency.
   public var urgency: Urgency
+  /// Buttons beside the default action (at most 4): `.button`, `.textInput` (a reply),
+  /// `.snooze(seconds:)`. The app hears the key of the one picked (`.activated(actionKey:)`,
+  /// with `userText` for a reply); notify handles snoozes itself.
+  public var actions: [NotificationAction]
 
   /// Creates content; give at least one of a title, a body, a sound or a badge.
   public init(
@@ -36,8 +40,10 @@ public struct NotificationContent: Hashable, Sendable {
     sound: SoundName = .none,
     badge: Int? = nil,
     userInfo: [String: JSONValue] = [:],
-    urgency: Urgency = .normal
+    urgency: Urgency = .normal,
+    actions: [NotificationAction] = []
   ) {
+    self.actions = actions
     self.title = title
     self.body = body
     self.action = action
@@ -55,7 +61,7 @@ public struct NotificationContent: Hashable, Sendable {
     let notification = LocalNotification(
       id: id, app: app, schedule: schedule, title: title, body: body, action: action,
       launchImage: launchImage, sound: sound, badge: badge, userInfo: userInfo, urgency: urgency,
-      createdAt: createdAt)
+      actions: actions, createdAt: createdAt)
     try Validator.notification(notification)
     let size = JSONValue.object(userInfo).compactText.utf8.count
     guard size <= Validator.maxUserInfoBytes else {
@@ -77,6 +83,6 @@ extension LocalNotification {
   public var content: NotificationContent {
     NotificationContent(
       title: title, body: body, action: action, launchImage: launchImage, sound: sound, badge: badge,
-      userInfo: userInfo, urgency: urgency)
+      userInfo: userInfo, urgency: urgency, actions: actions)
   }
 }

@@ -21,13 +21,27 @@ public struct NotificationEvent: Hashable, Sendable {
   public var date: Date
   /// The delivery, for `.delivered` events.
   public var delivery: Delivery?
+  /// For `.activated` by a text-input action: what the user typed into the reply field
+  /// (`UNTextInputNotificationResponse.userText`); nil when the server had no reply field
+  /// (ask the user yourself).
+  public var userText: String?
 
   /// Creates an event.
-  public init(kind: Kind, notification: LocalNotification, date: Date, delivery: Delivery? = nil) {
+  public init(
+    kind: Kind, notification: LocalNotification, date: Date, delivery: Delivery? = nil,
+    userText: String? = nil
+  ) {
     self.kind = kind
     self.notification = notification
     self.date = date
     self.delivery = delivery
+    self.userText = userText
+  }
+
+  /// The action the user picked, for `.activated` events with a key the notification has.
+  public var action: NotificationAction? {
+    if case .activated(let key) = kind { return notification.action(forKey: key) }
+    return nil
   }
 
   /// The notification's `userInfo`.

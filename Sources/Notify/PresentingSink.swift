@@ -14,4 +14,8 @@ final class PresentingSink: DeliverySink {
     guard let shown = delivery.presented else { return }
     try base.deliver(shown)
   }
+
+  func note(for delivery: Delivery) -> String? {
+    delivery.presented.flatMap(base.note(for:))
+  }
 }

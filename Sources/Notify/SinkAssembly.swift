@@ -34,8 +34,16 @@ public final class SinkAssembly: @unchecked Sendable {
     set { observer.value = newValue }
   }
 
+  /// Called after a click changed what is pending (a snooze stored its copy), from the
+  /// loop that heard it: a firer's own commits do not wake it, so it re-arms here.
+  public var onPendingChange: (@Sendable () -> Void)? {
+    get { pendingObserver.value }
+    set { pendingObserver.value = newValue }
+  }
+
   private let store: SQLiteStore?
   private let clock: any NotifyClock
+  private let pendingObserver = Locked<(@Sendable () -> Void)?>(nil)
 
   /// Shared with the desktop sink's event handler, which must not hold the assembly: the
   /// sink outlives it in a loop that keeps dispatching.
@@ -75,13 +83,14 @@ public final class SinkAssembly: @unchecked Sendable {
       }
     }
     let observer = self.observer
+    let pendingObserver = self.pendingObserver
     let router = store.map { store in
       InteractionRouter(
         store: store, clock: clock, hostApp: hostApp,
         launcher: AppLauncher(environment: environment, storePath: store.path))
     }
     desktop.onEvent = { [unowned desktop] event in
-      router?.handle(event, desktop: desktop)
+      if router?.handle(event, desktop: desktop) == true { pendingObserver.value?() }
       observer.value?(event)
     }
   }

@@ -22,6 +22,8 @@ public final class SoundFallbackSink: DeliverySink {
   /// `desktop`.
   public var name: String { desktop.name }
 
+  public func note(for delivery: Delivery) -> String? { desktop.note(for: delivery) }
+
   /// Delivers through the desktop sink, then plays the sound if the server does not.
   public func deliver(_ delivery: Delivery) throws {
     try desktop.deliver(delivery)

@@ -46,6 +46,8 @@ struct DaemonCommand: ParsableCommand {
     let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
       pendingCount: { try store.pendingCount() }, attached: sinks.desktop)
+    // A snooze clicked here stores its copy on this process's connection: re-arm for it.
+    sinks.onPendingChange = { [unowned loop] in loop.nudge() }
     if let desktop = sinks.desktop {
       let badges = BadgeSync(store: store, desktop: desktop)
       let logger = Logger(label: "notify.bubbles")

@@ -29,13 +29,14 @@ struct ListCommand: ParsableCommand {
     }
   }
 
-  /// One readable line: id, next fire in local time, repeat, title or body.
+  /// One readable line: id, next fire in local time, repeat or snooze, title or body.
   static func row(_ item: StoredNotification, zone: TimeZone, showApp: Bool) -> String {
     let n = item.notification
     var parts = [Output.localTime(item.nextFireDate, zone: zone)]
     if showApp { parts.append(Output.safe(n.app)) }
     parts.append(Output.safe(n.id))
     if let unit = n.schedule.repeatInterval { parts.append("every \(unit.rawValue)") }
+    if let occurrence = item.snoozedOccurrence { parts.append("snoozed (occurrence \(occurrence))") }
     let text = [n.title, n.body].compactMap { $0 }.joined(separator: " — ")
     if !text.isEmpty { parts.append(Output.safe(text, limit: 60)) }
     return parts.joined(separator: "  ")

@@ -36,6 +36,8 @@ struct NotificationOptions: ParsableArguments {
   @Option(name: .long, help: "low, normal (default) or critical.")
   var urgency: String?
 
+  @OptionGroup(title: "Actions") var actionOptions: ActionOptions
+
   /// Builds the notification with everything but its schedule checked.
   func notification(app: String, schedule: Schedule, now: Date) throws(NotifyError) -> LocalNotification {
     if body != nil, bodyArgument != nil {
@@ -65,7 +67,8 @@ struct NotificationOptions: ParsableArguments {
     let n = LocalNotification(
       id: id, app: app, schedule: schedule, title: title, body: body ?? bodyArgument, action: action,
       launchImage: launchImage, sound: SoundName(sound ?? "none"), badge: badgeNumber,
-      userInfo: try userInfo.map(Validator.userInfo) ?? [:], urgency: urgencyValue, createdAt: now)
+      userInfo: try userInfo.map(Validator.userInfo) ?? [:], urgency: urgencyValue,
+      actions: try actionOptions.actions(), createdAt: now)
     try Validator.notification(n)
     return n
   }

@@ -16,6 +16,7 @@ struct NotifyCommand: ParsableCommand {
     subcommands: [
       ScheduleCommand.self, NowCommand.self, CancelCommand.self, ListCommand.self, ShowCommand.self,
       HistoryCommand.self, BadgeCommand.self, DismissCommand.self, LaunchResponseCommand.self,
+      ResponsesCommand.self,
       SettingsCommand.self, QuietCommand.self, StatusCommand.self, DaemonCommand.self, FireDueCommand.self,
       SoundCommand.self,
     ]

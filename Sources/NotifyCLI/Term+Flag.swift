@@ -22,6 +22,9 @@ extension Term {
     case .quietTo: "--to"
     case .quietDays: "--days"
     case .quietFor: "--for"
+    case .action: "--button"
+    case .textAction: "--text-button"
+    case .snooze: "--snooze"
     }
   }
 }

@@ -32,13 +32,17 @@ public struct DesktopEvent: Hashable, Sendable {
   /// The activation token the server sent just before an activation (`ActivationToken`,
   /// spec 1.2), for the launched app's window to take focus.
   public var activationToken: String?
+  /// The text typed into a reply field (KDE's `NotificationReplied`), for a text-input
+  /// action.
+  public var userText: String?
 
   /// Creates an event.
   public init(
     kind: Kind, app: String, id: String, occurrence: Int, userInfo: [String: JSONValue],
     launchImage: String?, serverID: UInt32, notification: LocalNotification? = nil,
-    activationToken: String? = nil
+    activationToken: String? = nil, userText: String? = nil
   ) {
+    self.userText = userText
     self.notification = notification
     self.activationToken = activationToken
     self.kind = kind

@@ -93,6 +93,13 @@ extension DesktopSink {
       "subscribing to NotificationClosed")
     try BusFailure.check(
       sd_bus_match_signal(
+        connection.handle, nil, nil, DesktopSink.objectPath, DesktopSink.interface, "NotificationReplied",
+        { message, userdata, _ in
+          DesktopSink.dispatch(message, userdata) { try $0.handleNotificationReplied($1) }
+        }, me),
+      "subscribing to NotificationReplied")
+    try BusFailure.check(
+      sd_bus_match_signal(
         connection.handle, nil, nil, DesktopSink.objectPath, DesktopSink.interface, "ActivationToken",
         { message, userdata, _ in
           DesktopSink.dispatch(message, userdata) { try $0.handleActivationToken($1) }
@@ -143,9 +150,28 @@ extension DesktopSink {
     let serverID = try message.readUInt32()
     let actionKey = try message.readString()
     guard let delivery = session.delivery(shownAs: serverID) else { return }
+    // KDE's reply field travels under its own key; a server that shows it as a plain
+    // button reports that key: the app hears its text-input action, without text.
+    let key =
+      actionKey == NotifyRequest.inlineReplyKey
+      ? delivery.notification.actions.first(where: \.isTextInput)?.key ?? actionKey : actionKey
     emit(
-      .activated(actionKey: actionKey), for: delivery, serverID: serverID,
+      .activated(actionKey: key), for: delivery, serverID: serverID,
       token: session.takeActivationToken(for: serverID))
+  }
+
+  /// `NotificationReplied(u id, s text)`: KDE's inline reply; the text answers the
+  /// notification's text-input action.
+  func handleNotificationReplied(_ message: BusMessage) throws(BusFailure) {
+    guard session.isFromServer(message.sender) else { return }
+    let serverID = try message.readUInt32()
+    let text = try message.readString()
+    guard let delivery = session.delivery(shownAs: serverID),
+      let action = delivery.notification.actions.first(where: \.isTextInput)
+    else { return }
+    emit(
+      .activated(actionKey: action.key), for: delivery, serverID: serverID,
+      token: session.takeActivationToken(for: serverID), userText: text)
   }
 
   /// `NotificationClosed(u id, u reason)`. A close by call is not reported: the only
@@ -168,12 +194,15 @@ extension DesktopSink {
     report(session.ownerChanged(from: oldOwner, to: newOwner))
   }
 
-  func emit(_ kind: DesktopEvent.Kind, for delivery: Delivery, serverID: UInt32, token: String? = nil) {
+  func emit(
+    _ kind: DesktopEvent.Kind, for delivery: Delivery, serverID: UInt32, token: String? = nil,
+    userText: String? = nil
+  ) {
     let notification = delivery.notification
     onEvent?(
       DesktopEvent(
         kind: kind, app: notification.app, id: notification.id, occurrence: delivery.occurrence,
         userInfo: notification.userInfo, launchImage: notification.launchImage, serverID: serverID,
-        notification: notification, activationToken: token))
+        notification: notification, activationToken: token, userText: userText))
   }
 }

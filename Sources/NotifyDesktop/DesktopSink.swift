@@ -102,6 +102,12 @@ public final class DesktopSink: DeliverySink {
     }
   }
 
+  /// Notes the actions a server without `actions` did not show.
+  public func note(for delivery: Delivery) -> String? {
+    guard NotifyRequest.hasAlert(delivery.notification) else { return nil }
+    return NotifyRequest.actionsNote(delivery.notification, capabilities: capabilities)
+  }
+
   /// One `Notify` call; remembers the server id for events and `replaces_id`.
   func notify(_ delivery: Delivery, on connection: BusConnection) throws(BusFailure) {
     let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)

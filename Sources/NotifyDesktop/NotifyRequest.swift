@@ -5,11 +5,25 @@ import NotifyCore
 ///
 /// SPEC.md §7: app_name = app; summary = title, or the body when there is no title;
 /// body = body (when there is a title), escaped only when the server parses markup;
-/// actions = `default` labelled by the action; hints urgency, desktop-entry and, only
+/// actions = `default` labelled by the action, then each `NotificationAction` when the server
+/// has `actions` (a text-input one as KDE's `inline-reply` field when it has
+/// `inline-reply`); hints urgency, desktop-entry and, only
 /// when the server plays sounds itself, sound-name / sound-file / suppress-sound.
 struct NotifyRequest: Hashable, Sendable {
   /// The sound theme name played for `SoundName.default`.
   static let defaultSoundName = "message-new-instant"
+  /// The capability of servers with KDE's inline reply.
+  static let inlineReplyCapability = "inline-reply"
+  /// The action key KDE's inline reply field travels under.
+  static let inlineReplyKey = "inline-reply"
+
+  /// Why the notification's actions are not shown on a server with `capabilities`, nil
+  /// when they are (or it has none).
+  static func actionsNote(_ notification: LocalNotification, capabilities: Set<String>) -> String? {
+    guard !notification.actions.isEmpty, !capabilities.contains("actions") else { return nil }
+    return "the notification server shows no actions (no 'actions' capability): "
+      + "\(notification.actions.count) dropped"
+  }
 
   var appName: String
   var replacesID: UInt32
@@ -43,11 +57,26 @@ struct NotifyRequest: Hashable, Sendable {
       summary = title
       self.body = capabilities.contains("body-markup") ? Escaper.markup(body) : body
     }
-    actions = ["default", notification.actionLabel]
     hints = [
       "urgency": .byte(notification.urgency.level),
       "desktop-entry": .string(notification.app),
     ]
+    actions = ["default", notification.actionLabel]
+    if capabilities.contains("actions") {
+      for action in notification.actions {
+        if case .textInput(let placeholder, let buttonTitle) = action.kind,
+          capabilities.contains(Self.inlineReplyCapability)
+        {
+          // KDE's inline reply: the action under this key is the reply field; the text
+          // comes back in `NotificationReplied`.
+          actions += [Self.inlineReplyKey, action.title]
+          if let placeholder { hints["x-kde-reply-placeholder-text"] = .string(placeholder) }
+          if let buttonTitle { hints["x-kde-reply-submit-button-text"] = .string(buttonTitle) }
+        } else {
+          actions += [action.key, action.title]
+        }
+      }
+    }
     if capabilities.contains("sound") {
       switch delivery.sound {
       case .none:

@@ -334,6 +334,7 @@ public final class Firer {
       }
       do {
         try sink.deliver(delivery)
+        delivery.note = sink.note(for: delivery)
       } catch {
         lastError = "\(error)"
         logger.warning(

@@ -34,6 +34,9 @@ public final class SerializedSink: DeliverySink, @unchecked Sendable {
     }
   }
 
+  /// The wrapped sink's note on a delivery it made.
+  public func note(for delivery: Delivery) -> String? { lock.withLock { sink.note(for: delivery) } }
+
   /// Runs `body` as the sink's owner.
   public func exclusively<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
     lock.lock()

@@ -3,17 +3,17 @@ import GRDB
 import NotifyCore
 
 /// The columns that keep a notification as it was shown, in the tables that outlive it
-/// (`response`, `left_bubble`): id, app, title, body, action, launch image, sound, badge,
-/// userInfo, urgency.
+/// (`response`, `left_bubble`, `held`): id, app, title, body, action, launch image, sound, badge,
+/// userInfo, urgency, actions.
 enum ContentColumns {
   static let names =
-    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency"
-  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency, actions"
+  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
 
   static func values(_ n: LocalNotification) -> StatementArguments {
     [
       n.app, n.id, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
-      JSONValue.object(n.userInfo).compactText, n.urgency.rawValue,
+      JSONValue.object(n.userInfo).compactText, n.urgency.rawValue, NotificationAction.storeText(n.actions),
     ]
   }
 
@@ -25,6 +25,7 @@ enum ContentColumns {
       id: row["notification_id"], app: row["app"], schedule: Schedule(fireDate: .instant(date)),
       title: row["title"], body: row["body"], action: row["action"], launchImage: row["launch_image"],
       sound: SoundName(row["sound"]), badge: row["badge"], userInfo: userInfo,
-      urgency: Urgency(rawValue: row["urgency"]) ?? .normal, createdAt: date)
+      urgency: Urgency(rawValue: row["urgency"]) ?? .normal,
+      actions: NotificationAction.fromStoreText(row["actions"]), createdAt: date)
   }
 }

@@ -8,7 +8,7 @@ enum NotificationRow {
   static let columns = """
     rowid, app, id, title, body, action, launch_image, sound, badge, user_info, urgency,
     fire_instant, wall_clock, time_zone, repeat_interval, repeat_count, until_instant,
-    delivered_count, created_at, next_occurrence, next_fire_at
+    delivered_count, created_at, next_occurrence, next_fire_at, actions, snoozed_occurrence
     """
 
   /// Decodes a row selected with `columns`.
@@ -33,15 +33,18 @@ enum NotificationRow {
       title: row["title"], body: row["body"], action: row["action"], launchImage: row["launch_image"],
       sound: SoundName(row["sound"] as String), badge: row["badge"], userInfo: userInfo,
       urgency: Urgency(rawValue: row["urgency"]) ?? .normal,
+      actions: NotificationAction.fromStoreText(row["actions"]),
       deliveredCount: row["delivered_count"], createdAt: Millis.date(row["created_at"]))
     return StoredNotification(
       rowID: row["rowid"], notification: notification, nextOccurrence: row["next_occurrence"],
-      nextFireDate: (row["next_fire_at"] as Int64?).map(Millis.date))
+      nextFireDate: (row["next_fire_at"] as Int64?).map(Millis.date),
+      snoozedOccurrence: row["snoozed_occurrence"])
   }
 
   /// Inserts `n` and returns its row id.
   static func insert(
-    _ n: LocalNotification, nextOccurrence: Int, nextFire: Date?, resolvedZone: String?, in db: Database
+    _ n: LocalNotification, nextOccurrence: Int, nextFire: Date?, resolvedZone: String?,
+    snoozedOccurrence: Int? = nil, in db: Database
   ) throws -> Int64 {
     var instant: Int64?
     var wall: String?
@@ -56,15 +59,17 @@ enum NotificationRow {
       sql: """
         INSERT INTO notification (app, id, title, body, action, launch_image, sound, badge,
           user_info, urgency, fire_instant, wall_clock, time_zone, repeat_interval, repeat_count,
-          until_instant, delivered_count, created_at, next_occurrence, next_fire_at, resolved_zone)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          until_instant, delivered_count, created_at, next_occurrence, next_fire_at, resolved_zone,
+          actions, snoozed_occurrence)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         n.app, n.id, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
         JSONValue.object(n.userInfo).compactText, n.urgency.rawValue, instant, wall, zone,
         n.schedule.repeatInterval?.rawValue, n.schedule.repeatCount,
         n.schedule.until.map(Millis.from), n.deliveredCount, Millis.from(n.createdAt),
-        nextOccurrence, nextFire.map(Millis.from), resolvedZone,
+        nextOccurrence, nextFire.map(Millis.from), resolvedZone, NotificationAction.storeText(n.actions),
+        snoozedOccurrence,
       ])
     return db.lastInsertedRowID
   }

@@ -4,11 +4,37 @@ import NotifyCore
 
 extension SQLiteStore {
   /// Leaves `response` for the app a click is about to launch; returns its key for
-  /// `withdrawResponse` should the launch fail.
-  public func leave(_ response: NotificationResponse) throws(NotifyError) -> Int64 {
+  /// `withdrawResponse` should the launch fail. With `launching` false it waits for the
+  /// app to ask (`takeWaitingResponses`): an action that does not open the app, picked
+  /// while no process of the app ran. At most `waitingLimit` wait per app; older ones go.
+  public func leave(_ response: NotificationResponse, launching: Bool = true) throws(NotifyError) -> Int64 {
     try write { db in
-      try ResponseTable.insert(response, in: db)
-      return db.lastInsertedRowID
+      try ResponseTable.insert(response, launched: launching, in: db)
+      let key = db.lastInsertedRowID
+      if !launching {
+        try db.execute(
+          sql: """
+            DELETE FROM response WHERE app = ? AND launched = 0 AND seq NOT IN
+              (SELECT seq FROM response WHERE app = ? AND launched = 0 ORDER BY seq DESC LIMIT ?)
+            """,
+          arguments: [response.notification.app, response.notification.app, Self.waitingLimit])
+      }
+      return key
+    }
+  }
+
+  /// How many responses may wait for an app that has not asked for them.
+  public static let waitingLimit = 256
+
+  /// Takes every response waiting for `app` that did not launch it, oldest first: actions
+  /// the user picked while no process of the app ran. They are gone from the store after
+  /// this call.
+  public func takeWaitingResponses(app: String) throws(NotifyError) -> [NotificationResponse] {
+    try write { db in
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT * FROM response WHERE app = ? AND launched = 0 ORDER BY seq", arguments: [app])
+      try db.execute(sql: "DELETE FROM response WHERE app = ? AND launched = 0", arguments: [app])
+      return rows.map(ResponseTable.decode)
     }
   }
 
@@ -22,11 +48,12 @@ extension SQLiteStore {
   public func takeLaunchResponse(app: String, now: Date) throws(NotifyError) -> NotificationResponse? {
     try write { db in
       try db.execute(
-        sql: "DELETE FROM response WHERE app = ? AND at < ?",
+        sql: "DELETE FROM response WHERE app = ? AND launched = 1 AND at < ?",
         arguments: [app, Millis.from(now - NotificationResponse.launchWindow)])
       guard
         let row = try Row.fetchOne(
-          db, sql: "SELECT * FROM response WHERE app = ? ORDER BY seq LIMIT 1", arguments: [app])
+          db, sql: "SELECT * FROM response WHERE app = ? AND launched = 1 ORDER BY seq LIMIT 1",
+          arguments: [app])
       else { return nil }
       try db.execute(sql: "DELETE FROM response WHERE seq = ?", arguments: [row["seq"] as Int64])
       return ResponseTable.decode(row)
@@ -58,14 +85,16 @@ extension SQLiteStore {
 
 /// The `response` table: clicks waiting for the app they launched.
 enum ResponseTable {
-  static func insert(_ response: NotificationResponse, in db: Database) throws {
+  static func insert(_ response: NotificationResponse, launched: Bool, in db: Database) throws {
     try db.execute(
       sql: """
-        INSERT INTO response (at, action_key, occurrence, activation_token, \(ContentColumns.names))
-        VALUES (?, ?, ?, ?, \(ContentColumns.placeholders))
+        INSERT INTO response (at, action_key, occurrence, activation_token, user_text, launched,
+          \(ContentColumns.names))
+        VALUES (?, ?, ?, ?, ?, ?, \(ContentColumns.placeholders))
         """,
       arguments: [
         Millis.from(response.date), response.actionKey, response.occurrence, response.activationToken,
+        response.userText, launched ? 1 : 0,
       ]
         + ContentColumns.values(response.notification))
   }
@@ -74,6 +103,7 @@ enum ResponseTable {
     let date = Millis.date(row["at"])
     return NotificationResponse(
       notification: ContentColumns.notification(row, date: date), actionKey: row["action_key"],
-      occurrence: row["occurrence"], activationToken: row["activation_token"], date: date)
+      occurrence: row["occurrence"], activationToken: row["activation_token"], date: date,
+      userText: row["user_text"])
   }
 }

@@ -3,7 +3,8 @@ import GRDB
 import NotifyCore
 
 extension SQLiteStore {
-  /// Stores `notification`, replacing a pending one with the same app and id, then
+  /// Stores `notification`, replacing a pending one with the same app and id (and its
+  /// snoozed copy), then
   /// applies the 64-pending limit (SPEC.md §3), recording each discard in history.
   /// One transaction. When the new notification is itself discarded, it is recorded and
   /// `ScheduleOutcome.newOneDiscarded` is true.
@@ -34,7 +35,7 @@ extension SQLiteStore {
   }
 
   /// Discards an app's pending notifications beyond the limit, recording each.
-  private func enforceLimit(app: String, at now: Date, in db: Database) throws -> [StoredNotification] {
+  func enforceLimit(app: String, at now: Date, in db: Database) throws -> [StoredNotification] {
     let count =
       try Int.fetchOne(
         db, sql: "SELECT count(*) FROM notification WHERE app = ? AND next_fire_at IS NOT NULL",
@@ -71,17 +72,14 @@ extension SQLiteStore {
     try write { db in
       var missing: [String] = []
       for id in ids {
-        guard
-          let row = try Row.fetchOne(
-            db,
-            sql:
-              "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
-            arguments: [app, id])
-        else {
-          missing.append(id)
-          continue
-        }
-        try cancelRow(NotificationRow.decode(row), at: now, in: db)
+        // The notification and its snoozed copy, if any: cancelling one cancels both.
+        let rows = try Row.fetchAll(
+          db,
+          sql:
+            "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
+          arguments: [app, id])
+        if rows.isEmpty { missing.append(id) }
+        for row in rows { try cancelRow(NotificationRow.decode(row), at: now, in: db) }
       }
       return missing
     }
@@ -96,7 +94,9 @@ extension SQLiteStore {
           "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND next_fire_at IS NOT NULL ORDER BY next_fire_at, rowid",
         arguments: [app])
       for row in rows { try cancelRow(NotificationRow.decode(row), at: now, in: db) }
-      return rows.map { $0["id"] }
+      var ids: [String] = []
+      for row in rows where !ids.contains(row["id"]) { ids.append(row["id"]) }
+      return ids
     }
   }
 
@@ -129,7 +129,7 @@ extension SQLiteStore {
       try Row.fetchOne(
         db,
         sql:
-          "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? ORDER BY next_fire_at IS NULL, rowid DESC LIMIT 1",
+          "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? ORDER BY next_fire_at IS NULL, snoozed_occurrence IS NOT NULL, rowid DESC LIMIT 1",
         arguments: [app, id]
       ).map(NotificationRow.decode)
     }

@@ -238,6 +238,53 @@ enum StoreSchema {
           CREATE INDEX event_app_writer ON event(app, seq, writer);
           """)
     }
+    // Actions (issue 13): the buttons of a notification wherever its content is kept; a
+    // snoozed copy of an occurrence (`snoozed_occurrence`), pending beside its repeating
+    // original, so the pending index allows one of each per id; the reply text and whether
+    // a response launched its app; history gains the kind 'snoozed' (the table is copied
+    // again, sequence numbers kept).
+    migrator.registerMigration("v7-actions-snooze") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE notification ADD COLUMN actions TEXT;
+          ALTER TABLE notification ADD COLUMN snoozed_occurrence INTEGER CHECK (snoozed_occurrence >= 1);
+          ALTER TABLE response ADD COLUMN actions TEXT;
+          ALTER TABLE response ADD COLUMN user_text TEXT;
+          ALTER TABLE response ADD COLUMN launched INTEGER NOT NULL DEFAULT 1 CHECK (launched IN (0, 1));
+          ALTER TABLE left_bubble ADD COLUMN actions TEXT;
+          ALTER TABLE held ADD COLUMN actions TEXT;
+
+          DROP INDEX notification_pending_id;
+          CREATE UNIQUE INDEX notification_pending_id
+            ON notification(app, id, snoozed_occurrence IS NOT NULL) WHERE next_fire_at IS NOT NULL;
+
+          CREATE TABLE event_v7 (
+            seq INTEGER PRIMARY KEY AUTOINCREMENT,
+            at INTEGER NOT NULL,
+            app TEXT NOT NULL,
+            notification_id TEXT NOT NULL,
+            kind TEXT NOT NULL CHECK (kind IN
+              ('delivered', 'discarded', 'cancelled', 'missed', 'failed', 'activated', 'dismissed', 'held',
+               'snoozed')),
+            reason TEXT,
+            occurrence INTEGER,
+            fire_at INTEGER,
+            late INTEGER CHECK (late IN (0, 1)),
+            sound_requested TEXT,
+            sound_note TEXT,
+            detail TEXT NOT NULL DEFAULT '{}',
+            writer TEXT
+          );
+          INSERT INTO event_v7 (seq, at, app, notification_id, kind, reason, occurrence, fire_at, late,
+            sound_requested, sound_note, detail, writer)
+            SELECT seq, at, app, notification_id, kind, reason, occurrence, fire_at, late,
+              sound_requested, sound_note, detail, writer FROM event;
+          DROP TABLE event;
+          ALTER TABLE event_v7 RENAME TO event;
+          CREATE INDEX event_app_seq ON event(app, seq);
+          CREATE INDEX event_app_writer ON event(app, seq, writer);
+          """)
+    }
     return migrator
   }
 }

@@ -61,7 +61,10 @@ enum EmbeddedAppFixture {
         tasks.addTask {
           for await event in events {
             switch event.kind {
-            case .activated(let key): report("event: activated \(event.notification.id) \(key)")
+            case .activated(let key):
+              report(
+                "event: activated \(event.notification.id) \(key)"
+                  + (event.userText.map { " text=\($0)" } ?? ""))
             case .dismissed(let reason): report("event: dismissed \(event.notification.id) \(reason ?? "-")")
             case .delivered: report("event: delivered \(event.notification.id) -")
             }

@@ -11,6 +11,8 @@ as one JSON line, and the test drives the user's side through org.notify.Test:
     Click(u id, s action_key, s token)  ActivationToken(id, token) when token is not empty,
                                         then ActionInvoked(id, action_key), then
                                         NotificationClosed(id, 2), as servers close on click
+    Reply(u id, s text)                 NotificationReplied(id, text) (KDE's inline reply; advertise
+                                        the `inline-reply` capability), then NotificationClosed(id, 2)
     Close(u id, u reason)               NotificationClosed(id, reason): 1 expired, 2 dismissed
     Shown() -> au                       the ids currently shown, ascending
 
@@ -76,12 +78,20 @@ INTROSPECTION = """
       <arg type="u" name="id"/>
       <arg type="s" name="activation_token"/>
     </signal>
+    <signal name="NotificationReplied">
+      <arg type="u" name="id"/>
+      <arg type="s" name="text"/>
+    </signal>
   </interface>
   <interface name="org.notify.Test">
     <method name="Click">
       <arg type="u" name="id" direction="in"/>
       <arg type="s" name="action_key" direction="in"/>
       <arg type="s" name="token" direction="in"/>
+    </method>
+    <method name="Reply">
+      <arg type="u" name="id" direction="in"/>
+      <arg type="s" name="text" direction="in"/>
     </method>
     <method name="Close">
       <arg type="u" name="id" direction="in"/>
@@ -210,6 +220,12 @@ class Server:
             if token:
                 self.emit("ActivationToken", "(us)", (nid, token), {"id": nid, "token": token})
             self.emit("ActionInvoked", "(us)", (nid, action_key), {"id": nid, "action_key": action_key})
+            self.closed(nid, CLOSED_DISMISSED)
+            return None
+        if interface == TEST and method == "Reply":
+            nid, text = parameters.unpack()
+            self.record({"call": "Reply", "id": nid, "shown": nid in self.shown})
+            self.emit("NotificationReplied", "(us)", (nid, text), {"id": nid})
             self.closed(nid, CLOSED_DISMISSED)
             return None
         if interface == TEST and method == "Close":

@@ -18,143 +18,209 @@ struct BadInputTests {
   static let longBody = String(repeating: "b", count: 4001)
   static let bigUserInfo = "{\"k\":\"" + String(repeating: "x", count: 4100) + "\"}"
 
-  static let cases: [Case] = [
-    Case(name: "no fire date", arguments: ["schedule", "x"], status: 64, says: "--at WHEN or --in"),
+  static let cases: [Case] =
+    [
+      Case(name: "no fire date", arguments: ["schedule", "x"], status: 64, says: "--at WHEN or --in"),
+      Case(
+        name: "--at and --in", arguments: ["schedule", "--at", "09:00", "--in", "1m", "x"], status: 64,
+        says: "only one"),
+      Case(
+        name: "bad date", arguments: ["schedule", "--at", "2026-13-40T09:00", "x"], status: 65, says: "at"),
+      Case(
+        name: "words as a date", arguments: ["schedule", "--at", "tomorrow", "x"], status: 65, says: "at"),
+      Case(name: "Feb 30", arguments: ["schedule", "--at", "2027-02-30T09:00", "x"], status: 65, says: "at"),
+      Case(name: "hour 24", arguments: ["schedule", "--at", "24:00", "x"], status: 65, says: "at"),
+      Case(name: "--in 0s", arguments: ["schedule", "--in", "0s", "x"], status: 65, says: "in"),
+      Case(name: "--in negative", arguments: ["schedule", "--in", "-5m", "x"], status: 65, says: "in"),
+      Case(name: "--in unknown unit", arguments: ["schedule", "--in", "5y", "x"], status: 65, says: "in"),
+      Case(
+        name: "unknown repeat unit", arguments: ["schedule", "--in", "1m", "--repeat", "fortnight", "x"],
+        status: 65, says: "minute, hour, day"),
+      Case(
+        name: "--repeat-count without --repeat",
+        arguments: ["schedule", "--in", "1m", "--repeat-count", "3", "x"], status: 64, says: "--repeat"),
+      Case(
+        name: "--repeat-count 0",
+        arguments: ["schedule", "--in", "1m", "--repeat", "day", "--repeat-count", "0", "x"], status: 65,
+        says: "repeat-count"),
+      Case(
+        name: "--time-zone with an offset time",
+        arguments: ["schedule", "--at", "2026-11-22T09:00:00+01:00", "--time-zone", "Europe/Berlin", "x"],
+        status: 64, says: "time-zone"),
+      Case(
+        name: "--time-zone with --in",
+        arguments: ["schedule", "--in", "1m", "--time-zone", "Europe/Berlin", "x"], status: 64,
+        says: "time-zone"),
+      Case(
+        name: "unknown zone", arguments: ["schedule", "--at", "09:00", "--time-zone", "Mars/Olympus", "x"],
+        status: 65, says: "Mars/Olympus"),
+      Case(
+        name: "negative badge", arguments: ["schedule", "--in", "1m", "--badge", "-1", "x"], status: 65,
+        says: "0 to 99999"),
+      Case(
+        name: "huge badge", arguments: ["schedule", "--in", "1m", "--badge", "100000", "x"], status: 65,
+        says: "0 to 99999"),
+      Case(
+        name: "badge beyond Int",
+        arguments: ["schedule", "--in", "1m", "--badge", "99999999999999999999999", "x"], status: 65,
+        says: "number"),
+      Case(
+        name: "userInfo not JSON", arguments: ["schedule", "--in", "1m", "--user-info", "{room:4B}", "x"],
+        status: 65, says: "JSON"),
+      Case(
+        name: "userInfo an array", arguments: ["schedule", "--in", "1m", "--user-info", "[1,2]", "x"],
+        status: 65, says: "object"),
+      Case(
+        name: "userInfo a string", arguments: ["schedule", "--in", "1m", "--user-info", "\"hi\"", "x"],
+        status: 65, says: "object"),
+      Case(
+        name: "userInfo too big", arguments: ["schedule", "--in", "1m", "--user-info", bigUserInfo, "x"],
+        status: 65, says: "4096"),
+      Case(
+        name: "bad id", arguments: ["schedule", "--in", "1m", "--id", "has space", "x"], status: 65,
+        says: "A-Z a-z 0-9"),
+      Case(
+        name: "id too long",
+        arguments: ["schedule", "--in", "1m", "--id", String(repeating: "i", count: 129), "x"], status: 65,
+        says: "128"),
+      Case(
+        name: "bad app", arguments: ["schedule", "--in", "1m", "--app", "my/app", "x"], status: 65,
+        says: "app"),
+      Case(
+        name: "title too long", arguments: ["schedule", "--in", "1m", "--title", longTitle, "x"], status: 65,
+        says: "200"),
+      Case(name: "body too long", arguments: ["schedule", "--in", "1m", longBody], status: 65, says: "4000"),
+      Case(
+        name: "control character", arguments: ["schedule", "--in", "1m", "bell\u{07}"], status: 65,
+        says: "control character"),
+      Case(
+        name: "terminal escape", arguments: ["schedule", "--in", "1m", "--title", "\u{1B}[31mred", "x"],
+        status: 65, says: "control character"),
+      Case(
+        name: "nothing to show", arguments: ["schedule", "--in", "1m"], status: 65, says: "nothing to show"),
+      Case(
+        name: "sound name with a slash",
+        arguments: ["schedule", "--in", "1m", "--sound", "../../etc/passwd", "x"], status: 65,
+        says: "plain file name"),
+      Case(
+        name: "hidden sound name", arguments: ["schedule", "--in", "1m", "--sound", ".secret.wav", "x"],
+        status: 65, says: "plain file name"),
+      Case(
+        name: "unknown urgency", arguments: ["schedule", "--in", "1m", "--urgency", "panic", "x"], status: 65,
+        says: "low, normal or critical"),
+      Case(
+        name: "--until before the first fire",
+        arguments: [
+          "schedule", "--at", "2030-01-02T09:00:00Z", "--repeat", "day", "--until", "2030-01-01T00:00:00Z",
+          "x",
+        ], status: 65, says: "until"),
+      Case(
+        name: "unknown flag", arguments: ["schedule", "--in", "1m", "--colour", "red", "x"], status: 64,
+        says: "colour"),
+      Case(name: "cancel nothing", arguments: ["cancel"], status: 64, says: "--all"),
+      Case(name: "cancel an unknown id", arguments: ["cancel", "nope"], status: 1, says: "not pending"),
+      Case(name: "badge not a number", arguments: ["badge", "lots"], status: 65, says: "number"),
+      Case(name: "badge too big", arguments: ["badge", "100000"], status: 65, says: "99999"),
+      Case(name: "badge negative", arguments: ["badge", "-1"], status: 65, says: "99999"),
+      Case(
+        name: "badge unknown option", arguments: ["badge", "--bogus"], status: 64, says: "unknown option"),
+      Case(name: "show an unknown id", arguments: ["show", "nope"], status: 1, says: "not pending"),
+      Case(
+        name: "settings: not on or off", arguments: ["settings", "--alerts", "maybe"], status: 64,
+        says: "one of 'on' and 'off'"),
+      Case(
+        name: "settings: --all-apps with a switch", arguments: ["settings", "--all-apps", "--sounds", "off"],
+        status: 64, says: "--default"),
+      Case(
+        name: "settings: --app with --default",
+        arguments: ["settings", "--app", "a", "--default", "--badges", "off"],
+        status: 64, says: "give one"),
+      Case(
+        name: "a one-character title of 20001 bytes",
+        arguments: [
+          "schedule", "--in", "1m", "--title", "a" + String(repeating: "\u{301}", count: 10_000), "x",
+        ],
+        status: 65, says: "bytes of UTF-8"),
+      Case(
+        name: "quiet: --from without --to", arguments: ["quiet", "--from", "22:00"], status: 64, says: "--to"),
+      Case(
+        name: "quiet: hour 25", arguments: ["quiet", "--from", "25:00", "--to", "07:00"], status: 65,
+        says: "25:00"),
+      Case(
+        name: "quiet: unknown day",
+        arguments: ["quiet", "--from", "22:00", "--to", "07:00", "--days", "funday"],
+        status: 65, says: "funday"),
+      Case(
+        name: "quiet: --for without on", arguments: ["quiet", "off", "--for", "1h"], status: 64, says: "'on'"),
+      Case(
+        name: "quiet: bad duration", arguments: ["quiet", "on", "--for", "soon"], status: 65, says: "soon"),
+      Case(
+        name: "quiet: --for and --until", arguments: ["quiet", "on", "--for", "1h", "--until", "07:00"],
+        status: 64,
+        says: "--until"),
+      Case(name: "quiet: neither on nor off", arguments: ["quiet", "maybe"], status: 64, says: "'on'"),
+      Case(
+        name: "settings: bad app id", arguments: ["settings", "--app", "a/b", "--alerts", "off"], status: 65,
+        says: "app"),
+      // Actions (issue 13): each refused on `schedule` and on `now`.
+    ]
+    + actionCases.flatMap { c in
+      [
+        Case(
+          name: "schedule: " + c.name, arguments: ["schedule", "--in", "1m"] + c.arguments + ["x"],
+          status: c.status, says: c.says),
+        Case(
+          name: "now: " + c.name, arguments: ["now", "--sink", "stdout"] + c.arguments + ["x"],
+          status: c.status, says: c.says),
+      ]
+    }
+
+  static let actionCases: [Case] = [
     Case(
-      name: "--at and --in", arguments: ["schedule", "--at", "09:00", "--in", "1m", "x"], status: 64,
-      says: "only one"),
-    Case(name: "bad date", arguments: ["schedule", "--at", "2026-13-40T09:00", "x"], status: 65, says: "at"),
-    Case(name: "words as a date", arguments: ["schedule", "--at", "tomorrow", "x"], status: 65, says: "at"),
-    Case(name: "Feb 30", arguments: ["schedule", "--at", "2027-02-30T09:00", "x"], status: 65, says: "at"),
-    Case(name: "hour 24", arguments: ["schedule", "--at", "24:00", "x"], status: 65, says: "at"),
-    Case(name: "--in 0s", arguments: ["schedule", "--in", "0s", "x"], status: 65, says: "in"),
-    Case(name: "--in negative", arguments: ["schedule", "--in", "-5m", "x"], status: 65, says: "in"),
-    Case(name: "--in unknown unit", arguments: ["schedule", "--in", "5y", "x"], status: 65, says: "in"),
-    Case(
-      name: "unknown repeat unit", arguments: ["schedule", "--in", "1m", "--repeat", "fortnight", "x"],
-      status: 65, says: "minute, hour, day"),
-    Case(
-      name: "--repeat-count without --repeat",
-      arguments: ["schedule", "--in", "1m", "--repeat-count", "3", "x"], status: 64, says: "--repeat"),
-    Case(
-      name: "--repeat-count 0",
-      arguments: ["schedule", "--in", "1m", "--repeat", "day", "--repeat-count", "0", "x"], status: 65,
-      says: "repeat-count"),
-    Case(
-      name: "--time-zone with an offset time",
-      arguments: ["schedule", "--at", "2026-11-22T09:00:00+01:00", "--time-zone", "Europe/Berlin", "x"],
-      status: 64, says: "time-zone"),
-    Case(
-      name: "--time-zone with --in",
-      arguments: ["schedule", "--in", "1m", "--time-zone", "Europe/Berlin", "x"], status: 64,
-      says: "time-zone"),
-    Case(
-      name: "unknown zone", arguments: ["schedule", "--at", "09:00", "--time-zone", "Mars/Olympus", "x"],
-      status: 65, says: "Mars/Olympus"),
-    Case(
-      name: "negative badge", arguments: ["schedule", "--in", "1m", "--badge", "-1", "x"], status: 65,
-      says: "0 to 99999"),
-    Case(
-      name: "huge badge", arguments: ["schedule", "--in", "1m", "--badge", "100000", "x"], status: 65,
-      says: "0 to 99999"),
-    Case(
-      name: "badge beyond Int",
-      arguments: ["schedule", "--in", "1m", "--badge", "99999999999999999999999", "x"], status: 65,
-      says: "number"),
-    Case(
-      name: "userInfo not JSON", arguments: ["schedule", "--in", "1m", "--user-info", "{room:4B}", "x"],
-      status: 65, says: "JSON"),
-    Case(
-      name: "userInfo an array", arguments: ["schedule", "--in", "1m", "--user-info", "[1,2]", "x"],
-      status: 65, says: "object"),
-    Case(
-      name: "userInfo a string", arguments: ["schedule", "--in", "1m", "--user-info", "\"hi\"", "x"],
-      status: 65, says: "object"),
-    Case(
-      name: "userInfo too big", arguments: ["schedule", "--in", "1m", "--user-info", bigUserInfo, "x"],
-      status: 65, says: "4096"),
-    Case(
-      name: "bad id", arguments: ["schedule", "--in", "1m", "--id", "has space", "x"], status: 65,
-      says: "A-Z a-z 0-9"),
-    Case(
-      name: "id too long",
-      arguments: ["schedule", "--in", "1m", "--id", String(repeating: "i", count: 129), "x"], status: 65,
-      says: "128"),
-    Case(
-      name: "bad app", arguments: ["schedule", "--in", "1m", "--app", "my/app", "x"], status: 65, says: "app"),
-    Case(
-      name: "title too long", arguments: ["schedule", "--in", "1m", "--title", longTitle, "x"], status: 65,
-      says: "200"),
-    Case(name: "body too long", arguments: ["schedule", "--in", "1m", longBody], status: 65, says: "4000"),
-    Case(
-      name: "control character", arguments: ["schedule", "--in", "1m", "bell\u{07}"], status: 65,
-      says: "control character"),
-    Case(
-      name: "terminal escape", arguments: ["schedule", "--in", "1m", "--title", "\u{1B}[31mred", "x"],
-      status: 65, says: "control character"),
-    Case(
-      name: "nothing to show", arguments: ["schedule", "--in", "1m"], status: 65, says: "nothing to show"),
-    Case(
-      name: "sound name with a slash",
-      arguments: ["schedule", "--in", "1m", "--sound", "../../etc/passwd", "x"], status: 65,
-      says: "plain file name"),
-    Case(
-      name: "hidden sound name", arguments: ["schedule", "--in", "1m", "--sound", ".secret.wav", "x"],
-      status: 65, says: "plain file name"),
-    Case(
-      name: "unknown urgency", arguments: ["schedule", "--in", "1m", "--urgency", "panic", "x"], status: 65,
-      says: "low, normal or critical"),
-    Case(
-      name: "--until before the first fire",
+      name: "too many actions",
       arguments: [
-        "schedule", "--at", "2030-01-02T09:00:00Z", "--repeat", "day", "--until", "2030-01-01T00:00:00Z", "x",
-      ], status: 65, says: "until"),
-    Case(
-      name: "unknown flag", arguments: ["schedule", "--in", "1m", "--colour", "red", "x"], status: 64,
-      says: "colour"),
-    Case(name: "cancel nothing", arguments: ["cancel"], status: 64, says: "--all"),
-    Case(name: "cancel an unknown id", arguments: ["cancel", "nope"], status: 1, says: "not pending"),
-    Case(name: "badge not a number", arguments: ["badge", "lots"], status: 65, says: "number"),
-    Case(name: "badge too big", arguments: ["badge", "100000"], status: 65, says: "99999"),
-    Case(name: "badge negative", arguments: ["badge", "-1"], status: 65, says: "99999"),
-    Case(name: "badge unknown option", arguments: ["badge", "--bogus"], status: 64, says: "unknown option"),
-    Case(name: "show an unknown id", arguments: ["show", "nope"], status: 1, says: "not pending"),
-    Case(
-      name: "settings: not on or off", arguments: ["settings", "--alerts", "maybe"], status: 64,
-      says: "one of 'on' and 'off'"),
-    Case(
-      name: "settings: --all-apps with a switch", arguments: ["settings", "--all-apps", "--sounds", "off"],
-      status: 64, says: "--default"),
-    Case(
-      name: "settings: --app with --default",
-      arguments: ["settings", "--app", "a", "--default", "--badges", "off"],
-      status: 64, says: "give one"),
-    Case(
-      name: "a one-character title of 20001 bytes",
-      arguments: [
-        "schedule", "--in", "1m", "--title", "a" + String(repeating: "\u{301}", count: 10_000), "x",
+        "--button", "a:A", "--button", "b:B", "--button", "c:C", "--snooze", "1m", "--snooze", "2m",
       ],
-      status: 65, says: "bytes of UTF-8"),
+      status: 65, says: "at most 4"),
+    Case(name: "empty label", arguments: ["--button", "a:"], status: 65, says: "is empty"),
+    Case(name: "blank label", arguments: ["--button", "a:   "], status: 65, says: "is empty"),
+    Case(name: "no label", arguments: ["--button", "archive"], status: 65, says: "KEY:LABEL"),
     Case(
-      name: "quiet: --from without --to", arguments: ["quiet", "--from", "22:00"], status: 64, says: "--to"),
+      name: "label over 40 characters", arguments: ["--button", "a:" + String(repeating: "é", count: 41)],
+      status: 65, says: "at most 40"),
     Case(
-      name: "quiet: hour 25", arguments: ["quiet", "--from", "25:00", "--to", "07:00"], status: 65,
-      says: "25:00"),
+      name: "duplicate keys", arguments: ["--button", "a:A", "--button", "a:B"], status: 65,
+      says: "given twice"),
     Case(
-      name: "quiet: unknown day",
-      arguments: ["quiet", "--from", "22:00", "--to", "07:00", "--days", "funday"],
-      status: 65, says: "funday"),
+      name: "button and reply with one key", arguments: ["--button", "r:A", "--text-button", "r:Reply"],
+      status: 65, says: "given twice"),
     Case(
-      name: "quiet: --for without on", arguments: ["quiet", "off", "--for", "1h"], status: 64, says: "'on'"),
-    Case(name: "quiet: bad duration", arguments: ["quiet", "on", "--for", "soon"], status: 65, says: "soon"),
+      name: "duplicate snooze", arguments: ["--snooze", "10m", "--snooze", "600s"], status: 65, says: "once"),
     Case(
-      name: "quiet: --for and --until", arguments: ["quiet", "on", "--for", "1h", "--until", "07:00"],
-      status: 64,
-      says: "--until"),
-    Case(name: "quiet: neither on nor off", arguments: ["quiet", "maybe"], status: 64, says: "'on'"),
+      name: "reserved key default", arguments: ["--button", "default:Open"], status: 65, says: "reserved"),
     Case(
-      name: "settings: bad app id", arguments: ["settings", "--app", "a/b", "--alerts", "off"], status: 65,
-      says: "app"),
+      name: "reserved key inline-reply", arguments: ["--button", "inline-reply:R"], status: 65,
+      says: "reserved"),
+    Case(
+      name: "reserved notify. prefix", arguments: ["--button", "notify.snooze.60:S"], status: 65,
+      says: "reserved"),
+    Case(name: "key with a space", arguments: ["--button", "a b:A"], status: 65, says: "A-Z a-z 0-9"),
+    Case(
+      name: "key over 64 bytes", arguments: ["--button", String(repeating: "k", count: 65) + ":A"],
+      status: 65, says: "1 to 64"),
+    Case(
+      name: "control character in a label", arguments: ["--button", "a:A\u{1B}[31m"], status: 65,
+      says: "U+001B"),
+    Case(name: "line break in a label", arguments: ["--button", "a:A\nB"], status: 65, says: "line break"),
+    Case(
+      name: "control character in a placeholder",
+      arguments: ["--text-button", "r:Reply", "--placeholder", "x\u{7}"], status: 65, says: "U+0007"),
+    Case(
+      name: "placeholder without a reply", arguments: ["--placeholder", "say"], status: 64,
+      says: "--text-button"),
+    Case(name: "snooze of zero", arguments: ["--snooze", "0s"], status: 65, says: "--snooze"),
+    Case(name: "snooze past 30 days", arguments: ["--snooze", "31d"], status: 65, says: "30d"),
+    Case(name: "snooze with no unit", arguments: ["--snooze", "10"], status: 65, says: "--snooze"),
   ]
 
   @Test("is refused with the spec's exit code and the store untouched", arguments: cases)

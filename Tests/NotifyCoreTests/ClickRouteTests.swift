@@ -5,24 +5,43 @@ import Testing
 
 @Suite("ClickRoute: where a click goes")
 struct ClickRouteTests {
+  static let snooze = NotificationAction.snooze(seconds: 600)
+  static let reply = NotificationAction.textInput(key: "reply", title: "Reply")
+  static let open = NotificationAction.button(key: "open", title: "Open", opensApp: true)
+  static let read = NotificationAction.button(key: "read", title: "Mark read")
+
   @Test(
-    "the app in this process, else a running process of it, else a launch for the default action",
+    "snooze anywhere; the app in this process, else a running process of it, else a launch for what opens the app",
     arguments: [
-      ("own app, this process", "chat", "default", "chat", Set<String>(), ClickRoute.thisProcess),
-      ("own app, other action", "chat", "reply", "chat", [], .thisProcess),
-      ("daemon, app online", "chat", "default", nil, ["chat"], .runningApp),
-      ("daemon, another app online", "chat", "default", nil, ["mail"], .launch),
-      ("daemon, nobody online", "chat", "default", nil, [], .launch),
-      ("daemon, other action, nobody online", "chat", "snooze", nil, [], .recordOnly),
-      ("another app's center hears it", "chat", "default", "mail", ["mail"], .launch),
-    ] as [(String, String, String, String?, Set<String>, ClickRoute)])
+      ("own app, this process", "chat", "default", nil, false, "chat", Set<String>(), ClickRoute.thisProcess),
+      ("own app, other action", "chat", "read", read, false, "chat", [], .thisProcess),
+      ("daemon, app online", "chat", "default", nil, false, nil, ["chat"], .runningApp),
+      ("daemon, another app online", "chat", "default", nil, false, nil, ["mail"], .launch),
+      ("daemon, nobody online", "chat", "default", nil, false, nil, [], .launch),
+      ("daemon, background action, nobody online", "chat", "read", read, false, nil, [], .waitForApp),
+      ("daemon, unknown action, nobody online", "chat", "gone", nil, false, nil, [], .waitForApp),
+      ("daemon, opening action, nobody online", "chat", "open", open, false, nil, [], .launch),
+      ("daemon, reply with text, nobody online", "chat", "reply", reply, true, nil, [], .waitForApp),
+      ("daemon, reply button without text, nobody online", "chat", "reply", reply, false, nil, [], .launch),
+      ("daemon, reply with text, app online", "chat", "reply", reply, true, nil, ["chat"], .runningApp),
+      ("snooze heard by the daemon", "chat", snooze.key, snooze, false, nil, ["chat"], .snooze(seconds: 600)),
+      (
+        "snooze heard by the app itself", "chat", snooze.key, snooze, false, "chat", [], .snooze(seconds: 600)
+      ),
+      ("another app's center hears it", "chat", "default", nil, false, "mail", ["mail"], .launch),
+    ] as [(String, String, String, NotificationAction?, Bool, String?, Set<String>, ClickRoute)])
   func decide(
-    name: String, app: String, actionKey: String, hostApp: String?, online: Set<String>, expected: ClickRoute
+    name: String, app: String, actionKey: String, action: NotificationAction?, replied: Bool,
+    hostApp: String?,
+    online: Set<String>, expected: ClickRoute
   ) {
     // Given a click with this action on a notification of `app`, heard by `hostApp`
     // When the route is decided / Then it is the expected one
     #expect(
-      ClickRoute.decide(app: app, actionKey: actionKey, hostApp: hostApp, onlineApps: online) == expected,
+      ClickRoute.decide(
+        app: app, actionKey: actionKey, action: action, replied: replied, hostApp: hostApp, onlineApps: online
+      )
+        == expected,
       "\(name)")
   }
 }

@@ -134,6 +134,20 @@ final class HeadlessDesktop {
     return result.output
   }
 
+  /// Picks an action through dunst's context menu, as a click on its button does: the
+  /// session's scripted dmenu chooses the first offered line containing `text` (dunst
+  /// offers `#LABEL (SUMMARY) [SERVER_ID,KEY]`). Returns what the menu offered.
+  @discardableResult
+  func pick(_ text: String) throws -> String {
+    let session = folder.file("session")
+    try Data(text.utf8).write(to: URL(fileURLWithPath: session + "/dmenu-pick"))
+    try? FileManager.default.removeItem(atPath: session + "/dmenu-offered")
+    try dunstctl("context")
+    // dunst runs the menu after answering: wait for what it offered.
+    _ = waitUntil(timeout: 10) { fileBytes(session + "/dmenu-offered") != nil }
+    return fileBytes(session + "/dmenu-offered").map { String(decoding: $0, as: UTF8.self) } ?? ""
+  }
+
   /// Runs a command to completion (CommandRunner waits for the command itself, not for
   /// the daemons the session script leaves behind holding its descriptors).
   static func run(_ command: [String], environment: [String: String] = [:], in folder: TemporaryFolder) throws

@@ -22,13 +22,14 @@ final class FiringFixture: @unchecked Sendable {
   @discardableResult
   func schedule(
     _ id: String, at date: Date, app: String = "test", repeat unit: RepeatInterval? = nil,
-    count: Int? = nil, badge: Int? = nil, sound: SoundName = .none, createdAt: Date? = nil
+    count: Int? = nil, badge: Int? = nil, sound: SoundName = .none, actions: [NotificationAction] = [],
+    createdAt: Date? = nil
   ) throws -> StoredNotification {
     let notification = LocalNotification(
       id: id, app: app,
       schedule: Schedule(fireDate: .instant(date), repeatInterval: unit, repeatCount: count),
       title: "title \(id)", body: "private body", sound: sound, badge: badge, userInfo: ["k": .string("v")],
-      createdAt: createdAt ?? date)
+      actions: actions, createdAt: createdAt ?? date)
     return try store.schedule(notification, localZone: utc).stored
   }
 

@@ -94,7 +94,7 @@ struct ChatClientCommand: AsyncParsableCommand {
       host: host, port: port, nick: nick, channel: channel, center: center,
       presenter: MessagePresenter(center: center),
       offlineBudget: .milliseconds(Int64(budget * 1000)), firesInProcess: !noFiring,
-      opened: openedConversation(center))
+      opened: openedConversation(center), waitingReplies: waitingReplies(center))
     // Either one returning shuts the other down gracefully. The last in the list shuts
     // down first: on SIGTERM the session goes offline while firing still runs.
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -127,6 +127,19 @@ struct ChatClientCommand: AsyncParsableCommand {
     guard let response else { return nil }
     Transcript.status("opened from a notification: \(Escaper.visible(response.notification.id))")
     return Conversation(opening: response.userInfo) ?? .channel
+  }
+
+  /// Replies typed into bubbles while the client was not running (they waited in the
+  /// store): sent once the client is registered.
+  private func waitingReplies(_ center: LocalNotificationCenter) -> [NotificationResponse] {
+    do {
+      return try center.takeWaitingResponses().filter {
+        $0.actionKey == ChatMessage.replyKey && $0.userText != nil
+      }
+    } catch {
+      Transcript.error("could not read the replies typed while the client was away: \(error)")
+      return []
+    }
   }
 
   /// The app id: `--app`, else `NOTIFY_APP`, else `chat`; and whether one was given.

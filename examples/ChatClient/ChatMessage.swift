@@ -23,7 +23,8 @@ struct ChatMessage: Hashable, Sendable {
   var channel: String
 
   /// The notification: the sender as title, the text as body, the default sound, the
-  /// badge given, and sender, channel and kind in userInfo.
+  /// badge given, and sender, channel and kind in userInfo. A private message has Reply (a
+  /// reply field where the server has inline reply) and Mark read.
   func content(badge: Int) -> NotificationContent {
     NotificationContent(
       title: String((sender.isEmpty ? "?" : sender).prefix(Validator.maxTitle)),
@@ -31,6 +32,21 @@ struct ChatMessage: Hashable, Sendable {
       sound: .default, badge: min(max(badge, 0), Validator.maxBadge),
       userInfo: [
         "sender": .string(sender), "channel": .string(channel), "kind": .string(reason.rawValue),
-      ])
+      ],
+      actions: reason == .privateMessage ? Self.privateActions(sender: sender) : [])
+  }
+
+  /// The key of the reply action.
+  static let replyKey = "reply"
+  /// The key of the mark-read action.
+  static let markReadKey = "mark-read"
+
+  static func privateActions(sender: String) -> [NotificationAction] {
+    [
+      .textInput(
+        key: replyKey, title: "Reply", placeholder: String("Message to \(sender)".prefix(100)),
+        buttonTitle: "Send"),
+      .button(key: markReadKey, title: "Mark read"),
+    ]
   }
 }

@@ -71,12 +71,16 @@ extension ChatSession {
     }
   }
 
+  /// How long a reminder's Snooze button puts it off: 5 minutes.
+  static let reminderSnooze = 300
+
   /// Schedules a reminder in the shared store; the daemon fires it if the client is gone.
   private func remind(after delay: TimeInterval, text: String) throws(NotifyError) -> ScheduleOutcome {
     try center.schedule(
       NotificationContent(
         title: "Reminder", body: text, sound: .default,
-        userInfo: ["channel": .string(channel), "kind": .string("reminder")]),
+        userInfo: ["channel": .string(channel), "kind": .string("reminder")],
+        actions: [.snooze(seconds: Self.reminderSnooze)]),
       trigger: .after(.milliseconds(Int64((delay * 1000).rounded()))))
   }
 }

@@ -28,6 +28,9 @@ struct ChatSession: Service {
   /// The conversation of the notification whose click launched the client, if one did:
   /// it is open from the start, and the launch counts as reading.
   var opened: Conversation? = nil
+  /// Replies the user typed into bubbles while the client was not running: sent once
+  /// registered.
+  var waitingReplies: [NotificationResponse] = []
 
   private enum Part { case server, stdin, events }
 
@@ -95,7 +98,7 @@ struct ChatSession: Service {
         return .stdin
       }
       group.addTask {
-        await watch(events, state, inbox)
+        await watch(events, connection, state, inbox)
         return .events
       }
       // Stdin may end early (run from a script); only the server going away ends the stay.
@@ -131,6 +134,9 @@ struct ChatSession: Service {
       state.registered = true
       Transcript.status("registered as \(Escaper.visible(state.nick))")
       connection.send(IRCMessage("JOIN", channel))
+      for reply in waitingReplies {
+        answer(reply.notification, text: reply.userText, connection, state, inbox)
+      }
     case "433" where !state.registered:
       state.nick += "_"
       Transcript.status("nick taken, trying \(Escaper.visible(state.nick))")
@@ -191,11 +197,17 @@ struct ChatSession: Service {
   /// Follows what happens to the client's notifications: a click opens the conversation
   /// the notification belongs to and means reading; a reminder delivered in the transcript
   /// only (the user is typing) is written there.
-  private func watch(_ events: AsyncStream<NotificationEvent>, _ state: SessionState, _ inbox: PresenterInbox)
-    async
-  {
+  private func watch(
+    _ events: AsyncStream<NotificationEvent>, _ connection: IRCConnection, _ state: SessionState,
+    _ inbox: PresenterInbox
+  ) async {
     for await event in events {
       switch event.kind {
+      case .activated(ChatMessage.replyKey):
+        answer(event.notification, text: event.userText, connection, state, inbox)
+      case .activated(ChatMessage.markReadKey):
+        Transcript.status("marked read")
+        inbox.put(.read)
       case .activated:
         if case .string(let sender)? = event.userInfo["sender"] {
           Transcript.status("opened the message from \(Escaper.visible(sender))")
@@ -216,6 +228,30 @@ struct ChatSession: Service {
         continue
       }
     }
+  }
+
+  /// The Reply action of a private message's notification: the text typed into the
+  /// bubble goes to the sender; without one (a server with no reply field) the client
+  /// opens the conversation and asks for the text.
+  func answer(
+    _ notification: LocalNotification, text: String?, _ connection: IRCConnection, _ state: SessionState,
+    _ inbox: PresenterInbox
+  ) {
+    // The sender came from the server; it must still be one nick to be a PRIVMSG target.
+    guard case .string(let sender)? = notification.userInfo["sender"], !sender.isEmpty,
+      sender.allSatisfy(IRCName.isNickCharacter)
+    else { return }
+    inbox.put(.read)
+    // One IRC line: a reply typed over several lines is sent as one.
+    let line = text.map { $0.split(whereSeparator: \.isNewline).joined(separator: " ") }
+    guard let text = line?.trimmingCharacters(in: .whitespaces), !text.isEmpty else {
+      open(.privateChat(with: sender), state)
+      Transcript.status(
+        "reply to \(Escaper.visible(sender)): type your message (or /msg \(Escaper.visible(sender)) TEXT)")
+      return
+    }
+    connection.send(IRCMessage("PRIVMSG", sender, text))
+    Transcript.chat("to \(sender)", state.nick, text)
   }
 
   /// Makes `conversation` the one typed lines go to, and says so.

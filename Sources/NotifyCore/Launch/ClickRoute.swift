@@ -1,6 +1,9 @@
-/// Where a click on a notification goes (the way back to the app, as iOS hands a tapped
-/// notification to the running app or launches the app with it).
+/// Where a click on a notification, or on one of its actions, goes (the way back to the
+/// app, as iOS hands a tapped notification to the running app or launches the app with it).
 public enum ClickRoute: Hashable, Sendable {
+  /// A snooze button: notify shows the notification again `seconds` later, whoever heard
+  /// the click; the app is not involved.
+  case snooze(seconds: Int)
   /// The app runs in this very process: its center hands the activation to the app.
   case thisProcess
   /// Another process of the app is online: it hears of the activation through the store.
@@ -8,17 +11,25 @@ public enum ClickRoute: Hashable, Sendable {
   /// No process of the app is online: open it from its desktop entry, with the response
   /// waiting in the store.
   case launch
-  /// Only recorded: an action other than the default one, for an app that is not running.
-  case recordOnly
+  /// No process of the app is online and the action does not open it: the response waits
+  /// in the store until the app asks for it (`takeWaitingResponses`).
+  case waitForApp
 
-  /// Decides for a click with `actionKey` on a notification of `app`, heard by a process
-  /// that hosts `hostApp` (nil for the daemon and `fire-due`), while `onlineApps` have a
-  /// process online.
+  /// Decides for a click with `actionKey` (`action` is the notification's action with that
+  /// key, nil for `default`) on a notification of `app`, heard by a process that hosts
+  /// `hostApp` (nil for the daemon and `fire-due`), while `onlineApps` have a process
+  /// online. `replied` says whether a reply text came with it: a text-input action
+  /// without one (a server without inline reply showed it as a button) opens the app, so
+  /// that the app can ask for the text.
   public static func decide(
-    app: String, actionKey: String, hostApp: String?, onlineApps: Set<String>
+    app: String, actionKey: String, action: NotificationAction?, replied: Bool, hostApp: String?,
+    onlineApps: Set<String>
   ) -> ClickRoute {
+    if let seconds = action?.snoozeSeconds { return .snooze(seconds: seconds) }
     if app == hostApp { return .thisProcess }
     if onlineApps.contains(app) { return .runningApp }
-    return actionKey == "default" ? .launch : .recordOnly
+    let opensApp =
+      actionKey == "default" || action?.opensApp == true || (action?.isTextInput == true && !replied)
+    return opensApp ? .launch : .waitForApp
   }
 }

@@ -4,7 +4,7 @@ import Foundation
 public struct HistoryEvent: Hashable, Sendable {
   /// What happened.
   public enum Kind: String, CaseIterable, Sendable {
-    case delivered, discarded, cancelled, missed, failed, activated, dismissed, held
+    case delivered, discarded, cancelled, missed, failed, activated, dismissed, held, snoozed
   }
 
   /// Store sequence number; higher is newer. 0 before it is stored.
@@ -58,6 +58,7 @@ public struct HistoryEvent: Hashable, Sendable {
     if let title = n.title { detail["title"] = .string(title) }
     if let body = n.body { detail["body"] = .string(body) }
     if let launchImage = n.launchImage { detail["launchImage"] = .string(launchImage) }
+    if !n.actions.isEmpty { detail["actions"] = .array(n.actions.map(\.jsonValue)) }
     return detail
   }
 
@@ -68,6 +69,7 @@ public struct HistoryEvent: Hashable, Sendable {
     if !delivery.suppressed.isEmpty {
       detail["suppressed"] = .array(delivery.suppressed.kindNames.map { .string($0) })
     }
+    if let note = delivery.note { detail["note"] = .string(note) }
     return detail
   }
 

@@ -21,6 +21,7 @@ extension LocalNotification {
     r.set("badge", badge)
     r.set("userInfo", .object(userInfo))
     r.set("urgency", urgency.rawValue)
+    r.set("actions", .array(actions.map(\.jsonValue)))
     r.set("fireDate", fireDate.map { RFC3339.string(from: $0) })
     switch schedule.fireDate {
     case .instant:
@@ -39,8 +40,13 @@ extension LocalNotification {
 }
 
 extension StoredNotification {
-  /// The spec's notification JSON: `fireDate` is the next fire instant.
-  public var jsonRecord: JSONRecord { notification.jsonRecord(fireDate: nextFireDate) }
+  /// The spec's notification JSON: `fireDate` is the next fire instant; a snoozed copy
+  /// adds `snoozedOccurrence`.
+  public var jsonRecord: JSONRecord {
+    var r = notification.jsonRecord(fireDate: nextFireDate)
+    if let snoozedOccurrence { r.set("snoozedOccurrence", snoozedOccurrence) }
+    return r
+  }
 }
 
 extension Delivery {

@@ -27,6 +27,8 @@ public struct LocalNotification: Hashable, Sendable {
   public var userInfo: [String: JSONValue]
   /// The freedesktop urgency hint.
   public var urgency: Urgency
+  /// Buttons beside the default action, in the order shown (`NotificationAction`).
+  public var actions: [NotificationAction]
   /// How many occurrences have been delivered so far.
   public var deliveredCount: Int
   /// When the notification was first stored.
@@ -45,6 +47,7 @@ public struct LocalNotification: Hashable, Sendable {
     badge: Int? = nil,
     userInfo: [String: JSONValue] = [:],
     urgency: Urgency = .normal,
+    actions: [NotificationAction] = [],
     deliveredCount: Int = 0,
     createdAt: Date
   ) {
@@ -59,10 +62,16 @@ public struct LocalNotification: Hashable, Sendable {
     self.badge = badge
     self.userInfo = userInfo
     self.urgency = urgency
+    self.actions = actions
     self.deliveredCount = deliveredCount
     self.createdAt = createdAt
   }
 
   /// The label of the default action, "View" when none was given (iOS behaviour).
   public var actionLabel: String { action ?? "View" }
+
+  /// The action with `key`, nil for `default` and unknown keys.
+  public func action(forKey key: String) -> NotificationAction? {
+    actions.first { $0.key == key }
+  }
 }

@@ -17,17 +17,28 @@ public struct NotificationResponse: Hashable, Sendable {
   public var activationToken: String?
   /// When the user answered.
   public var date: Date
+  /// What the user typed into a text-input action's reply field
+  /// (`UNTextInputNotificationResponse.userText`); nil for other actions, and for a
+  /// text-input action on a server without inline reply (the app asks for the text).
+  public var userText: String?
 
   /// Creates a response.
   public init(
-    notification: LocalNotification, actionKey: String, occurrence: Int?, activationToken: String?, date: Date
+    notification: LocalNotification, actionKey: String, occurrence: Int?, activationToken: String?,
+    date: Date,
+    userText: String? = nil
   ) {
     self.notification = notification
     self.actionKey = actionKey
     self.occurrence = occurrence
     self.activationToken = activationToken
     self.date = date
+    self.userText = userText
   }
+
+  /// The action the user chose, nil for `default` (the notification itself) and keys the
+  /// notification does not have.
+  public var action: NotificationAction? { notification.action(forKey: actionKey) }
 
   /// The notification's `userInfo`.
   public var userInfo: [String: JSONValue] { notification.userInfo }
@@ -39,9 +50,10 @@ public struct NotificationResponse: Hashable, Sendable {
   /// The JSON `notify launch-response` prints: the action, the token, when, and the
   /// notification's fields (as in `notify show --json`, without its schedule).
   public var jsonRecord: JSONRecord {
-    var r = JSONRecord(capacity: 14)
+    var r = JSONRecord(capacity: 16)
     let n = notification
     r.set("actionKey", actionKey)
+    r.set("userText", userText)
     r.set("activationToken", activationToken)
     r.set("at", RFC3339.string(from: date, milliseconds: true))
     r.set("occurrence", occurrence)
@@ -55,6 +67,7 @@ public struct NotificationResponse: Hashable, Sendable {
     r.set("badge", n.badge)
     r.set("userInfo", .object(n.userInfo))
     r.set("urgency", n.urgency.rawValue)
+    r.set("actions", .array(n.actions.map(\.jsonValue)))
     return r
   }
 }

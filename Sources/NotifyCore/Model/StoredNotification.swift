@@ -10,12 +10,19 @@ public struct StoredNotification: Hashable, Sendable {
   public var nextOccurrence: Int
   /// The instant of that occurrence, or nil when none is left (the row is finishing).
   public var nextFireDate: Date?
+  /// For a snoozed copy: the occurrence (1-based) of the notification the user snoozed.
+  /// The copy fires once, beside the original, which keeps its own schedule.
+  public var snoozedOccurrence: Int?
 
-  public init(rowID: Int64, notification: LocalNotification, nextOccurrence: Int, nextFireDate: Date?) {
+  public init(
+    rowID: Int64, notification: LocalNotification, nextOccurrence: Int, nextFireDate: Date?,
+    snoozedOccurrence: Int? = nil
+  ) {
     self.rowID = rowID
     self.notification = notification
     self.nextOccurrence = nextOccurrence
     self.nextFireDate = nextFireDate
+    self.snoozedOccurrence = snoozedOccurrence
   }
 }
 

@@ -26,6 +26,8 @@ public struct Delivery: Hashable, Sendable {
   public var suppressed: PresentationOptions = []
   /// Held for quiet hours: not given to the sink, kept in the store until quiet ends.
   public var held = false
+  /// What the sink left out (`DeliverySink.note(for:)`), kept in the delivery record.
+  public var note: String?
 
   /// How far past its due instant an occurrence may be handed over and still not be late.
   public static let lateTolerance: TimeInterval = 1
@@ -55,4 +57,12 @@ public protocol DeliverySink: AnyObject {
   var name: String { get }
   /// Hands one occurrence to the user. Throwing means it was not shown and may be retried.
   func deliver(_ delivery: Delivery) throws
+  /// What the sink left out of `delivery`, which it has just delivered, for the delivery
+  /// record (a server without `actions` drops the buttons); nil when nothing was.
+  func note(for delivery: Delivery) -> String?
+}
+
+extension DeliverySink {
+  /// Nothing left out.
+  public func note(for delivery: Delivery) -> String? { nil }
 }

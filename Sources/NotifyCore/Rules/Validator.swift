@@ -115,6 +115,7 @@ public enum Validator {
     if let action = n.action { try text(action, field: "action", limit: maxTitle) }
     if let image = n.launchImage { try text(image, field: "launch image", limit: 1024) }
     if let badge = n.badge { try Validator.badge(badge) }
+    try actions(n.actions)
     if case .file(let name) = n.sound { try soundName(name) }
     if let count = n.schedule.repeatCount, count < 1 {
       throw NotifyError(
@@ -126,6 +127,94 @@ public enum Validator {
       throw NotifyError(
         .invalidData, "the notification has nothing to show",
         fix: "give at least one of a body, \(term: .title), \(term: .sound) or \(term: .badge)")
+    }
+  }
+
+  /// Checks a notification's actions: at most `NotificationAction.maximumCount`, keys
+  /// `[A-Za-z0-9._:-]{1,64}`, each once, none reserved; labels 1 to 40 characters of plain
+  /// text; at most one text-input action; snoozes from 1 s to 30 days.
+  public static func actions(_ actions: [NotificationAction]) throws(NotifyError) {
+    guard actions.count <= NotificationAction.maximumCount else {
+      throw NotifyError(
+        .invalidData,
+        "the notification has \(actions.count) actions (\(term: .action), \(term: .textAction) and \(term: .snooze) together)",
+        fix: "give at most \(NotificationAction.maximumCount); servers show no more")
+    }
+    var keys: Set<String> = []
+    for action in actions {
+      let field: Term = action.isTextInput ? .textAction : action.snoozeSeconds != nil ? .snooze : .action
+      if let seconds = action.snoozeSeconds {
+        guard NotificationAction.snoozeRange.contains(seconds) else {
+          throw NotifyError(
+            .invalidData, "\(term: .snooze) of \(seconds) s is out of range", fix: "snooze from 1s to 30d")
+        }
+        guard action.key == NotificationAction.snooze(seconds: seconds).key else {
+          throw NotifyError(
+            .invalidData,
+            "snooze action key '\(Escaper.visible(action.key, limit: 40))' does not match its interval",
+            fix: "create snooze actions with NotificationAction.snooze(seconds:)")
+        }
+      } else {
+        try actionKey(action.key, field: field)
+      }
+      guard keys.insert(action.key).inserted else {
+        throw NotifyError(
+          .invalidData, "the action key '\(Escaper.visible(action.key, limit: 40))' is given twice",
+          fix: action.snoozeSeconds != nil
+            ? "give each \(term: .snooze) interval once" : "give each action its own key")
+      }
+      try text(
+        action.title, field: "the label of action '\(Escaper.visible(action.key, limit: 40))'",
+        limit: NotificationAction.maximumTitle)
+      if action.title.contains(where: \.isNewline) || action.title.contains("\t") {
+        throw NotifyError(
+          .invalidData,
+          "the label of action '\(Escaper.visible(action.key, limit: 40))' has a line break or tab",
+          fix: "write the label on one line")
+      }
+      if action.title.allSatisfy(\.isWhitespace) {
+        throw NotifyError(
+          .invalidData, "the label of action '\(Escaper.visible(action.key, limit: 40))' is empty",
+          fix: "give it a label, as in \(term: field) KEY:LABEL")
+      }
+      if case .textInput(let placeholder, let buttonTitle) = action.kind {
+        if let placeholder {
+          try text(
+            placeholder, field: "the placeholder of action '\(action.key)'",
+            limit: NotificationAction.maximumPlaceholder)
+        }
+        if let buttonTitle {
+          try text(
+            buttonTitle, field: "the send label of action '\(action.key)'",
+            limit: NotificationAction.maximumTitle)
+        }
+      }
+    }
+    if actions.filter(\.isTextInput).count > 1 {
+      throw NotifyError(
+        .invalidData, "the notification has \(actions.filter(\.isTextInput).count) text-input actions",
+        fix: "give at most one \(term: .textAction): a server shows one reply field")
+    }
+  }
+
+  /// Checks an app's action key: `[A-Za-z0-9._:-]{1,64}`, not reserved.
+  static func actionKey(_ key: String, field: Term) throws(NotifyError) {
+    let shown = Escaper.visible(key, limit: 40)
+    guard (1...64).contains(key.utf8.count),
+      key.utf8.allSatisfy({
+        isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":")
+          || $0 == UInt8(ascii: "-")
+      })
+    else {
+      throw NotifyError(
+        .invalidData, "invalid action key '\(shown)' in \(term: field)",
+        fix: "use 1 to 64 characters from A-Z a-z 0-9 . _ : -, as in \(term: field) archive:Archive")
+    }
+    if NotificationAction.reservedKeys.contains(key) || key.hasPrefix(NotificationAction.reservedPrefix) {
+      throw NotifyError(
+        .invalidData, "the action key '\(shown)' is reserved",
+        fix: "choose another key: 'default', 'inline-reply' and keys starting with 'notify.' are notify's own"
+      )
     }
   }
 

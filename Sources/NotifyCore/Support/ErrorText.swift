@@ -30,6 +30,8 @@ public enum Term: Hashable, Sendable {
   case quietFrom, quietTo, quietDays
   /// How long quiet hours turned on by hand last.
   case quietFor
+  /// A notification's action buttons, its text-input action and its snooze intervals.
+  case action, textAction, snooze
 
   /// How the library names it.
   public var apiName: String {
@@ -52,6 +54,9 @@ public enum Term: Hashable, Sendable {
     case .quietTo: "quiet hours to"
     case .quietDays: "quiet days"
     case .quietFor: "quiet for"
+    case .action: "actions"
+    case .textAction: "the text-input action"
+    case .snooze: "snooze"
     }
   }
 }

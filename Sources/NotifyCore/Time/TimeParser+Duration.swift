@@ -11,14 +11,15 @@ extension TimeParser {
   /// `1h30m`). Terms may come in any order, each unit at most once. Units are elapsed
   /// time (a day is 86,400 s, a week 7 days). The sum must be positive and at most
   /// `maximumDuration`. Every failure is `NotifyError.Kind.invalidData`.
-  public static func duration(_ text: String) throws(NotifyError) -> TimeInterval {
+  /// `field` is what errors name (`--in` by default; `--snooze` for snooze intervals).
+  public static func duration(_ text: String, field: Term = .delay) throws(NotifyError) -> TimeInterval {
     let shown = Escaper.visible(text, limit: 40)
     func invalid(_ problem: String, fix: String) -> NotifyError {
-      NotifyError(.invalidData, "\(term: .delay) '\(shown)' \(problem)", fix: ErrorText(fix))
+      NotifyError(.invalidData, "\(term: field) '\(shown)' \(problem)", fix: ErrorText(fix))
     }
     let example = "give a positive duration such as 90s, 10m, 2h, 1d, 1w or 1h30m"
     guard !text.isEmpty else {
-      throw NotifyError(.invalidData, "\(term: .delay) needs a duration", fix: ErrorText(example))
+      throw NotifyError(.invalidData, "\(term: field) needs a duration", fix: ErrorText(example))
     }
     if text.unicodeScalars.contains(where: { $0.properties.isWhitespace }) {
       throw invalid("contains whitespace", fix: "write the parts together, as in 1h30m")

@@ -1,0 +1,45 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+extension SQLiteStore {
+  /// Snoozes occurrence `occurrence` of `notification` (as it was shown): a copy with the
+  /// same content, userInfo and actions fires once at `now + seconds`, beside the
+  /// notification, whose own schedule does not move. A copy snoozed earlier is replaced.
+  /// The copy is pending like any other: it counts against the 64 limit (an eviction is
+  /// recorded as for `schedule`), `list` shows it, `cancel` removes it. History records
+  /// `snoozed` with the interval. One transaction.
+  public func snooze(_ notification: LocalNotification, occurrence: Int, seconds: Int, at now: Date)
+    throws(NotifyError) -> ScheduleOutcome
+  {
+    let fireDate = now + TimeInterval(seconds)
+    var copy = notification
+    copy.schedule = Schedule(fireDate: .instant(fireDate))
+    copy.deliveredCount = 0
+    copy.createdAt = now
+    try Validator.notification(copy)
+    return try write { db in
+      try db.execute(
+        sql:
+          "DELETE FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL AND snoozed_occurrence IS NOT NULL",
+        arguments: [copy.app, copy.id])
+      let rowID = try NotificationRow.insert(
+        copy, nextOccurrence: 0, nextFire: fireDate, resolvedZone: nil, snoozedOccurrence: max(occurrence, 1),
+        in: db)
+      var detail = HistoryEvent.detail(of: copy)
+      detail["seconds"] = .int(Int64(seconds))
+      detail["until"] = .string(RFC3339.string(from: fireDate))
+      try HistoryWriter.insert(
+        HistoryEvent(
+          at: now, app: copy.app, notificationID: copy.id, kind: .snoozed,
+          reason: NotificationAction.snooze(seconds: seconds).key, occurrence: occurrence, fireDate: fireDate,
+          detail: detail),
+        in: db)
+      let stored = StoredNotification(
+        rowID: rowID, notification: copy, nextOccurrence: 0, nextFireDate: fireDate,
+        snoozedOccurrence: occurrence)
+      let discarded = try enforceLimit(app: copy.app, at: now, in: db)
+      return ScheduleOutcome(stored: stored, discarded: discarded, replaced: false)
+    }
+  }
+}
