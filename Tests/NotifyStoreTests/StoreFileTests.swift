@@ -83,7 +83,7 @@ struct StoreFileTests {
     #expect(
       applied == [
         "v1-notifications-claims-history", "v2-local-zone-index", "v3-dismiss-reason-names",
-        "v4-responses-presence", "v5-left-bubbles", "v6-settings-quiet-hours",
+        "v4-responses-presence", "v5-left-bubbles", "v6-settings-quiet-hours", "v7-actions-snooze",
       ])
     #expect(try store.pending(app: "a").map(\.notification.title) == ["still here"])
     // And the old dismissal reads as every dismissal is written now

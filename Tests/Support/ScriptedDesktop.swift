@@ -1,27 +1,27 @@
 import Foundation
-import NotifyTestSupport
 import Testing
 
 /// A private session bus (`Tests/Fixtures/private-bus.sh`, with a service folder for D-Bus
 /// activation) and the scripted notification server on it (`notification-server.py`),
 /// which records every call: for behaviour dunst lacks (sounds, activation tokens).
 /// Stopped when it goes away.
-final class ScriptedDesktop {
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-    .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Fixtures").path
+public final class ScriptedDesktop {
+  public static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures").path
 
   /// `DBUS_SESSION_BUS_ADDRESS` for processes on this bus.
-  let bus: [String: String]
+  public let bus: [String: String]
   /// The server's record: one JSON object per call or signal.
-  let record: String
+  public let record: String
   private let state: String
   private let server: pid_t?
 
   /// Starts the bus with `services` as its service folder, and (unless `withServer` is
   /// false) the server advertising `capabilities` (the script's default when nil); returns
   /// once the server is ready.
-  init(in folder: TemporaryFolder, services: String, capabilities: String? = nil, withServer: Bool = true)
+  public init(
+    in folder: TemporaryFolder, services: String, capabilities: String? = nil, withServer: Bool = true
+  )
     throws
   {
     state = folder.file("bus")
@@ -55,10 +55,21 @@ final class ScriptedDesktop {
   }
 
   /// Everything the server recorded so far.
-  var calls: [[String: Any]] { Self.lines(record) }
+  public var calls: [[String: Any]] { Self.lines(record) }
+
+  /// Calls `org.notify.Test.METHOD` on the server: `Click ID KEY TOKEN`, `Reply ID TEXT`,
+  /// `Close ID REASON` (what the user does).
+  public func drive(_ method: String, _ arguments: String...) throws {
+    let result = try CommandRunner(executable: "/usr/bin/gdbus", environment: bus).run(
+      [
+        "call", "--session", "--dest", "org.freedesktop.Notifications", "--object-path",
+        "/org/freedesktop/Notifications", "--method", "org.notify.Test.\(method)",
+      ] + arguments)
+    try #require(result.status == 0, "\(result.stderr)")
+  }
 
   /// The JSON objects of a record file, one per line.
-  static func lines(_ path: String) -> [[String: Any]] {
+  public static func lines(_ path: String) -> [[String: Any]] {
     (fileBytes(path).map { String(decoding: $0, as: UTF8.self) } ?? "").split(separator: "\n").compactMap {
       try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
     }
