@@ -7,7 +7,12 @@ struct HistoryCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "history", _superCommandName: "notify",
     abstract:
-      "Show what happened: delivered, discarded, cancelled, missed, failed, activated, dismissed, held.")
+      "Show what happened: delivered, discarded, cancelled, missed, failed, activated, dismissed, held, snoozed.",
+    discussion: """
+      History keeps at most 10000 events and none older than 90 days (every app together); \
+      set other bounds with --keep-entries and --keep-days. Pruning happens as history is \
+      written; the listing ends with a line saying how many older events were pruned.
+      """)
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption
@@ -21,13 +26,28 @@ struct HistoryCommand: ParsableCommand {
   @Flag(name: .customLong("all-apps"), help: "Every app's history.")
   var allApps = false
 
+  @Option(
+    name: .customLong("keep-entries"), parsing: .unconditional,
+    help: "Set the retention: keep at most N events (100 to 10000000; default 10000).")
+  var keepEntries: String?
+
+  @Option(
+    name: .customLong("keep-days"), parsing: .unconditional,
+    help: "Set the retention: keep no event older than N days (1 to 36525; default 90).")
+  var keepDays: String?
+
   func validate() throws {
     if limit < 1 { throw ValidationError("--limit must be at least 1") }
   }
 
   func run() throws {
+    if keepEntries != nil || keepDays != nil {
+      try setRetention()
+      return
+    }
     let app = allApps ? nil : try appOption.resolve()
-    let events = try store.open().history(app: app, limit: limit)
+    let opened = try store.open()
+    let events = try opened.history(app: app, limit: limit)
     if json {
       Output.line(Output.jsonArray(events.map(\.jsonRecord)))
       return
@@ -53,5 +73,35 @@ struct HistoryCommand: ParsableCommand {
       }
       Output.line(parts.joined(separator: "  "))
     }
+    let pruned = try opened.historyPruning()
+    if pruned.count > 0 {
+      let retention = try opened.historyRetention()
+      let newest = pruned.newest.map { ", the newest from \(Output.localTime($0, zone: zone))" } ?? ""
+      Output.line(
+        "(\(pruned.count) older events pruned by the retention of \(retention.entries) events and \(retention.days) days\(newest); change it with --keep-entries and --keep-days)"
+      )
+    }
+  }
+
+  /// `--keep-entries` / `--keep-days`: sets the retention (the other bound stays) and prunes.
+  private func setRetention() throws {
+    func number(_ text: String?, _ flag: String, _ range: ClosedRange<Int>) throws(NotifyError) -> Int? {
+      guard let text else { return nil }
+      guard let value = Int(text.trimmingCharacters(in: .whitespaces)), range.contains(value) else {
+        throw NotifyError(
+          .invalidData,
+          "\(flag) '\(Escaper.visible(text, limit: 40))' is not a number from \(range.lowerBound) to \(range.upperBound)",
+          fix: "give a whole number in that range")
+      }
+      return value
+    }
+    let entries = try number(keepEntries, "--keep-entries", HistoryRetention.entriesRange)
+    let days = try number(keepDays, "--keep-days", HistoryRetention.daysRange)
+    let opened = try store.open()
+    var retention = try opened.historyRetention()
+    if let entries { retention.entries = entries }
+    if let days { retention.days = days }
+    try opened.setHistoryRetention(retention, at: Date())
+    Output.line("history keeps at most \(retention.entries) events, none older than \(retention.days) days")
   }
 }

@@ -17,6 +17,8 @@ enum HistoryWriter {
         event.occurrence, event.fireDate.map(Millis.from), event.late.map { $0 ? 1 : 0 },
         event.soundRequested, event.soundNote, JSONValue.object(event.detail).compactText,
       ])
+    // Retention (`HistoryRetention`), in the same transaction, every 64th event.
+    if db.lastInsertedRowID % HistoryRetention.pruneInterval == 0 { try prune(now: event.at, in: db) }
   }
 
   static func decode(_ row: Row) -> HistoryEvent {

@@ -162,6 +162,15 @@ struct BadInputTests {
       Case(
         name: "settings: bad app id", arguments: ["settings", "--app", "a/b", "--alerts", "off"], status: 65,
         says: "app"),
+      Case(
+        name: "--keep-entries too small", arguments: ["history", "--keep-entries", "5"], status: 65,
+        says: "--keep-entries '5'"),
+      Case(
+        name: "--keep-days 0", arguments: ["history", "--keep-days", "0"], status: 65, says: "--keep-days '0'"
+      ),
+      Case(
+        name: "--keep-days not a number", arguments: ["history", "--keep-days", "ninety"], status: 65,
+        says: "from 1 to 36525"),
       // Actions (issue 13): each refused on `schedule` and on `now`.
     ]
     + actionCases.flatMap { c in
