@@ -46,7 +46,7 @@ extension LocalNotificationCenter {
   @discardableResult
   public func removeDelivered(_ ids: [String]) throws(NotifyError) -> [String] {
     let known = Dictionary(
-      try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, $0.serverID) }
+      try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, ($0.serverID, $0.server)) }
     ) { $1 }
     var missing = ids.filter { known[$0] == nil }
     let targets = ids.filter { known[$0] != nil }
@@ -55,11 +55,11 @@ extension LocalNotificationCenter {
       let desktop: DesktopSink
       if let own = sinks.desktop { desktop = own } else { desktop = try DesktopSink() }
       for id in targets {
-        guard try desktop.withdraw(app: app, id: id, storedServerID: known[id]) else {
+        guard try desktop.withdraw(app: app, id: id, stored: known[id]) else {
           missing.append(id)
           continue
         }
-        try store.setDesktopServerID(nil, app: app, id: id)
+        try store.setDesktopServerID(nil, server: nil, app: app, id: id)
         try interactions.record(.dismissed(reason: Self.withdrawnReason), id: id, evenIfUnknown: true)
       }
     }

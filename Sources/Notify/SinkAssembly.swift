@@ -74,12 +74,10 @@ public final class SinkAssembly: @unchecked Sendable {
     self.sink = SerializedSink(PresentingSink(base: outer))
     guard let desktop else { return }
     if let store {
-      if let known = try? store.desktopServerIDs() {
-        desktop.restoreServerIDs(
-          Dictionary(known.map { (DesktopNotificationKey(app: $0.app, id: $0.id), $0.serverID) }) { $1 })
-      }
-      desktop.onServerIDChange = { key, serverID in
-        try? store.setDesktopServerID(serverID, app: key.app, id: key.id)
+      // Read before each Notify: another process may have shown the bubble since.
+      desktop.storedServerID = { key in try? store.desktopServerID(app: key.app, id: key.id) }
+      desktop.onServerIDChange = { [unowned desktop] key, serverID in
+        try? store.setDesktopServerID(serverID, server: desktop.serverInstance, app: key.app, id: key.id)
       }
     }
     let observer = self.observer
@@ -141,7 +139,12 @@ public final class SinkAssembly: @unchecked Sendable {
         "server_id": "\(bubble.serverID)",
       ]
       do throws(NotifyError) {
-        try sink.exclusively { () throws(NotifyError) in try desktop.takeOver(bubble, at: now) }
+        guard try sink.exclusively({ () throws(NotifyError) in try desktop.takeOver(bubble, at: now) }) else {
+          logger.info(
+            "did not take over a bubble left by a process that stopped: another notification server showed it",
+            metadata: metadata)
+          continue
+        }
         taken += 1
         logger.info("took over a bubble left by a process that stopped", metadata: metadata)
       } catch {

@@ -36,6 +36,13 @@ public final class DesktopSink: DeliverySink {
   /// Called when a notification gets a server id (for `replaces_id`) or loses it (nil),
   /// so a store can persist the map.
   public var onServerIDChange: ((DesktopNotificationKey, UInt32?) -> Void)?
+  /// The id a store remembers for a notification, and the server instance that gave it
+  /// (`SQLiteStore.desktopServerID`): asked before each `Notify`, so that a bubble another
+  /// process showed is replaced, and only on the server that showed it. Without it the
+  /// sink uses the ids it saw itself.
+  public var storedServerID: ((DesktopNotificationKey) -> (serverID: UInt32, server: String?)?)?
+  /// Whether the last `Notify` timed out (as opposed to `GetCapabilities` before it).
+  var unansweredNotify = false
   /// The server's capabilities (`GetCapabilities`), read once per connection and again
   /// when another server takes over the name.
   public var capabilities: Set<String> { session.capabilities }
@@ -88,6 +95,7 @@ public final class DesktopSink: DeliverySink {
   /// one). Throws `NotifyError` when the server did not take it; it may be retried.
   public func deliver(_ delivery: Delivery) throws {
     if NotifyRequest.hasAlert(delivery.notification) {
+      unansweredNotify = false
       try withConnection(needsServer: true) { connection throws(BusFailure) in
         try notify(delivery, on: connection)
       }
@@ -112,8 +120,17 @@ public final class DesktopSink: DeliverySink {
   func notify(_ delivery: Delivery, on connection: BusConnection) throws(BusFailure) {
     let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
     let request = NotifyRequest(
-      delivery: delivery, capabilities: capabilities, replacesID: session.serverIDs[key] ?? 0)
-    var (serverID, owner) = try send(request, on: connection)
+      delivery: delivery, capabilities: capabilities, replacesID: replacesID(for: key, on: connection))
+    var serverID: UInt32
+    var owner: String?
+    do throws(BusFailure) {
+      (serverID, owner) = try send(request, on: connection)
+    } catch  where error.isTimeout {
+      // The server got the call and may still perform it (a slow server shows every call
+      // it received): sending it again could show it twice.
+      unansweredNotify = true
+      throw error
+    }
     if noteServer(owner) {
       // A new server answered (it was restarted since the last call) and the request was
       // formatted for the old one's capabilities: read them and, if that changes the
@@ -133,6 +150,27 @@ public final class DesktopSink: DeliverySink {
     }
     report(session.showed(delivery, as: serverID).map { [$0] } ?? [])
   }
+
+  /// The id to replace for `key`: the store's, when the server instance answering now gave
+  /// it; else (no store) the one this sink saw; 0 for a new bubble.
+  func replacesID(for key: DesktopNotificationKey, on connection: BusConnection) -> UInt32 {
+    guard let storedServerID else { return session.serverIDs[key] ?? 0 }
+    guard let stored = storedServerID(key), let server = stored.server,
+      server == serverInstance(on: connection)
+    else { return 0 }
+    return stored.serverID
+  }
+
+  /// The server instance answering on `connection`: the bus's id and the server's unique
+  /// name. Ids a server gives mean something only to that instance (unique names are not
+  /// reused on a bus; a new login is a new bus).
+  func serverInstance(on connection: BusConnection) -> String? {
+    guard let owner = session.owner, let bus = connection.busID else { return nil }
+    return bus + "/" + owner
+  }
+
+  /// The server instance answering now (see `serverInstance(on:)`), nil while unknown.
+  public var serverInstance: String? { connection.flatMap(serverInstance(on:)) }
 
   /// One `Notify` call: the server id it returned and who answered.
   func send(_ request: NotifyRequest, on connection: BusConnection) throws(BusFailure) -> (UInt32, String?) {
@@ -253,8 +291,17 @@ public final class DesktopSink: DeliverySink {
 
   /// The error for a server that did not answer in time (exit 75: try again later).
   func timeoutError(_ failure: BusFailure) -> NotifyError {
-    NotifyError(
-      .temporary, "the notification server did not answer within \(configuration.callTimeout)",
-      fix: "check that the notification daemon is responsive; the notification can be retried")
+    guard unansweredNotify else {
+      return NotifyError(
+        .temporary, "the notification server did not answer within \(configuration.callTimeout)",
+        fix: "check that the notification daemon is responsive; the notification can be retried")
+    }
+    var error = NotifyError(
+      .temporary,
+      "the notification server did not answer Notify within \(configuration.callTimeout): it may still show it",
+      fix: "check that the notification daemon is responsive; it is not sent again, which could show it twice"
+    )
+    error.mayHaveBeenShown = true
+    return error
   }
 }

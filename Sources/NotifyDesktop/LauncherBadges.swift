@@ -8,6 +8,9 @@ struct LauncherBadges {
   /// Remembers `count` as `app`'s badge.
   mutating func set(app: String, count: Int) { counts[app] = count }
 
+  /// The badge last published for `app`.
+  func count(of app: String) -> Int? { counts[app] }
+
   /// Every remembered badge, as the signal to emit.
   var entries: [LauncherEntry] {
     counts.sorted { $0.key < $1.key }.map { LauncherEntry(app: $0.key, count: $0.value) }
@@ -20,6 +23,10 @@ extension DesktopSink {
   /// it while this connection stays on the bus, so the sink remembers the last count per
   /// app and emits it again after a reconnect.
   public func publishBadge(app: String, count: Int) throws {
+    // Once per count: a delivery publishes its badge and the firer's badge sync would
+    // publish the same count again (every change was broadcast twice). A new connection
+    // emits every remembered badge anyway.
+    if badges.count(of: app) == count, connection?.isOpen == true { return }
     badges.set(app: app, count: count)
     try withConnection(needsServer: false) { connection throws(BusFailure) in
       try emitBadge(LauncherEntry(app: app, count: count), on: connection)

@@ -335,6 +335,11 @@ public final class Firer {
       do {
         try sink.deliver(delivery)
         delivery.note = sink.note(for: delivery)
+      } catch let error as NotifyError where error.mayHaveBeenShown {
+        // Not tried again: the server may show it (SPEC.md §6: never twice).
+        delivery.note = error.description
+        logger.warning("\(error)", metadata: Firer.metadata(claim))
+        return delivery
       } catch {
         lastError = "\(error)"
         logger.warning(

@@ -3,18 +3,24 @@ import GRDB
 import NotifyCore
 
 extension SQLiteStore {
-  /// The notification server's id for the app's notification `id`, remembered so that a
-  /// replacement sent by another process can pass it as `replaces_id`.
-  public func desktopServerID(app: String, id: String) throws(NotifyError) -> UInt32? {
+  /// The notification server's id for the app's notification `id` and the server instance
+  /// that gave it (`DesktopSink.serverInstance`), remembered so that another process can
+  /// pass it as `replaces_id` to that same server.
+  public func desktopServerID(app: String, id: String) throws(NotifyError) -> (
+    serverID: UInt32, server: String?
+  )? {
     try read { db in
-      try Int64.fetchOne(
-        db, sql: "SELECT server_id FROM desktop_id WHERE app = ? AND id = ?", arguments: [app, id]
-      ).map { UInt32(truncatingIfNeeded: $0) }
+      try Row.fetchOne(
+        db.cachedStatement(sql: "SELECT server_id, server FROM desktop_id WHERE app = ? AND id = ?"),
+        arguments: [app, id]
+      ).map { (UInt32(truncatingIfNeeded: $0["server_id"] as Int64), $0["server"]) }
     }
   }
 
-  /// Remembers the server's id for the app's notification `id`; nil forgets it.
-  public func setDesktopServerID(_ serverID: UInt32?, app: String, id: String) throws(NotifyError) {
+  /// Remembers the id `server` gave the app's notification `id`; nil forgets it.
+  public func setDesktopServerID(_ serverID: UInt32?, server: String?, app: String, id: String)
+    throws(NotifyError)
+  {
     try write { db in
       guard let serverID else {
         try db.execute(sql: "DELETE FROM desktop_id WHERE app = ? AND id = ?", arguments: [app, id])
@@ -22,18 +28,20 @@ extension SQLiteStore {
       }
       try db.execute(
         sql: """
-          INSERT INTO desktop_id (app, id, server_id) VALUES (?, ?, ?)
-          ON CONFLICT(app, id) DO UPDATE SET server_id = excluded.server_id
+          INSERT INTO desktop_id (app, id, server_id, server) VALUES (?, ?, ?, ?)
+          ON CONFLICT(app, id) DO UPDATE SET server_id = excluded.server_id, server = excluded.server
           """,
-        arguments: [app, id, Int64(serverID)])
+        arguments: [app, id, Int64(serverID), server])
     }
   }
 
-  /// Every remembered server id, as (app, id, server id).
-  public func desktopServerIDs() throws(NotifyError) -> [(app: String, id: String, serverID: UInt32)] {
+  /// Every remembered server id, as (app, id, server id, server instance).
+  public func desktopServerIDs() throws(NotifyError) -> [(
+    app: String, id: String, serverID: UInt32, server: String?
+  )] {
     try read { db in
-      try Row.fetchAll(db, sql: "SELECT app, id, server_id FROM desktop_id").map { row in
-        (row["app"], row["id"], UInt32(truncatingIfNeeded: row["server_id"] as Int64))
+      try Row.fetchAll(db, sql: "SELECT app, id, server_id, server FROM desktop_id").map { row in
+        (row["app"], row["id"], UInt32(truncatingIfNeeded: row["server_id"] as Int64), row["server"])
       }
     }
   }

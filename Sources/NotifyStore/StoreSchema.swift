@@ -253,6 +253,9 @@ enum StoreSchema {
           ALTER TABLE response ADD COLUMN launched INTEGER NOT NULL DEFAULT 1 CHECK (launched IN (0, 1));
           ALTER TABLE left_bubble ADD COLUMN actions TEXT;
           ALTER TABLE held ADD COLUMN actions TEXT;
+          -- Which server instance gave each id (bus id and the server's unique name): an id
+          -- means nothing to another server, or to the same one after a restart or login.
+          ALTER TABLE desktop_id ADD COLUMN server TEXT;
 
           DROP INDEX notification_pending_id;
           CREATE UNIQUE INDEX notification_pending_id

@@ -2,10 +2,12 @@
 """A scripted org.freedesktop.Notifications server for tests (spec 1.2).
 
     /usr/bin/python3 notification-server.py --record FILE [--capabilities body,actions,...]
+                                             [--notify-delay SECONDS]
 
 Connects to $DBUS_SESSION_BUS_ADDRESS, exports the interfaces at /org/freedesktop/Notifications,
 takes the name org.freedesktop.Notifications (failing if someone owns it) and then prints
-READY on stdout. It shows nothing: every call and every signal it emits is appended to FILE
+READY on stdout. With --notify-delay it answers each Notify that many seconds late (a slow
+server: it still shows every call it got, and the caller may have given up). It shows nothing: every call and every signal it emits is appended to FILE
 as one JSON line, and the test drives the user's side through org.notify.Test:
 
     Click(u id, s action_key, s token)  ActivationToken(id, token) when token is not empty,
@@ -142,7 +144,8 @@ def children(value):
 
 
 class Server:
-    def __init__(self, record_path, capabilities):
+    def __init__(self, record_path, capabilities, notify_delay=0.0):
+        self.notify_delay = notify_delay
         self.record_path = record_path
         self.capabilities = capabilities
         self.next_id = 1
@@ -178,6 +181,9 @@ class Server:
         except Exception as error:  # a fixture bug: answer, and say so in the record
             self.record({"error": f"{interface}.{method}: {error!r}"})
             invocation.return_dbus_error("org.notify.Test.Error.Failed", repr(error))
+            return
+        if self.notify_delay > 0 and interface == NOTIFICATIONS and method == "Notify":
+            GLib.timeout_add(int(self.notify_delay * 1000), lambda: invocation.return_value(reply) or False)
             return
         invocation.return_value(reply)
 
@@ -247,11 +253,14 @@ def main():
         metavar="LIST",
         help=f"comma-separated GetCapabilities answer (default {DEFAULT_CAPABILITIES}; '' for none)",
     )
+    parser.add_argument(
+        "--notify-delay", type=float, default=0.0, metavar="SECONDS", help="answer each Notify this late"
+    )
     args = parser.parse_args()
     if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
         fail("DBUS_SESSION_BUS_ADDRESS is not set: start a bus first (.ci/desktop-session.sh or private-bus.sh)")
 
-    server = Server(args.record, [c for c in args.capabilities.split(",") if c])
+    server = Server(args.record, [c for c in args.capabilities.split(",") if c], args.notify_delay)
     loop = GLib.MainLoop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, lambda: loop.quit() or GLib.SOURCE_REMOVE)

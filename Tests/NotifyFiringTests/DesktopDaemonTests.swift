@@ -134,6 +134,24 @@ final class HeadlessDesktop {
     return result.output
   }
 
+  /// Stops dunst and starts a new one on the same bus: another server instance, whose
+  /// ids start again at 1.
+  func restartDunst() throws {
+    let session = folder.file("session")
+    let pid =
+      pid_t(
+        (fileBytes(session + "/dunst.pid").map { String(decoding: $0, as: UTF8.self) } ?? "")
+          .trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    try #require(pid > 0)
+    kill(pid, SIGTERM)
+    try #require(waitUntil(timeout: 10) { kill(pid, 0) != 0 })
+    let result = try HeadlessDesktop.run(
+      ["/bin/bash", HeadlessDesktop.script, "start", session],
+      environment: ["NOTIFY_SESSION_DISPLAY": "auto"],
+      in: folder)
+    try #require(result.status == 0, "\(result.errors)")
+  }
+
   /// Picks an action through dunst's context menu, as a click on its button does: the
   /// session's scripted dmenu chooses the first offered line containing `text` (dunst
   /// offers `#LABEL (SUMMARY) [SERVER_ID,KEY]`). Returns what the menu offered.

@@ -20,7 +20,8 @@ public final class ScriptedDesktop {
   /// false) the server advertising `capabilities` (the script's default when nil); returns
   /// once the server is ready.
   public init(
-    in folder: TemporaryFolder, services: String, capabilities: String? = nil, withServer: Bool = true
+    in folder: TemporaryFolder, services: String, capabilities: String? = nil, withServer: Bool = true,
+    notifyDelay: Double = 0
   )
     throws
   {
@@ -38,7 +39,8 @@ public final class ScriptedDesktop {
     let ready = folder.file("server.out")
     server = try CommandRunner.spawn(
       ["/usr/bin/python3", Self.fixtures + "/notification-server.py", "--record", record]
-        + (capabilities.map { ["--capabilities", $0] } ?? []),
+        + (capabilities.map { ["--capabilities", $0] } ?? [])
+        + (notifyDelay > 0 ? ["--notify-delay", String(notifyDelay)] : []),
       environment: ProcessInfo.processInfo.environment.merging(bus) { $1 }, stdout: ready)
     try #require(
       waitUntil(timeout: 10) {

@@ -25,6 +25,10 @@ public struct NotifyError: Error, Hashable, Sendable, CustomStringConvertible {
   public var problemText: ErrorText
   /// What to do about it, or nil when nothing can be done.
   public var fixText: ErrorText?
+  /// For a sink's failure: the notification may have been shown all the same (the server
+  /// got the call but did not answer in time). A firer does not try it again, which could
+  /// show it twice; it records the delivery with this error as its note.
+  public var mayHaveBeenShown = false
 
   /// Creates an error whose text refers to `Term`s: `"\(term: .userInfo) is not JSON"`.
   public init(_ kind: Kind, _ problem: ErrorText, fix: ErrorText? = nil) {

@@ -40,6 +40,16 @@ final class BusConnection {
   /// False once the bus daemon went away or the connection failed.
   var isOpen: Bool { sd_bus_is_open(handle) > 0 }
 
+  /// The bus's id (`org.freedesktop.DBus.GetId`, 32 hex digits): another bus (a new login)
+  /// has another.
+  var busID: String? {
+    var id = sd_id128_t()
+    guard sd_bus_get_bus_id(handle, &id) >= 0 else { return nil }
+    return withUnsafeBytes(of: id.bytes) { bytes in
+      bytes.map { byte in (byte < 16 ? "0" : "") + String(byte, radix: 16) }.joined()
+    }
+  }
+
   /// This connection's unique name (`:1.42`).
   var uniqueName: String? {
     var name: UnsafePointer<CChar>? = nil
