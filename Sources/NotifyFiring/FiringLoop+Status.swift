@@ -45,11 +45,19 @@ extension FiringLoop {
     let base = url.lastPathComponent
     let names: Set<String> = [base, base + "-wal", base + "-journal"]
     let mask = UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE)
+    // The file the loop fires from: a store deleted or replaced under it (restored from a
+    // backup, moved away) would otherwise go on firing from the unlinked file and never see
+    // what is scheduled into the new one.
+    let opened = Self.fileIdentity(path)
     let recheck = try loop.addRealtimeTimer { [unowned self] in
       if (try? self.firer.store.changedByOthers()) ?? true { self.requestWake() }
     }
     let watch = try loop.addInotify(path: folder, mask: mask) { [unowned self] name in
       guard names.contains(name) else { return }
+      if name == base, let opened, Self.fileIdentity(path) != opened {
+        self.storeReplaced(path)
+        return
+      }
       if (try? self.firer.store.changedByOthers()) ?? true {
         self.requestWake()
       } else {
@@ -58,6 +66,25 @@ extension FiringLoop {
     }
     return [watch, recheck]
   }
+
+  /// The device and inode of the file at `path`, nil when there is none.
+  static func fileIdentity(_ path: String) -> [UInt64]? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return [UInt64(info.st_dev), UInt64(info.st_ino)]
+  }
+
+  /// The store file was deleted or replaced: stop with an error (exit 75 for the daemon),
+  /// so that systemd starts it again on the file now at the path.
+  func storeReplaced(_ path: String) {
+    logger.error(
+      "the store \(Escaper.visible(path)) was deleted or replaced while running; stopping so that a restart opens the file now there"
+    )
+    lock.withLock { storeWasReplaced = true }
+    loop?.exit(Self.storeReplacedExitCode)
+  }
+
+  static let storeReplacedExitCode = NotifyError.Kind.temporary.rawValue
 
   /// How long after a store event that looked like the loop's own it is looked at again.
   static let recheckDelay: TimeInterval = 0.05

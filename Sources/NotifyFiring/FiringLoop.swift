@@ -70,13 +70,15 @@ public final class FiringLoop: @unchecked Sendable {
   private let attached: (any LoopAttachable)?
   private let owner: SerializedSink?
 
-  private let lock = NSLock()
+  let lock = NSLock()
   private var ready = false
   private var stopRequested = false
   private var wakeup: Wakeup?
+  /// Set by the store watch when the store file went away under the loop.
+  var storeWasReplaced = false
 
   // Loop-thread state.
-  private var loop: EventLoop?
+  var loop: EventLoop?
   private var timer: EventSource?
   private var wakeSource: EventSource?
   var lastStatus = ""
@@ -173,6 +175,12 @@ public final class FiringLoop: @unchecked Sendable {
     notifier.stopping()
     exclusively { giveBack() }
     withExtendedLifetime(sources) {}
+    if lock.withLock({ storeWasReplaced }) {
+      throw NotifyError(
+        .temporary,
+        "the store \(Escaper.visible(configuration.storePath ?? "")) was deleted or replaced while the loop ran",
+        fix: "start it again (systemd restarts the daemon by itself): it opens the file now at the path")
+    }
   }
 
   /// Blocks SIGTERM and SIGINT for the calling thread and every thread it starts later.
