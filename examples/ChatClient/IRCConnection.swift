@@ -7,6 +7,8 @@ final class IRCConnection: @unchecked Sendable {
   private let fd: Int32
   private let writeLock = NSLock()
   private var closed = false
+  /// Ends `lines()` from outside; set once it is iterated.
+  private var stopReading: (@Sendable () -> Void)?
 
   /// Connects to `host`:`port`, trying each address the name resolves to.
   init(host: String, port: UInt16) throws(ChatError) {
@@ -45,12 +47,14 @@ final class IRCConnection: @unchecked Sendable {
 
   /// The lines the server sends, until it closes the connection. Iterate once.
   func lines() -> AsyncThrowingStream<String, any Error> {
-    LineReader.lines(of: fd) { [self] in
+    let reader = LineReader.reader(of: fd) { [self] in
       writeLock.withLock {
         closed = true
         close(fd)
       }
     }
+    writeLock.withLock { stopReading = reader.stop }
+    return reader.lines
   }
 
   /// Sends one message. Failures are ignored: a dead connection shows up as the end of
@@ -80,13 +84,21 @@ final class IRCConnection: @unchecked Sendable {
   }
 
   /// Shuts the socket down both ways, so the server sees the end and `lines()` ends. The
-  /// descriptor itself is closed when the reader lets go of it.
+  /// descriptor itself is closed when the reader lets go of it. Should the end of file not
+  /// be reported (seen once under heavy load: the client then never left), `lines()` is
+  /// ended anyway after `shutdownGrace`, which leaves the server's goodbye time to arrive.
   func shutdown() {
-    writeLock.withLock {
-      guard !closed else { return }
+    let stop: (@Sendable () -> Void)? = writeLock.withLock {
+      guard !closed else { return nil }
       _ = Foundation.shutdown(fd, Int32(SHUT_RDWR))
+      return stopReading
     }
+    guard let stop else { return }
+    DispatchQueue.global().asyncAfter(deadline: .now() + Self.shutdownGrace) { stop() }
   }
+
+  /// How long `lines()` may wait for the end of file after `shutdown()`.
+  static let shutdownGrace: TimeInterval = 2
 }
 
 /// A failure of the chat client, with what to do about it.

@@ -9,22 +9,40 @@ enum LineReader {
   static func lines(of fd: Int32, onCancel: @escaping @Sendable () -> Void = {}) -> AsyncThrowingStream<
     String, any Error
   > {
+    reader(of: fd, onCancel: onCancel).lines
+  }
+
+  /// `lines(of:onCancel:)`, with a way to end the stream from outside (`stop`): for a
+  /// socket whose end of file may never be reported once it was shut down.
+  static func reader(of fd: Int32, onCancel: @escaping @Sendable () -> Void = {}) -> (
+    lines: AsyncThrowingStream<String, any Error>, stop: @Sendable () -> Void
+  ) {
     let (stream, continuation) = AsyncThrowingStream.makeStream(of: String.self)
     let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "line-reader"))
     let state = ReaderState()
+    // A non-blocking descriptor (the IRC socket) is read until it has nothing more: data
+    // and the end of file that arrive together make one event, and a reader that took only
+    // the data would never hear the end (the client then never left the server). A
+    // blocking one (a terminal or a pipe on stdin) gets one read per event.
+    let drains = fcntl(fd, F_GETFL) & O_NONBLOCK != 0
     source.setEventHandler {
-      // One read per event: the descriptor may be blocking (a terminal or a pipe on stdin).
       var chunk = [UInt8](repeating: 0, count: 4096)
-      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-      if count > 0 {
-        for line in state.append(chunk[..<count]) { continuation.yield(line) }
-      } else if count == 0 {
-        if let last = state.remainder() { continuation.yield(last) }
-        continuation.finish()
-        source.cancel()
-      } else if errno != EAGAIN && errno != EINTR {
-        continuation.finish(throwing: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
-        source.cancel()
+      while true {
+        let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        if count > 0 {
+          for line in state.append(chunk[..<count]) { continuation.yield(line) }
+          if drains { continue }
+        } else if count == 0 {
+          if let last = state.remainder() { continuation.yield(last) }
+          continuation.finish()
+          source.cancel()
+        } else if errno == EINTR {
+          continue
+        } else if errno != EAGAIN {
+          continuation.finish(throwing: POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO))
+          source.cancel()
+        }
+        return
       }
     }
     source.setCancelHandler(handler: onCancel)
@@ -32,7 +50,7 @@ enum LineReader {
     nonisolated(unsafe) let cancellable = source
     continuation.onTermination = { _ in cancellable.cancel() }
     source.resume()
-    return stream
+    return (stream, { continuation.finish() })
   }
 }
 
