@@ -109,17 +109,8 @@ struct ServerInstanceTests {
   func badgePublishedOnce() throws {
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
-    let monitorOutput = f.folder.file("monitor.out")
-    let monitor = try CommandRunner.spawn(
-      ["dbus-monitor", "type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'"],
-      environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { $1 },
-      stdout: monitorOutput)
-    defer {
-      kill(monitor, SIGKILL)
-      waitpid(monitor, nil, 0)
-    }
-    func seen() -> String { fileBytes(monitorOutput).map { String(decoding: $0, as: UTF8.self) } ?? "" }
-    try #require(waitUntil(timeout: 10) { seen().contains("member=NameLost") }, "dbus-monitor did not start")
+    let monitor = try BusMonitor(environment: desktop.environment, folder: f.folder)
+    func seen() -> String { monitor.seen }
     let daemon = try NotifyProcess(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.environment)

@@ -100,25 +100,13 @@ struct BadgeSettingTests {
     let f = try FiringFixture()
     try f.store.setBadge(app: "tally", count: 7, at: Date())
     try f.store.change(SettingsChange(badges: false), app: "tally")
-    let monitorOutput = f.folder.file("monitor.out")
-    let monitor = try CommandRunner.spawn(
-      ["dbus-monitor", "type='signal',interface='com.canonical.Unity.LauncherEntry',member='Update'"],
-      environment: ProcessInfo.processInfo.environment.merging(desktop.environment) { $1 },
-      stdout: monitorOutput)
-    defer {
-      kill(monitor, SIGKILL)
-      waitpid(monitor, nil, 0)
-    }
+    let monitor = try BusMonitor(environment: desktop.environment, folder: f.folder)
     func updates() -> [String] {
       // One signal per `signal` line; keep tally's.
-      (fileBytes(monitorOutput).map { String(decoding: $0, as: UTF8.self) } ?? "")
-        .components(separatedBy: "signal time=").filter { $0.contains("application://tally.desktop") }
+      monitor.seen.components(separatedBy: "signal time=").filter {
+        $0.contains("application://tally.desktop")
+      }
     }
-    try #require(
-      waitUntil(timeout: 10) {
-        fileBytes(monitorOutput).map { String(decoding: $0, as: UTF8.self) }?.contains("member=NameLost")
-          == true
-      }, "dbus-monitor did not start")
     // When the daemon starts, and one of tally's notifications with badge 8 fires
     let daemon = try NotifyProcess(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",

@@ -14,12 +14,7 @@ public enum Validator {
 
   /// Checks a notification id: `[A-Za-z0-9._:-]{1,128}`.
   public static func id(_ id: String) throws(NotifyError) {
-    guard (1...128).contains(id.utf8.count),
-      id.utf8.allSatisfy({
-        isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":")
-          || $0 == UInt8(ascii: "-")
-      })
-    else {
+    guard (1...128).contains(id.utf8.count), id.utf8.allSatisfy(isKeyByte) else {
       throw NotifyError(
         .invalidData, "invalid id '\(Escaper.visible(id, limit: 40))'",
         fix: "use 1 to 128 characters from A-Z a-z 0-9 . _ : -")
@@ -200,12 +195,7 @@ public enum Validator {
   /// Checks an app's action key: `[A-Za-z0-9._:-]{1,64}`, not reserved.
   static func actionKey(_ key: String, field: Term) throws(NotifyError) {
     let shown = Escaper.visible(key, limit: 40)
-    guard (1...64).contains(key.utf8.count),
-      key.utf8.allSatisfy({
-        isAlphanumeric($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ":")
-          || $0 == UInt8(ascii: "-")
-      })
-    else {
+    guard (1...64).contains(key.utf8.count), key.utf8.allSatisfy(isKeyByte) else {
       throw NotifyError(
         .invalidData, "invalid action key '\(shown)' in \(term: field)",
         fix: "use 1 to 64 characters from A-Z a-z 0-9 . _ : -, as in \(term: field) archive:Archive")
@@ -228,6 +218,13 @@ public enum Validator {
         fix:
           "give a file name from the app's sound folder (no '/', not starting with '.'), 'default' or 'none'")
     }
+  }
+
+  /// `[A-Za-z0-9._:-]`: what notification ids and action keys are made of.
+  private static func isKeyByte(_ byte: UInt8) -> Bool {
+    isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
+      || byte == UInt8(ascii: ":")
+      || byte == UInt8(ascii: "-")
   }
 
   private static func isAlphanumeric(_ byte: UInt8) -> Bool {
