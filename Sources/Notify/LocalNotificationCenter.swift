@@ -191,7 +191,15 @@ public final class LocalNotificationCenter: Sendable {
       runningLoop.value?.nudge()
       return delivery
     }
-    try sinks.sink.deliver(delivery)
+    do {
+      try sinks.sink.deliver(delivery)
+    } catch let error as NotifyError {
+      throw error
+    } catch let fault as SinkFault {
+      throw NotifyError(fault)
+    } catch {
+      throw NotifyError(.temporary, "the \(sinks.name) sink could not show the notification (\(error))")
+    }
     delivery.note = sinks.sink.note(for: delivery)
     try store.recordPresented(delivery)
     didDeliver(delivery)

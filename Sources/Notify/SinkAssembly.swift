@@ -62,7 +62,9 @@ public final class SinkAssembly: @unchecked Sendable {
   ) {
     var outer = base
     var desktop: DesktopSink?
-    if let fallback = base as? SoundFallbackSink {
+    if let auto = base as? AutoSink {
+      desktop = auto.desktop.desktop
+    } else if let fallback = base as? SoundFallbackSink {
       desktop = fallback.desktop
     } else if let plain = base as? DesktopSink {
       desktop = plain
@@ -129,7 +131,8 @@ public final class SinkAssembly: @unchecked Sendable {
   /// taken over.
   @discardableResult
   public func takeOverLeftBubbles(app: String?, logger: Logger) -> Int {
-    guard let desktop, let store else { return 0 }
+    // No server on the bus (`--sink auto` on stdout for now): nothing can be taken over.
+    guard let desktop, let store, sink.exclusively({ desktop.serverPresent }) else { return 0 }
     let now = clock.now()
     guard let bubbles = try? store.takeLeftBubbles(app: app, now: now) else { return 0 }
     var taken = 0

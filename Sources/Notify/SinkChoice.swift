@@ -5,7 +5,8 @@ import NotifyStore
 
 /// `--sink auto|desktop|stdout` (SPEC.md §5).
 public enum SinkChoice: String, CaseIterable, Sendable {
-  /// The desktop when a notification server answers on the session bus, else stdout.
+  /// The desktop while a notification server is on the session bus, else stdout,
+  /// following the bus as servers come and go (`AutoSink`).
   case auto
   /// The freedesktop notification server; fails with exit 69 when none answers.
   case desktop
@@ -25,7 +26,9 @@ public enum SinkChoice: String, CaseIterable, Sendable {
     switch self {
     case .stdout: return StdoutSink()
     case .desktop: return try DesktopSink()
-    case .auto: return (try? DesktopSink()) ?? StdoutSink()
+    case .auto:
+      guard let desktop = try? DesktopSink(followingServer: .init()) else { return StdoutSink() }
+      return AutoSink(desktop: desktop, stdout: StdoutSink())
     }
   }
 }

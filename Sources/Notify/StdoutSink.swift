@@ -3,37 +3,46 @@ import NotifyCore
 
 /// Writes deliveries to a file descriptor (stdout by default): one JSON object per line
 /// when it is not a terminal, a readable, escaped line when it is (SPEC.md §5).
+///
+/// A reader that stops reading or goes away is a fault of the sink, not of the
+/// notification (`SinkFault`): a line its reader did not start reading within
+/// `writeTimeout` is refused as `stalled` (the firer gives it back and tries again), and a
+/// reader that left (`EPIPE`) makes the sink `gone`. Writing never blocks longer than
+/// `writeTimeout` (`LineWriter`), so a stalled reader cannot hold the firer or its stop.
 public final class StdoutSink: DeliverySink {
   public let name = "stdout"
+  /// How long one line may wait for its reader before the delivery is refused as stalled.
+  public static let writeTimeout: TimeInterval = 1
   private let fd: Int32
   private let readable: Bool
+  private let writer: LineWriter
   /// The zone of readable lines: read once, when the first one is written.
   private lazy var zone: TimeZone = requestedZone ?? SystemClock.readSystemZone()
   private let requestedZone: TimeZone?
 
   /// Creates a sink writing to `fd`; `readable` defaults to whether `fd` is a terminal, and
   /// readable lines show times in `zone` (default: the system zone when the first is written).
-  public init(fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: TimeZone? = nil) {
+  public init(
+    fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: TimeZone? = nil,
+    writeTimeout: TimeInterval = StdoutSink.writeTimeout
+  ) {
     self.fd = fd
     self.readable = readable ?? (isatty(fd) == 1)
     self.requestedZone = zone
+    self.writer = LineWriter(fd: fd, timeout: writeTimeout)
   }
 
   public func deliver(_ delivery: Delivery) throws {
     // A line is the alert: with alerts off (or shown by the app itself) nothing is printed.
     guard delivery.presentation.contains(.banner) else { return }
     let line = (readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n"
-    var bytes = Array(line.utf8)
-    var offset = 0
-    while offset < bytes.count {
-      let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw NotifyError(.ioError, "cannot write to the stdout sink: \(String(cString: strerror(errno)))")
-      }
-      offset += written
+    do {
+      try writer.write(Array(line.utf8))
+    } catch .stalled(let reason) {
+      throw SinkFault(.stalled, sink: name, reason: reason)
+    } catch .gone(let reason) {
+      throw SinkFault(.gone, sink: name, reason: reason)
     }
-    bytes.removeAll()
   }
 
   private func readableLine(_ d: Delivery) -> String {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Glibc
 import Logging
 import Notify
 import NotifyFiring
@@ -13,7 +14,10 @@ struct FireDueCommand: ParsableCommand {
       delivered once with late: true (a repeating notification once, then it moves on). \
       Shortly before --budget is spent no new delivery starts; what is left stays due for \
       the next run, and the count is printed on stderr. Exit 0 then, 75 if one delivery \
-      alone outlasted the whole budget.
+      alone outlasted the whole budget. SIGTERM, SIGINT or SIGHUP stop it the same way \
+      (a delivery in progress ends within the sink's own timeout), then it ends by that \
+      signal. A stdout whose reader stopped reading ends the run with 75, one whose reader \
+      went away with 69; nothing is recorded failed for either.
       """)
 
   @OptionGroup var store: StoreOptions
@@ -25,6 +29,9 @@ struct FireDueCommand: ParsableCommand {
   var budget: String = "25s"
 
   func run() throws {
+    // Before any thread exists: a stop signal waits for the run to look between hand-offs
+    // (it would otherwise kill the run mid-burst, with claims left for the next run).
+    StopSignals.block()
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
     let budget = try DurationArgument.parse(budget, option: "--budget")
     let store = try store.open()
@@ -34,6 +41,7 @@ struct FireDueCommand: ParsableCommand {
     let firer = Firer(
       store: store, sink: sinks.sink, identity: .current,
       logger: Logger(label: "notify.firing"))
+    firer.isStopRequested = { StopSignals.pending() != nil }
     let summary = try FireDue.run(
       firer: firer, budget: budget, dueCount: { now in try store.dueCount(now: now) },
       onOverrun: {
@@ -42,11 +50,39 @@ struct FireDueCommand: ParsableCommand {
         )
         _exit(NotifyError.Kind.temporary.rawValue)
       })
+    if let fault = summary.sinkFault {
+      sinks.leaveShownBubbles()
+      Output.error(
+        "error: \(fault): delivered \(summary.report.delivered), left \(summary.left) for the next run\(fault.kind == .gone ? "; give it a reader, or choose another sink (--sink desktop)" : "")"
+      )
+      Foundation.exit(
+        fault.kind == .gone ? NotifyError.Kind.unavailable.rawValue : NotifyError.Kind.temporary.rawValue)
+    }
+    if summary.interrupted, let signal = StopSignals.pending() {
+      Output.error(
+        "stopped by \(StopSignals.name(signal)): delivered \(summary.report.delivered), left \(summary.left) for the next run"
+      )
+      sinks.leaveShownBubbles()
+      Self.end(by: signal)
+    }
     if summary.budgetSpent {
       Output.error(
         "budget of \(TimeText.seconds(budget)) spent: delivered \(summary.report.delivered), left \(summary.left) for the next run"
       )
     }
+  }
+
+  /// Ends the process by `signal`, as it would have ended had it not waited to give its
+  /// claims back: a shell running it in a loop, or systemd stopping the timer's run, sees
+  /// that it was stopped.
+  static func end(by signal: Int32) -> Never {
+    Glibc.signal(signal, SIG_DFL)
+    var set = sigset_t()
+    sigemptyset(&set)
+    sigaddset(&set, signal)
+    pthread_sigmask(SIG_UNBLOCK, &set, nil)
+    raise(signal)
+    Foundation.exit(128 + signal)
   }
 }
 

@@ -192,6 +192,7 @@ extension DesktopSink {
     let oldOwner = try message.readString()
     let newOwner = try message.readString()
     report(session.ownerChanged(from: oldOwner, to: newOwner))
+    noteServerPresent(!newOwner.isEmpty, owner: newOwner.isEmpty ? nil : newOwner)
   }
 
   func emit(

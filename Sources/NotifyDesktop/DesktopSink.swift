@@ -43,6 +43,12 @@ public final class DesktopSink: DeliverySink {
   public var storedServerID: ((DesktopNotificationKey) -> (serverID: UInt32, server: String?)?)?
   /// Whether the last `Notify` timed out (as opposed to `GetCapabilities` before it).
   var unansweredNotify = false
+  /// True while a notification server owns `org.freedesktop.Notifications`, as far as this
+  /// sink knows: its answers, its failures (`ServiceUnknown`) and `NameOwnerChanged`.
+  public internal(set) var serverPresent = false
+  /// Called when `serverPresent` changes, with the new owner's unique name when one came.
+  /// On the thread that dispatches the sink's bus messages (its loop) or delivers.
+  public var onServerPresenceChange: ((Bool, String?) -> Void)?
   /// The server's capabilities (`GetCapabilities`), read once per connection and again
   /// when another server takes over the name.
   public var capabilities: Set<String> { session.capabilities }
@@ -64,14 +70,18 @@ public final class DesktopSink: DeliverySink {
 
   /// Connects to the session bus and reads the server's capabilities.
   ///
-  /// Throws `NotifyError.unavailable` (exit 69) when there is no session bus or no
-  /// notification server answers on it: what `--sink desktop` reports.
-  public init(configuration: Configuration = Configuration()) throws(NotifyError) {
+  /// Throws `NotifyError.unavailable` (exit 69) when there is no session bus or, when
+  /// `requiresServer`, no notification server answers on it: what `--sink desktop`
+  /// reports. Without `requiresServer` a bus is enough (`init(followingServer:)`).
+  public init(configuration: Configuration = Configuration(), requiresServer: Bool = true) throws(NotifyError)
+  {
     self.configuration = configuration
     do throws(BusFailure) {
       _ = try ready(needsServer: true)
     } catch {
-      throw DesktopSink.unavailableError(error)
+      guard !requiresServer, error.isNoServer, let connection, connection.isOpen else {
+        throw DesktopSink.unavailableError(error)
+      }
     }
   }
 
@@ -131,6 +141,7 @@ public final class DesktopSink: DeliverySink {
       unansweredNotify = true
       throw error
     }
+    noteServerPresent(true, owner: owner)
     if noteServer(owner) {
       // A new server answered (it was restarted since the last call) and the request was
       // formatted for the old one's capabilities: read them and, if that changes the
@@ -218,6 +229,7 @@ public final class DesktopSink: DeliverySink {
       return try operation(try ready(needsServer: needsServer))
     } catch let failure {
       if failure.isTimeout { throw timeoutError(failure) }
+      noteCallFailure(failure)
       throw DesktopSink.unavailableError(failure)
     }
   }
@@ -257,6 +269,7 @@ public final class DesktopSink: DeliverySink {
       message, timeout: configuration.callTimeout, operation: "calling GetCapabilities")
     session.read(capabilities: Set(try reply.readStringArray()))
     noteServer(reply.sender)
+    noteServerPresent(true, owner: reply.sender)
   }
 
   /// Closes the connection. Notifications shown through it can no longer send us signals

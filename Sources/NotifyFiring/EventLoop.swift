@@ -111,7 +111,9 @@ final class EventLoop {
   }
 
   /// Handles `signal` on the loop: it is blocked for this thread and read from a signalfd.
-  func addSignal(_ signal: Int32, _ body: @escaping () -> Void) throws(NotifyError) -> EventSource {
+  func addSignal(_ signal: Int32, priority: Int64 = 0, _ body: @escaping () -> Void) throws(NotifyError)
+    -> EventSource
+  {
     let box = EventSource.Box(body)
     var source: OpaquePointer?
     try SystemdCall.check(
@@ -122,7 +124,9 @@ final class EventLoop {
           return 0
         }, Unmanaged.passUnretained(box).toOpaque()),
       "sd_event_add_signal")
-    return EventSource(source!, box)
+    let wrapped = EventSource(source!, box)
+    try wrapped.setPriority(priority)
+    return wrapped
   }
 
   /// A source that runs `body` once per `EventSource.trigger()`, after everything of

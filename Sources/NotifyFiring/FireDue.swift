@@ -18,6 +18,12 @@ public enum FireDue {
     public var left: Int
     /// True when the budget stopped the run before everything due was delivered.
     public var budgetSpent: Bool
+    /// True when a stop request (`Firer.isStopRequested`: SIGTERM, SIGINT, SIGHUP) ended
+    /// the run early; what was not handed over went back to pending.
+    public var interrupted: Bool { report.interrupted }
+    /// The sink fault that ended the run early, if one did; what was not handed over went
+    /// back to pending.
+    public var sinkFault: SinkFault? { report.sinkFault }
   }
 
   /// Time past the budget allowed for giving unstarted claims back before the run counts
@@ -45,7 +51,10 @@ public enum FireDue {
     let total = try firer.fireBatch(task: task)
     // Released claims went back to the store, so a count of what is due includes them.
     var left = total.released
-    if total.stopped, let counted = try? dueCount?(clock.now()) { left = counted }
+    if total.stopped || total.interrupted || total.sinkFault != nil, let counted = try? dueCount?(clock.now())
+    {
+      left = counted
+    }
     return Summary(report: total, left: left, budgetSpent: total.stopped)
   }
 }

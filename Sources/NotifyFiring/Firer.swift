@@ -67,6 +67,12 @@ public final class Firer {
     public var released = 0
     /// True when the task expired before everything due was handed over.
     public var stopped = false
+    /// True when a stop request (`Firer.isStopRequested`: a signal, `stop()`) cut the work
+    /// short: what was not handed over is given back by the driver as it stops.
+    public var interrupted = false
+    /// The sink fault that halted the hand-overs, if one did; the claims not handed over
+    /// went back to pending (counted in `released`).
+    public var sinkFault: SinkFault?
 
     /// Creates an empty report.
     public init() {}
@@ -78,6 +84,8 @@ public final class Firer {
       failed += other.failed
       released += other.released
       stopped = stopped || other.stopped
+      interrupted = interrupted || other.interrupted
+      sinkFault = other.sinkFault ?? sinkFault
     }
   }
 
@@ -98,6 +106,14 @@ public final class Firer {
   public let identity: FirerIdentity
   /// Tuning.
   public let options: Options
+  /// Asked before every hand-off and between a delivery's attempts: true once the driver
+  /// is stopping (SIGTERM, SIGINT, SIGHUP, `FiringLoop.stop()`). No new hand-off starts
+  /// then; the one in flight ends within the sink's own timeout, and the claims left are
+  /// given back (`giveBack`). Set by the driver before it runs the firer.
+  public var isStopRequested: () -> Bool = { false }
+  /// How long after a sink stalled (`SinkFault.stalled`) the firer asks to be woken to try
+  /// again.
+  public static let stalledSinkRetry: TimeInterval = 2
 
   let clock: any NotifyClock
   let sounds: any SoundResolving
@@ -152,6 +168,10 @@ public final class Firer {
   /// pings its watchdog there).
   public func wake(task: BackgroundTask? = nil, beforeEach: () -> Void = {}) throws(NotifyError) -> Wake {
     var report = BatchReport()
+    if isStopRequested() {
+      report.interrupted = true
+      return Wake(report: report, next: nil)
+    }
     let releaseAt = releaseHeld(&report)
     var actions = machine.wake(now: clock.now())
     while !actions.isEmpty {
@@ -163,11 +183,30 @@ public final class Firer {
         report.claimed += claims.count
         actions = machine.claimed(claims, now: clock.now())
       case .handOver(let claims):
-        let (done, unstarted) = handOver(claims, task: task, beforeEach: beforeEach)
+        let (done, unstarted, halt) = handOver(claims, task: task, beforeEach: beforeEach)
         report.add(done)
-        if !unstarted.isEmpty {
+        switch halt {
+        case nil:
+          break
+        case .budget:
           report.stopped = true
           actions = machine.budgetSpent(unstarted: unstarted, now: clock.now())
+        case .stopRequested:
+          // Kept prepared: the driver gives them back as it stops (`giveBack`).
+          report.interrupted = true
+          _ = machine.budgetSpent(unstarted: unstarted, now: clock.now())
+          return Wake(report: report, next: nil)
+        case .sinkFault(let fault):
+          // Back to pending at once, so that another firer (with another sink) may take
+          // them while this one's sink is stalled or gone.
+          report.sinkFault = fault
+          _ = machine.budgetSpent(unstarted: unstarted, now: clock.now())
+          for case .giveBack(let claims) in machine.stop() {
+            try release(claims)
+            report.released += claims.count
+          }
+          let retry = fault.kind == .stalled ? clock.now() + Firer.stalledSinkRetry : nil
+          return Wake(report: report, next: [retry, releaseAt].compactMap { $0 }.min())
         }
       case .giveBack(let claims):
         try release(claims)
@@ -207,12 +246,15 @@ public final class Firer {
       let wake = try wake(task: task)
       total.add(wake.report)
       // Nothing claimed: what is still due belongs to a live firer (or a millisecond away).
-      guard !total.stopped, wake.report.claimed > 0, let next = wake.next, next <= clock.now() else { break }
+      guard !total.stopped, !total.interrupted, total.sinkFault == nil, wake.report.claimed > 0,
+        let next = wake.next, next <= clock.now()
+      else { break }
     }
     let released = try giveBack()
     total.released += released
     if released > 0 {
-      logger.notice("budget spent: gave back \(released) unstarted deliveries for the next run")
+      let why = total.interrupted ? "stopping" : total.sinkFault != nil ? "the sink failed" : "budget spent"
+      logger.notice("\(why): gave back \(released) unstarted deliveries for the next run")
     }
     return total
   }
@@ -248,23 +290,46 @@ public final class Firer {
     }
   }
 
-  /// Hands `claims` over in order, checking `task` before each, then records the ones the
-  /// sink took in one transaction. Returns what was done and the claims not started.
+  /// Why a burst's hand-overs stopped before its end.
+  private enum Halt {
+    /// The task's budget ran out.
+    case budget
+    /// The driver is stopping.
+    case stopRequested
+    /// The sink cannot take deliveries now (stalled) or any more (gone).
+    case sinkFault(SinkFault)
+  }
+
+  /// Hands `claims` over in order, checking `task` and the stop request before each, then
+  /// records the ones the sink took in one transaction. Returns what was done, the claims
+  /// not started and why they were not.
   private func handOver(_ claims: [Claim], task: BackgroundTask?, beforeEach: () -> Void)
-    -> (report: BatchReport, unstarted: [Claim])
+    -> (report: BatchReport, unstarted: [Claim], halt: Halt?)
   {
     var report = BatchReport()
     var handed: [HandOff] = []
     var unstarted: [Claim] = []
+    var halt: Halt?
     for (position, claim) in claims.enumerated() {
       if task?.checkExpiration() == true {
-        unstarted = Array(claims[position...])
+        (unstarted, halt) = (Array(claims[position...]), .budget)
+        break
+      }
+      if isStopRequested() {
+        (unstarted, halt) = (Array(claims[position...]), .stopRequested)
         break
       }
       beforeEach()
       if prepared[ClaimKey(claim)] == nil { prepare([claim]) }
-      guard let preparation = prepared.removeValue(forKey: ClaimKey(claim)) else { continue }
-      if let delivery = deliver(claim, preparation) {
+      guard let preparation = prepared[ClaimKey(claim)] else { continue }
+      let outcome = deliver(claim, preparation)
+      if case .notStarted(let why) = outcome {
+        // Still prepared: it goes back with the rest.
+        (unstarted, halt) = (Array(claims[position...]), why)
+        break
+      }
+      prepared[ClaimKey(claim)] = nil
+      if case .delivered(let delivery) = outcome {
         let handOff = HandOff(claim: claim, delivery: delivery)
         if delivery.held {
           // Nothing was shown: no hand-off note. A crash before it is recorded leaves the
@@ -304,7 +369,7 @@ public final class Firer {
         "delivered\(handOff.delivery.late ? " late" : "")\(handOff.claim.coalesced > 0 ? " (standing for \(handOff.claim.coalesced + 1) occurrences)" : "")",
         metadata: Firer.metadata(handOff.claim))
     }
-    return (report, unstarted)
+    return (report, unstarted, halt)
   }
 
   /// Gives claims back to the store, unstarted.
@@ -314,12 +379,25 @@ public final class Firer {
     try Firer.storeCall { try store.release(claims) }
   }
 
+  /// What became of one claimed occurrence.
+  private enum Outcome {
+    /// Handed to the sink (or held for quiet hours).
+    case delivered(Delivery)
+    /// Refused on every attempt and recorded `failed`.
+    case failed
+    /// Not shown, and not the notification's fault: it goes back with the rest.
+    case notStarted(Halt)
+  }
+
   /// Hands one claimed occurrence to the sink, trying again on failure; a delivery that
-  /// never gets through is recorded `failed`. Nothing but the delivery value is built
+  /// never gets through is recorded `failed`. A sink fault (`SinkFault`) or a stop request
+  /// between attempts leaves it unstarted instead: nothing is recorded `failed` because a
+  /// reader went away or the firer was stopped. Nothing but the delivery value is built
   /// before the sink call: that is the latency that counts.
-  private func deliver(_ claim: Claim, _ preparation: Preparation) -> Delivery? {
+  private func deliver(_ claim: Claim, _ preparation: Preparation) -> Outcome {
     var lastError = ""
     for attempt in 1...options.attempts {
+      if attempt > 1, isStopRequested() { return .notStarted(.stopRequested) }
       let now = clock.now()
       var delivery = Delivery(
         notification: claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
@@ -330,16 +408,18 @@ public final class Firer {
       delivery.apply(preparation.settings)
       if preparation.held {
         delivery.held = true
-        return delivery
+        return .delivered(delivery)
       }
       do {
         try sink.deliver(delivery)
         delivery.note = sink.note(for: delivery)
+      } catch let fault as SinkFault {
+        return .notStarted(.sinkFault(fault))
       } catch let error as NotifyError where error.mayHaveBeenShown {
         // Not tried again: the server may show it (SPEC.md §6: never twice).
         delivery.note = error.description
         logger.warning("\(error)", metadata: Firer.metadata(claim))
-        return delivery
+        return .delivered(delivery)
       } catch {
         lastError = "\(error)"
         logger.warning(
@@ -347,7 +427,7 @@ public final class Firer {
           metadata: Firer.metadata(claim))
         continue
       }
-      return delivery
+      return .delivered(delivery)
     }
     do {
       try store.markFailed(claim, reason: "\(sink.name) sink: \(lastError)", at: clock.now())
@@ -356,7 +436,7 @@ public final class Firer {
     }
     logger.error(
       "delivery failed after \(options.attempts) attempts: \(lastError)", metadata: Firer.metadata(claim))
-    return nil
+    return .failed
   }
 
   private func record(_ handOffs: [HandOff]) {

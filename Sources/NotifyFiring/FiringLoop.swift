@@ -30,8 +30,8 @@ public final class FiringLoop: @unchecked Sendable {
     public var storePath: String?
     /// The budget of each wake-up's hand-overs.
     public var batchBudget: TimeInterval
-    /// Whether SIGTERM and SIGINT stop the loop (a command does; an app embedding the
-    /// loop keeps its own signal handling and calls `stop()`).
+    /// Whether SIGTERM, SIGINT and SIGHUP stop the loop (`StopSignals`; a command does; an
+    /// app embedding the loop keeps its own signal handling and calls `stop()`).
     public var handlesSignals: Bool
     /// How long to wait before trying again when the store cannot be read.
     public var retryDelay: TimeInterval
@@ -76,6 +76,10 @@ public final class FiringLoop: @unchecked Sendable {
   private var wakeup: Wakeup?
   /// Set by the store watch when the store file went away under the loop.
   var storeWasReplaced = false
+  /// Why the loop ended, when it was not a stop: the sink is gone for good.
+  private var failure: NotifyError?
+  /// The sink fault last logged, so that a stalled sink is logged once, not every retry.
+  private var loggedFault: SinkFault?
 
   // Loop-thread state.
   var loop: EventLoop?
@@ -104,6 +108,11 @@ public final class FiringLoop: @unchecked Sendable {
     self.logger = logger
     self.pendingCount = pendingCount
     self.watchdogInterval = notifier.watchdogInterval
+    let handlesSignals = configuration.handlesSignals
+    // A busy firer looks between hand-offs, so that a stop does not wait for a whole burst.
+    firer.isStopRequested = { [unowned self] in
+      self.lock.withLock { self.stopRequested } || (handlesSignals && StopSignals.pending() != nil)
+    }
   }
 
   /// Runs the loop on the calling thread until SIGTERM/SIGINT (when handled) or `stop()`.
@@ -139,10 +148,11 @@ public final class FiringLoop: @unchecked Sendable {
         })
     }
     if configuration.handlesSignals {
-      for signal in [SIGTERM, SIGINT] {
+      for signal in StopSignals.all {
+        // Before the timer: a stop is dispatched ahead of a wake-up that is due as well.
         sources.append(
-          try loop.addSignal(signal) { [unowned self] in
-            self.logger.info("stopping on signal \(signal)")
+          try loop.addSignal(signal, priority: Int64(SD_EVENT_PRIORITY_IMPORTANT) - 1) { [unowned self] in
+            self.logger.info("stopping on \(StopSignals.name(signal))")
             self.notifier.stopping()
             loop.exit(0)
           })
@@ -181,17 +191,15 @@ public final class FiringLoop: @unchecked Sendable {
         "the store \(Escaper.visible(configuration.storePath ?? "")) was deleted or replaced while the loop ran",
         fix: "start it again (systemd restarts the daemon by itself): it opens the file now at the path")
     }
+    if let failure { throw failure }
   }
 
-  /// Blocks SIGTERM and SIGINT for the calling thread and every thread it starts later.
-  /// A command calls this first thing, before any thread exists, so the signals wait
-  /// for the loop's signalfd instead of killing the process from another thread.
+  /// Blocks SIGTERM, SIGINT and SIGHUP (`StopSignals`) for the calling thread and every
+  /// thread it starts later. A command calls this first thing, before any thread exists,
+  /// so the signals wait for the loop's signalfd instead of killing the process from
+  /// another thread.
   public static func blockTerminationSignals() {
-    var set = sigset_t()
-    sigemptyset(&set)
-    sigaddset(&set, SIGTERM)
-    sigaddset(&set, SIGINT)
-    pthread_sigmask(SIG_BLOCK, &set, nil)
+    StopSignals.block()
   }
 
   /// True once the loop has delivered what was overdue and armed its timer (what
@@ -246,7 +254,8 @@ public final class FiringLoop: @unchecked Sendable {
   /// One wake-up of the firer under the batch budget; arms the timer for the instant it
   /// asks for, or disarms it. Updates the service status.
   private func wake() {
-    defer { onWake?() }
+    // A stopping loop does not start on the badges and bubbles either.
+    defer { if !firer.isStopRequested() { onWake?() } }
     guard let timer else { return }
     let task = BackgroundTask.begin(
       named: "delivery batch", budget: configuration.batchBudget, clock: clock, trigger: .checkpoints
@@ -258,10 +267,40 @@ public final class FiringLoop: @unchecked Sendable {
         logger.notice("batch budget spent; the rest continues on the next iteration")
       }
       if let next = wake.next { try timer.arm(at: next) } else { timer.disarm() }
+      noteSinkFault(wake.report)
       updateStatus()
     } catch {
       logger.error("could not read the store; trying again in \(Int(configuration.retryDelay)) s: \(error)")
       try? timer.arm(at: clock.now() + configuration.retryDelay)
+    }
+  }
+
+  /// A stalled sink is logged when it stalls and when it works again; a sink gone for good
+  /// ends the loop with an error (the command exits non-zero, and systemd restarts it with
+  /// a working one).
+  private func noteSinkFault(_ report: Firer.BatchReport) {
+    guard let fault = report.sinkFault else {
+      if let stalled = loggedFault, report.delivered > 0 {
+        logger.notice("the \(stalled.sink) sink takes deliveries again")
+        loggedFault = nil
+      }
+      return
+    }
+    switch fault.kind {
+    case .stalled:
+      if loggedFault == nil {
+        logger.warning(
+          "\(fault); \(report.released) deliveries went back to pending, trying again every \(Int(Firer.stalledSinkRetry)) s"
+        )
+      }
+      loggedFault = fault
+    case .gone:
+      failure = NotifyError(
+        .unavailable, "\(fault); nothing more can be delivered through it",
+        fix:
+          "\(report.released) deliveries went back to pending for the next start: run notify again with a reader on its output (systemd restarts the unit), or choose another sink (--sink desktop)"
+      )
+      loop?.exit(1)
     }
   }
 

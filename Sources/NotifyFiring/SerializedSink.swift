@@ -21,12 +21,16 @@ public final class SerializedSink: DeliverySink, @unchecked Sendable {
   /// The wrapped sink's name.
   public var name: String { lock.withLock { sink.name } }
 
-  /// Hands one delivery to the sink; errors other than `NotifyError` become a temporary failure.
-  public func deliver(_ delivery: Delivery) throws(NotifyError) {
+  /// Hands one delivery to the sink. A `SinkFault` goes through as it is (a firer gives
+  /// the occurrence back instead of counting an attempt); errors other than `NotifyError`
+  /// become a temporary failure.
+  public func deliver(_ delivery: Delivery) throws {
     do {
       try lock.withLock { try sink.deliver(delivery) }
     } catch let error as NotifyError {
       throw error
+    } catch let fault as SinkFault {
+      throw fault
     } catch {
       throw NotifyError(
         .temporary, "the \(name) sink could not show the notification (\(error))",

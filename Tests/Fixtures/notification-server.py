@@ -2,12 +2,14 @@
 """A scripted org.freedesktop.Notifications server for tests (spec 1.2).
 
     /usr/bin/python3 notification-server.py --record FILE [--capabilities body,actions,...]
-                                             [--notify-delay SECONDS]
+                                             [--notify-delay SECONDS | --silent]
 
 Connects to $DBUS_SESSION_BUS_ADDRESS, exports the interfaces at /org/freedesktop/Notifications,
 takes the name org.freedesktop.Notifications (failing if someone owns it) and then prints
 READY on stdout. With --notify-delay it answers each Notify that many seconds late (a slow
-server: it still shows every call it got, and the caller may have given up). It shows nothing: every call and every signal it emits is appended to FILE
+server: it still shows every call it got, and the caller may have given up). With --silent
+it never answers Notify (a hung server): each call is recorded as {"arrived":"Notify",
+"summary","sender"} and nothing is shown. It shows nothing: every call and every signal it emits is appended to FILE
 as one JSON line, and the test drives the user's side through org.notify.Test:
 
     Click(u id, s action_key, s token)  ActivationToken(id, token) when token is not empty,
@@ -144,8 +146,11 @@ def children(value):
 
 
 class Server:
-    def __init__(self, record_path, capabilities, notify_delay=0.0):
+    def __init__(self, record_path, capabilities, notify_delay=0.0, silent=False):
         self.notify_delay = notify_delay
+        self.silent = silent
+        # --silent: the Notify calls never answered (kept, so that GLib does not answer them).
+        self.unanswered = []
         self.record_path = record_path
         self.capabilities = capabilities
         self.next_id = 1
@@ -176,6 +181,11 @@ class Server:
         return nid
 
     def on_call(self, connection, sender, path, interface, method, parameters, invocation):
+        if self.silent and interface == NOTIFICATIONS and method == "Notify":
+            summary = parameters.get_child_value(3).get_string()
+            self.record({"arrived": "Notify", "summary": summary, "sender": sender})
+            self.unanswered.append(invocation)
+            return
         try:
             reply = self.dispatch(sender, interface, method, parameters)
         except Exception as error:  # a fixture bug: answer, and say so in the record
@@ -256,11 +266,12 @@ def main():
     parser.add_argument(
         "--notify-delay", type=float, default=0.0, metavar="SECONDS", help="answer each Notify this late"
     )
+    parser.add_argument("--silent", action="store_true", help="never answer Notify (record its arrival only)")
     args = parser.parse_args()
     if not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
         fail("DBUS_SESSION_BUS_ADDRESS is not set: start a bus first (.ci/desktop-session.sh or private-bus.sh)")
 
-    server = Server(args.record, [c for c in args.capabilities.split(",") if c], args.notify_delay)
+    server = Server(args.record, [c for c in args.capabilities.split(",") if c], args.notify_delay, args.silent)
     loop = GLib.MainLoop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         GLib.unix_signal_add(GLib.PRIORITY_HIGH, signum, lambda: loop.quit() or GLib.SOURCE_REMOVE)

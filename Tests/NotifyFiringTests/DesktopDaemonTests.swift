@@ -114,6 +114,28 @@ final class HeadlessDesktop {
       ["/bin/bash", HeadlessDesktop.script, "stop", folder.file("session")], in: folder)
   }
 
+  /// Ends dunst and waits until it has exited: nobody owns the notification name then.
+  func stopDunst() -> Bool {
+    let text = (try? String(contentsOfFile: folder.file("session") + "/dunst.pid", encoding: .utf8)) ?? ""
+    guard let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0 else { return false }
+    kill(pid, SIGTERM)
+    // Gone, or a zombie nobody reaps (the session script's children are orphans).
+    return waitUntil(timeout: 10) {
+      let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+      return status.isEmpty || status.contains("State:\tZ")
+    }
+  }
+
+  /// Starts dunst again after `stopDunst` (the session script restarts what died).
+  func startDunst() throws {
+    let result = try HeadlessDesktop.run(
+      ["/bin/bash", HeadlessDesktop.script, "start", folder.file("session")],
+      environment: ["NOTIFY_SESSION_DISPLAY": "auto"], in: folder)
+    guard result.status == 0 else {
+      throw NotifyError(.unavailable, "desktop-session.sh start failed: \(result.errors)")
+    }
+  }
+
   @discardableResult
   func dunstctl(_ arguments: String...) throws -> String {
     let result = try HeadlessDesktop.run(

@@ -14,17 +14,20 @@ public final class ScriptedDesktop {
   /// The server's record: one JSON object per call or signal.
   public let record: String
   private let state: String
-  private let server: pid_t?
+  private let folder: TemporaryFolder
+  private var server: pid_t?
+  private var starts = 0
 
   /// Starts the bus with `services` as its service folder, and (unless `withServer` is
-  /// false) the server advertising `capabilities` (the script's default when nil); returns
-  /// once the server is ready.
+  /// false) the server advertising `capabilities` (the script's default when nil), with
+  /// `serverArguments` (`--notify-delay 0.5`, `--silent`); returns once the server is ready.
   public init(
     in folder: TemporaryFolder, services: String, capabilities: String? = nil, withServer: Bool = true,
-    notifyDelay: Double = 0
+    notifyDelay: Double = 0, serverArguments: [String] = []
   )
     throws
   {
+    self.folder = folder
     state = folder.file("bus")
     let started = try CommandRunner(executable: "/bin/bash").run([
       Self.fixtures + "/private-bus.sh", "start", state, services,
@@ -32,15 +35,19 @@ public final class ScriptedDesktop {
     try #require(started.status == 0, "\(started.stderr)")
     bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(state)/bus"]
     record = folder.file("server.record")
-    guard withServer else {
-      server = nil
-      return
-    }
-    let ready = folder.file("server.out")
+    guard withServer else { return }
+    try startServer(
+      capabilities: capabilities,
+      arguments: (notifyDelay > 0 ? ["--notify-delay", String(notifyDelay)] : []) + serverArguments)
+  }
+
+  /// Starts the server (again, after `stopServer`); returns once it owns the name.
+  public func startServer(capabilities: String? = nil, arguments: [String] = []) throws {
+    starts += 1
+    let ready = folder.file("server\(starts).out")
     server = try CommandRunner.spawn(
       ["/usr/bin/python3", Self.fixtures + "/notification-server.py", "--record", record]
-        + (capabilities.map { ["--capabilities", $0] } ?? [])
-        + (notifyDelay > 0 ? ["--notify-delay", String(notifyDelay)] : []),
+        + (capabilities.map { ["--capabilities", $0] } ?? []) + arguments,
       environment: ProcessInfo.processInfo.environment.merging(bus) { $1 }, stdout: ready)
     try #require(
       waitUntil(timeout: 10) {
@@ -48,12 +55,28 @@ public final class ScriptedDesktop {
       })
   }
 
+  /// Stops the server and waits until it has exited: nobody owns the name any more.
+  public func stopServer() {
+    guard let server else { return }
+    kill(server, SIGTERM)
+    _ = CommandRunner.wait(server)
+    self.server = nil
+  }
+
   deinit {
-    if let server {
-      kill(server, SIGTERM)
-      _ = CommandRunner.wait(server)
-    }
+    stopServer()
     _ = try? CommandRunner(executable: "/bin/bash").run([Self.fixtures + "/private-bus.sh", "stop", state])
+  }
+
+  /// The summaries of the Notify calls the server showed, in order (with `--notify-delay`
+  /// it shows each as it arrives and answers later; with `--silent` it shows none).
+  public var shownSummaries: [String] {
+    calls.filter { $0["call"] as? String == "Notify" }.compactMap { $0["summary"] as? String }
+  }
+
+  /// How many Notify calls arrived, shown or not (`--silent` shows none).
+  public var arrivedCount: Int {
+    calls.filter { $0["arrived"] as? String == "Notify" || $0["call"] as? String == "Notify" }.count
   }
 
   /// Everything the server recorded so far.

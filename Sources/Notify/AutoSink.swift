@@ -1,0 +1,60 @@
+import Logging
+import NotifyCore
+import NotifyDesktop
+
+/// `--sink auto`, following the session bus: deliveries go to the desktop while a
+/// notification server owns `org.freedesktop.Notifications`, and to stdout while none
+/// does. The switch follows `NameOwnerChanged` both ways (a daemon started before the
+/// server, as at login, moves to the desktop when the server arrives), and a call that
+/// finds no server (`ServiceUnknown`) goes to stdout at once instead of failing. Each
+/// switch is logged.
+///
+/// Without a session bus there is nothing to follow: `SinkChoice.auto` uses stdout alone.
+final class AutoSink: DeliverySink {
+  /// The desktop side (sound fallback around the desktop sink).
+  let desktop: SoundFallbackSink
+  /// Where deliveries go while no server is on the bus.
+  let stdout: any DeliverySink
+  private let logger: Logger
+  /// Whether the last delivery went to the desktop (whose note on it counts).
+  private var lastWentToDesktop = false
+
+  /// Follows `desktop`'s server; `stdout` takes over while there is none.
+  init(desktop: DesktopSink, stdout: any DeliverySink, logger: Logger = Logger(label: "notify.sink")) {
+    self.desktop = SoundFallbackSink(desktop)
+    self.stdout = stdout
+    self.logger = logger
+    desktop.onServerPresenceChange = { [logger] present, owner in
+      if present {
+        logger.notice(
+          "a notification server is on the session bus (\(owner ?? "?")): delivering to the desktop")
+      } else {
+        logger.notice(
+          "the notification server left the session bus: delivering to stdout until one comes back")
+      }
+    }
+  }
+
+  /// `desktop` or `stdout`: where the next delivery goes.
+  var name: String { desktop.desktop.serverPresent ? desktop.name : stdout.name }
+
+  func deliver(_ delivery: Delivery) throws {
+    if desktop.desktop.serverPresent {
+      do {
+        try desktop.deliver(delivery)
+        lastWentToDesktop = true
+        return
+      } catch {
+        // A server that left between its last signal and this call: stdout takes it.
+        guard !desktop.desktop.serverPresent else { throw error }
+      }
+    }
+    lastWentToDesktop = false
+    try stdout.deliver(delivery)
+  }
+
+  /// The note of the sink that made the last delivery.
+  func note(for delivery: Delivery) -> String? {
+    lastWentToDesktop ? desktop.note(for: delivery) : stdout.note(for: delivery)
+  }
+}
