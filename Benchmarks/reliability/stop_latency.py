@@ -91,7 +91,7 @@ def schedule(notify, db, count, env):
 
 def store_state(db):
     with sqlite3.connect(db) as c:
-        pending = c.execute("SELECT count(*) FROM notification WHERE delivered_count = 0").fetchone()[0]
+        pending = c.execute("SELECT count(*) FROM notification WHERE next_fire_at IS NOT NULL").fetchone()[0]
         claimed = c.execute("SELECT count(*) FROM claim").fetchone()[0]
         kinds = dict(c.execute("SELECT kind, count(*) FROM event GROUP BY kind").fetchall())
     return {"pending": pending, "claimed": claimed, "delivered": kinds.get("delivered", 0),
@@ -203,6 +203,83 @@ def stdout_gone_case(notify):
                 **store_state(db)}
 
 
+def auto_case(notify):
+    """`--sink auto` started before the server: where deliveries go as the server comes and goes."""
+    with tempfile.TemporaryDirectory(prefix="stop-latency-") as folder:
+        bus = Bus(folder, None)
+        try:
+            db = os.path.join(folder, "notify.db")
+            env = env_for(bus)
+            out_path, err_path = os.path.join(folder, "out"), os.path.join(folder, "err")
+            proc = subprocess.Popen([notify, "daemon", "--sink", "auto", "--db", db], env=env,
+                                    stdout=open(out_path, "w"), stderr=open(err_path, "w"),
+                                    preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []))
+            wait_for(lambda: "ready;" in open(err_path).read(), 20)
+
+            def deliver(name):
+                subprocess.run([notify, "schedule", "--in", "1s", "--id", name, "--title", name, "--db", db],
+                               check=True, capture_output=True, env=env)
+                wait_for(lambda: store_state(db)["delivered"] + store_state(db)["failed"] >= deliver.count + 1, 30)
+                deliver.count += 1
+            deliver.count = 0
+
+            def on_stdout(name):
+                return f'"id":"{name}"' in open(out_path).read()
+
+            deliver("before")
+            bus.server = subprocess.Popen(
+                ["/usr/bin/python3", os.path.join(FIXTURES, "notification-server.py"), "--record", bus.record],
+                env=bus.env, stdout=subprocess.PIPE, text=True)
+            assert bus.server.stdout.readline().strip() == "READY"
+            start = time.monotonic()
+            switched = wait_for(lambda: "delivering to the desktop" in open(err_path).read(), 5)
+            switch_seconds = time.monotonic() - start if switched else None
+            deliver("during")
+            bus.server.terminate()
+            bus.server.wait()
+            bus.server = None
+            time.sleep(0.5)
+            deliver("after1")
+            deliver("after2")
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(30)
+            return {"switch_to_desktop_seconds": None if switch_seconds is None else round(switch_seconds, 3),
+                    "during_on_desktop": bus.shown() == 1, "during_on_stdout": on_stdout("during"),
+                    "after_on_stdout": [on_stdout("after1"), on_stdout("after2")], **store_state(db)}
+        finally:
+            bus.stop()
+
+
+def auto_leaves_case(notify):
+    """`--sink auto` started with a server that then goes away: where the next deliveries go."""
+    with tempfile.TemporaryDirectory(prefix="stop-latency-") as folder:
+        bus = Bus(folder, [])
+        try:
+            db = os.path.join(folder, "notify.db")
+            env = env_for(bus)
+            out_path, err_path = os.path.join(folder, "out"), os.path.join(folder, "err")
+            proc = subprocess.Popen([notify, "daemon", "--sink", "auto", "--db", db], env=env,
+                                    stdout=open(out_path, "w"), stderr=open(err_path, "w"),
+                                    preexec_fn=lambda: signal.pthread_sigmask(signal.SIG_SETMASK, []))
+            wait_for(lambda: "ready;" in open(err_path).read(), 20)
+            for i, name in enumerate(["first", "after1", "after2"]):
+                if i == 1:
+                    bus.server.terminate()
+                    bus.server.wait()
+                    bus.server = None
+                    time.sleep(0.5)
+                subprocess.run([notify, "schedule", "--in", "1s", "--id", name, "--title", name, "--db", db],
+                               check=True, capture_output=True, env=env)
+                wait_for(lambda: store_state(db)["delivered"] + store_state(db)["failed"] >= i + 1, 60)
+            out = open(out_path).read()
+            proc.send_signal(signal.SIGTERM)
+            proc.wait(30)
+            return {"first_on_desktop": bus.shown() == 1,
+                    "after_on_stdout": ['"id":"after1"' in out, '"id":"after2"' in out], **store_state(db)}
+        finally:
+            bus.stop()
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("notify")
@@ -218,6 +295,8 @@ def main():
         ("fire-due, server never answers, SIGTERM", lambda: desktop_case(args.notify, "fire-due", signal.SIGTERM, ["--silent"])),
         ("daemon, stdout reader stalled, SIGTERM", lambda: stdout_stalled_case(args.notify, signal.SIGTERM)),
         ("daemon | head -1", lambda: stdout_gone_case(args.notify)),
+        ("daemon --sink auto, server comes and goes", lambda: auto_case(args.notify)),
+        ("daemon --sink auto, server leaves", lambda: auto_leaves_case(args.notify)),
     ]
     for name, case in cases:
         if args.only and args.only not in name:

@@ -14,13 +14,21 @@ struct DaemonCommand: ParsableCommand {
     discussion: """
       Sleeps until the earliest pending notification is due (no polling), delivers it, and \
       re-arms at once when another process changes the store, when the clock is set or \
-      after suspend. Stops cleanly on SIGTERM or SIGINT. Under systemd (Type=notify) it \
+      after suspend. Stops cleanly on SIGTERM, SIGINT or SIGHUP, also in the middle of a \
+      burst: no new delivery starts, one in progress ends within the sink's own timeout \
+      (5 s for the desktop, 1 s for stdout), the rest goes back to pending. With --sink \
+      auto it follows the session bus: the desktop while a notification server is on it, \
+      stdout while none is. A stdout whose reader stops reading is retried; one whose \
+      reader went away ends the daemon with exit 69. Under systemd (Type=notify) it \
       reports READY, STATUS and WATCHDOG and logs to the journal; see units/notify.service.
       """)
 
   @OptionGroup var store: StoreOptions
 
-  @Option(name: .long, help: "auto (desktop when a server answers, else stdout), desktop or stdout.")
+  @Option(
+    name: .long,
+    help:
+      "auto (the desktop while a notification server is on the session bus, else stdout), desktop or stdout.")
   var sink: SinkChoice = .auto
 
   @Option(

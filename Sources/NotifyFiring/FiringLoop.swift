@@ -290,7 +290,7 @@ public final class FiringLoop: @unchecked Sendable {
     case .stalled:
       if loggedFault == nil {
         logger.warning(
-          "\(fault); \(report.released) deliveries went back to pending, trying again every \(Int(Firer.stalledSinkRetry)) s"
+          "\(fault); \(Self.count(report.released, "delivery", "deliveries")) went back to pending, trying again every \(Int(Firer.stalledSinkRetry)) s"
         )
       }
       loggedFault = fault
@@ -298,11 +298,14 @@ public final class FiringLoop: @unchecked Sendable {
       failure = NotifyError(
         .unavailable, "\(fault); nothing more can be delivered through it",
         fix:
-          "\(report.released) deliveries went back to pending for the next start: run notify again with a reader on its output (systemd restarts the unit), or choose another sink (--sink desktop)"
+          "\(Self.count(report.released, "delivery", "deliveries")) went back to pending for the next start: run notify again with a reader on its output (systemd restarts the unit), or choose another sink (--sink desktop)"
       )
       loop?.exit(1)
     }
   }
+
+  /// `1 delivery`, `3 deliveries`.
+  static func count(_ n: Int, _ one: String, _ many: String) -> String { "\(n) \(n == 1 ? one : many)" }
 
   /// On the way out, claims not yet handed over go back to pending for the next firer.
   private func giveBack() {

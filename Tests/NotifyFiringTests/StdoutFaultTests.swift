@@ -81,6 +81,26 @@ struct StdoutFaultTests {
     #expect(try f.store.pendingCount() == Self.count - printed.count)
   }
 
+  @Test("fire-due on a stdout nobody reads: exit 75 saying so, what was not written pending, nothing failed")
+  func fireDueStalled() throws {
+    // Given 40 notifications due and a fire-due run whose stdout is a FIFO nobody reads
+    let f = try FiringFixture()
+    let reader = try FIFO(at: f.folder.file("run.out"))
+    for i in 0..<Self.count { try f.schedule("n\(i)", at: Date() - 1, body: Self.body) }
+    let run = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "run")
+    // Then it ends with 75 (temporary) once the pipe is full, saying what it left
+    #expect(run.waitExit(timeout: 20) == 75, "\(run.errorText)")
+    #expect(run.errorText.contains("the stdout sink is stalled"), "\(run.errorText)")
+    #expect(run.errorText.contains("for the next run"), "\(run.errorText)")
+    // And every line in the pipe is a recorded delivery; the rest is pending, none failed
+    let printed = reader.readLines().compactMap { Delivered(line: $0) }.map(\.id)
+    #expect(!printed.isEmpty)
+    #expect(try f.events(.delivered).map(\.notificationID).sorted() == printed.sorted())
+    #expect(try f.events(.failed).isEmpty)
+    #expect(try f.store.claimsHeld() == (alive: 0, dead: 0))
+    #expect(try f.store.pendingCount() == Self.count - printed.count)
+  }
+
   @Test(
     "notify daemon | head -1: the daemon is not killed by SIGPIPE; it exits 69 saying why, the rest pending")
   func readerGoesAway() throws {
