@@ -31,6 +31,11 @@ extension Firer {
     var shown = 0
     let steps = QuietRelease.plan(held)
     for (position, step) in steps.enumerated() {
+      // A stopping firer leaves the rest held, for the next one.
+      if isStopRequested() {
+        try? store.unclaimHeld(Self.heldOf(steps[position...]))
+        break
+      }
       let ones: [HeldNotification]
       let notification: LocalNotification
       var summaryID: String?
@@ -59,16 +64,20 @@ extension Firer {
           metadata: ["app": "\(notification.app)", "id": "\(notification.id)"])
       } catch {
         logger.warning("could not show what quiet hours held; trying again at the next wake: \(error)")
-        try? store.unclaimHeld(
-          steps[position...].flatMap { step -> [HeldNotification] in
-            switch step {
-            case .each(let one): [one]
-            case .summary(_, let all): all
-            }
-          })
+        try? store.unclaimHeld(Self.heldOf(steps[position...]))
         break
       }
     }
     return shown
+  }
+
+  /// The held occurrences `steps` stand for.
+  private static func heldOf(_ steps: ArraySlice<QuietRelease.Step>) -> [HeldNotification] {
+    steps.flatMap { step -> [HeldNotification] in
+      switch step {
+      case .each(let one): [one]
+      case .summary(_, let all): all
+      }
+    }
   }
 }

@@ -108,10 +108,16 @@ public final class FiringLoop: @unchecked Sendable {
     self.logger = logger
     self.pendingCount = pendingCount
     self.watchdogInterval = notifier.watchdogInterval
+  }
+
+  /// Lets the firer see a stop between hand-offs, so that a stop does not wait for a whole
+  /// burst: while the loop runs (the firer may outlive it, and an app's
+  /// `deliverDueNotifications` uses it after the loop stopped).
+  private func watchStopRequests() {
     let handlesSignals = configuration.handlesSignals
-    // A busy firer looks between hand-offs, so that a stop does not wait for a whole burst.
-    firer.isStopRequested = { [unowned self] in
-      self.lock.withLock { self.stopRequested } || (handlesSignals && StopSignals.pending() != nil)
+    firer.isStopRequested = { [weak self] in
+      guard let self else { return false }
+      return self.lock.withLock { self.stopRequested } || (handlesSignals && StopSignals.pending() != nil)
     }
   }
 
@@ -119,7 +125,11 @@ public final class FiringLoop: @unchecked Sendable {
   public func run() throws(NotifyError) {
     let loop = try EventLoop()
     self.loop = loop
-    defer { tearDown() }
+    watchStopRequests()
+    defer {
+      firer.isStopRequested = { false }
+      tearDown()
+    }
     var sources: [AnyObject] = []
     // Re-arming runs after everything else pending, so a burst of changes costs one wake-up.
     wakeSource = try loop.addDeferred(priority: Int64(SD_EVENT_PRIORITY_IDLE)) { [unowned self] in

@@ -50,9 +50,11 @@ struct StdoutFaultTests {
     // Then each came out exactly once, recorded delivered once, nothing failed
     let printed = lines.compactMap { Delivered(line: $0) }.map(\.id)
     #expect(printed.sorted() == ids.sorted())
-    #expect(try f.events(.delivered).map(\.notificationID).sorted() == ids.sorted())
+    // (recorded, and logged, once the burst that wrote the last line is over)
+    #expect(
+      waitUntil(timeout: 10) { (try? f.events(.delivered).map(\.notificationID).sorted()) == ids.sorted() })
     #expect(try f.events(.failed).isEmpty)
-    #expect(daemon.errorText.contains("the stdout sink takes deliveries again"))
+    #expect(waitUntil(timeout: 10) { daemon.errorText.contains("the stdout sink takes deliveries again") })
     daemon.send(SIGTERM)
     #expect(daemon.waitExit() == 0)
   }

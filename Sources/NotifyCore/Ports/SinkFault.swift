@@ -34,12 +34,13 @@ public struct SinkFault: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 extension NotifyError {
-  /// A sink fault as a command's error: a stalled sink is temporary (75), a sink gone for
-  /// good unavailable (69).
+  /// A sink fault as an error of `present` and `notify now`: unavailable (69), as for a
+  /// desktop without a server. The notification was certainly not shown, so it may be
+  /// presented again (unlike a timeout, 75, after which the server may still show it).
   public init(_ fault: SinkFault) {
     switch fault.kind {
     case .stalled:
-      self.init(.temporary, "\(fault)", fix: "try again once its reader reads again")
+      self.init(.unavailable, "\(fault)", fix: "try again once its reader reads again")
     case .gone:
       self.init(.unavailable, "\(fault)", fix: "give it a reader, or choose another sink (--sink desktop)")
     }
