@@ -53,7 +53,7 @@ struct FireDueCommand: ParsableCommand {
     if let fault = summary.sinkFault {
       sinks.leaveShownBubbles()
       Output.error(
-        "error: \(fault): delivered \(summary.report.delivered), left \(summary.left) for the next run\(fault.kind == .gone ? "; give it a reader, or choose another sink (--sink desktop)" : "")"
+        "error: \(fault): delivered \(summary.report.delivered), left \(summary.left) for the next run\(fault.kind == .gone ? "; give it a reader, or use --sink desktop" : "")"
       )
       Foundation.exit(
         fault.kind == .gone ? NotifyError.Kind.unavailable.rawValue : NotifyError.Kind.temporary.rawValue)

@@ -18,6 +18,7 @@ extension Term {
     case .storePath: "--db"
     case .fieldRules: "`notify schedule --help`"
     case .stdoutSink: "--sink stdout"
+    case .desktopSink: "--sink desktop"
     case .quietFrom: "--from"
     case .quietTo: "--to"
     case .quietDays: "--days"

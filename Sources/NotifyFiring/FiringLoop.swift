@@ -306,9 +306,9 @@ public final class FiringLoop: @unchecked Sendable {
       loggedFault = fault
     case .gone:
       failure = NotifyError(
-        .unavailable, "\(fault); nothing more can be delivered through it",
+        .unavailable, ErrorText("\(fault); nothing more can be delivered through it"),
         fix:
-          "\(Self.count(report.released, "delivery", "deliveries")) went back to pending for the next start: run notify again with a reader on its output (systemd restarts the unit), or choose another sink (--sink desktop)"
+          "\(Self.count(report.released, "delivery", "deliveries")) went back to pending for the next start: run notify again with a reader on its output (systemd restarts the unit), or use \(term: .desktopSink)"
       )
       loop?.exit(1)
     }

@@ -40,9 +40,9 @@ extension NotifyError {
   public init(_ fault: SinkFault) {
     switch fault.kind {
     case .stalled:
-      self.init(.unavailable, "\(fault)", fix: "try again once its reader reads again")
+      self.init(.unavailable, ErrorText("\(fault)"), fix: ErrorText("try again once its reader reads again"))
     case .gone:
-      self.init(.unavailable, "\(fault)", fix: "give it a reader, or choose another sink (--sink desktop)")
+      self.init(.unavailable, ErrorText("\(fault)"), fix: "give it a reader, or use \(term: .desktopSink)")
     }
   }
 }

@@ -26,6 +26,8 @@ public enum Term: Hashable, Sendable {
   case fieldRules
   /// The stdout sink, the way out when no notification server answers.
   case stdoutSink
+  /// The desktop sink, the way out when stdout has no reader.
+  case desktopSink
   /// Quiet hours' scheduled start and end (wall-clock times) and the days they start on.
   case quietFrom, quietTo, quietDays
   /// How long quiet hours turned on by hand last.
@@ -50,6 +52,7 @@ public enum Term: Hashable, Sendable {
     case .storePath: "the store path"
     case .fieldRules: "the field rules (SPEC.md §1)"
     case .stdoutSink: "the stdout sink"
+    case .desktopSink: "the desktop sink"
     case .quietFrom: "quiet hours from"
     case .quietTo: "quiet hours to"
     case .quietDays: "quiet days"
