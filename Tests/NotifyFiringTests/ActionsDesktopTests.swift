@@ -128,6 +128,8 @@ struct ActionsDesktopTests {
     #expect(firer.waitReady(), "\(firer.errorText)")
     try f.schedule("nap", at: Date() + 0.3, app: "snz", actions: [.snooze(seconds: 3)])
     #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(firer.errorText)")
+    // (the delivery is recorded as the call returns; dunst may draw the bubble a moment later)
+    #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
     // When the user picks "Snooze 3 s"
     let offered = try desktop.pick("notify.snooze.3]")
     #expect(offered.contains("#Snooze 3 s (title nap)"), "\(offered)")
