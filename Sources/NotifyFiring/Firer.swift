@@ -320,6 +320,16 @@ public final class Firer {
         break
       }
       beforeEach()
+      // A claim the user cancelled, or another firer took over past its lease while this one
+      // was stopped, is no longer this firer's to hand over (`ClaimLease`). A store that
+      // cannot be read does not hold the delivery back.
+      if (try? store.keepClaim(claim, owner: identity, now: clock.now())) == false {
+        prepared[ClaimKey(claim)] = nil
+        logger.notice(
+          "not handed over: the claim was cancelled or taken over by another firer",
+          metadata: Firer.metadata(claim))
+        continue
+      }
       if prepared[ClaimKey(claim)] == nil { prepare([claim]) }
       guard let preparation = prepared[ClaimKey(claim)] else { continue }
       let outcome = deliver(claim, preparation)

@@ -42,12 +42,19 @@ extension SQLiteStore: FiringStore {
           earliest = min(earliest ?? date, date)
         }
       }
+      // Claims a firer may take over: a dead owner's at once, a live owner's when its
+      // lease ends.
       let claimFilter = app == nil ? "" : "WHERE json_extract(snapshot, '$.app') = ?"
       for row in try Row.fetchAll(
-        db, sql: "SELECT owner, min(fire_at) AS fire_at FROM claim \(claimFilter) GROUP BY owner",
+        db,
+        sql:
+          "SELECT owner, min(fire_at) AS fire_at, min(claimed_at) AS claimed_at FROM claim \(claimFilter) GROUP BY owner",
         arguments: arguments)
-      where !ClaimOwner.isAlive(row["owner"]) {
-        let date = Millis.date(row["fire_at"])
+      {
+        var date = Millis.date(row["fire_at"])
+        if ClaimOwner.isAlive(row["owner"]) {
+          date = max(date, ClaimLease.expiry(claimedAt: Millis.date(row["claimed_at"])))
+        }
         earliest = min(earliest ?? date, date)
       }
       return earliest
@@ -86,7 +93,7 @@ extension SQLiteStore: FiringStore {
       let abandoned = try Row.fetchAll(
         db, sql: "SELECT * FROM claim WHERE fire_at <= ? ORDER BY fire_at, notification_rowid",
         arguments: [Millis.from(now)]
-      ).compactMap { row in self.abandonedClaim(row, journals: &journals) }
+      ).compactMap { row in self.abandonedClaim(row, now: now, journals: &journals) }
       var appFilter = app == nil ? "" : "AND app = ?"
       var arguments: StatementArguments = [Millis.from(now)]
       if let app { arguments += [app] }
@@ -123,6 +130,23 @@ extension SQLiteStore: FiringStore {
     // Only once the transaction that recorded their hand-offs has committed.
     for journal in retired { unlink(journal) }
     return claims
+  }
+
+  public func keepClaim(_ claim: Claim, owner: FirerIdentity, now: Date) throws(NotifyError) -> Bool {
+    let claimedAt = try read { db in
+      try Int64.fetchOne(
+        db.cachedStatement(
+          sql: "SELECT claimed_at FROM claim WHERE notification_rowid = ? AND occurrence = ? AND owner = ?"),
+        arguments: [claim.rowID, claim.occurrence, owner.description])
+    }
+    guard let claimedAt else { return false }
+    guard now.timeIntervalSince(Millis.date(claimedAt)) > ClaimLease.renewAfter else { return true }
+    return try write { db in
+      try db.execute(
+        sql: "UPDATE claim SET claimed_at = ? WHERE notification_rowid = ? AND occurrence = ? AND owner = ?",
+        arguments: [Millis.from(now), claim.rowID, claim.occurrence, owner.description])
+      return db.changesCount == 1
+    }
   }
 
   public func noteHandedOver(_ handOff: HandOff, owner: FirerIdentity) throws(NotifyError) {
@@ -220,11 +244,15 @@ extension SQLiteStore: FiringStore {
 
   /// A claim row as the planner sees it, when its owner is not alive (live owners' claims
   /// are none of this firer's business), with what the owner's hand-off journal says of it.
-  private func abandonedClaim(_ row: Row, journals: inout [String: [HandOffJournal.Key: Date]])
+  /// The claim as the planner sees it when its owner is dead, or alive but past its lease
+  /// (`ClaimLease`); nil while its owner may still hand it over.
+  private func abandonedClaim(_ row: Row, now: Date, journals: inout [String: [HandOffJournal.Key: Date]])
     -> ClaimPlanner.ClaimRow?
   {
     let owner: String = row["owner"]
-    guard !ClaimOwner.isAlive(owner) else { return nil }
+    if ClaimOwner.isAlive(owner), !ClaimLease.isExpired(claimedAt: Millis.date(row["claimed_at"]), now: now) {
+      return nil
+    }
     var handedOverAt: Date?
     if let identity = FirerIdentity(owner) {
       let journalPath = HandOffJournal.path(storePath: path, owner: identity)

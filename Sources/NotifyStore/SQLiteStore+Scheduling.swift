@@ -78,8 +78,11 @@ extension SQLiteStore {
           sql:
             "SELECT \(NotificationRow.columns) FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
           arguments: [app, id])
-        if rows.isEmpty { missing.append(id) }
         for row in rows { try cancelRow(NotificationRow.decode(row), at: now, in: db) }
+        // A claim not yet handed over loses to the cancel too (`ClaimLease`): its owner
+        // checks before handing over and skips it.
+        let claimed = try cancelClaims(app: app, id: id, recording: rows.isEmpty, at: now, in: db)
+        if rows.isEmpty && !claimed { missing.append(id) }
       }
       return missing
     }
@@ -96,8 +99,52 @@ extension SQLiteStore {
       for row in rows { try cancelRow(NotificationRow.decode(row), at: now, in: db) }
       var ids: [String] = []
       for row in rows where !ids.contains(row["id"]) { ids.append(row["id"]) }
+      let claimedIDs = try String.fetchAll(
+        db,
+        sql:
+          "SELECT DISTINCT json_extract(snapshot, '$.id') FROM claim WHERE json_extract(snapshot, '$.app') = ?",
+        arguments: [app])
+      for id in claimedIDs
+      where try cancelClaims(app: app, id: id, recording: !ids.contains(id), at: now, in: db) {
+        if !ids.contains(id) { ids.append(id) }
+      }
       return ids
     }
+  }
+
+  /// Deletes the claims of the app's notification `id` that their owners have not handed
+  /// over (by the owners' hand-off journals); records one `cancelled` when `recording`.
+  /// Returns whether there was one.
+  private func cancelClaims(app: String, id: String, recording: Bool, at now: Date, in db: Database) throws
+    -> Bool
+  {
+    let rows = try Row.fetchAll(
+      db,
+      sql: """
+        SELECT notification_rowid, occurrence, fire_at, owner, snapshot FROM claim
+        WHERE json_extract(snapshot, '$.app') = ? AND json_extract(snapshot, '$.id') = ?
+        """,
+      arguments: [app, id])
+    var cancelled: [Row] = []
+    for row in rows {
+      if let owner = FirerIdentity(row["owner"]) {
+        let journal = HandOffJournal.read(HandOffJournal.path(storePath: path, owner: owner))
+        let key = HandOffJournal.Key(rowID: row["notification_rowid"], occurrence: row["occurrence"])
+        if journal[key] != nil { continue }
+      }
+      try db.execute(
+        sql: "DELETE FROM claim WHERE notification_rowid = ? AND occurrence = ?",
+        arguments: [row["notification_rowid"] as Int64, row["occurrence"] as Int])
+      cancelled.append(row)
+    }
+    if recording, let first = cancelled.first, let notification = ClaimSnapshot.decode(first["snapshot"]) {
+      try HistoryWriter.insert(
+        HistoryEvent(
+          at: now, app: app, notificationID: id, kind: .cancelled, fireDate: Millis.date(first["fire_at"]),
+          detail: HistoryEvent.detail(of: notification)),
+        in: db)
+    }
+    return !cancelled.isEmpty
   }
 
   private func cancelRow(_ stored: StoredNotification, at now: Date, in db: Database) throws {

@@ -96,6 +96,11 @@ public protocol FiringStore: AnyObject {
   /// records it as delivered instead of handing it over again.
   func noteHandedOver(_ handOff: HandOff, owner: FirerIdentity) throws
 
+  /// Confirms, just before handing `claim` over, that `owner` still holds it (another firer
+  /// may have taken it over past `ClaimLease.duration`, or the user cancelled it), renewing
+  /// it when it is older than `ClaimLease.renewAfter`. False: skip it.
+  func keepClaim(_ claim: Claim, owner: FirerIdentity, now: Date) throws -> Bool
+
   /// Records handed-over occurrences as delivered and drops their claims, in one transaction.
   func markDelivered(_ handOffs: [HandOff]) throws
 
