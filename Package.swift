@@ -3,16 +3,19 @@ import PackageDescription
 
 // The targets read as the architecture (see README "Architecture"):
 //
-//   NotifyCLI ─┬─ Notify ─┬─ NotifyFiring ── NotifySound ─┐
-//   ChatClient ┘          ├─ NotifyStore ─────────────────┼─ NotifyCore
-//                         └─ NotifyDesktop ── CSystemd    ┘
+//   NotifyCLI ─┬─ Notify ─┬─ NotifyFiring ─┬─ NotifySound ─┐
+//   ChatClient ┘          │                └─ NotifyZones ─┤
+//                         ├─ NotifyStore ──────────────────┼─ NotifyCore
+//                         └─ NotifyDesktop ── CSystemd     ┘
 //
 // NotifyCore is pure: values, rules (the firing decisions among them) and `now` in,
 // decisions out. NotifyFiring is the one firing engine and its sd-event loop, against the
 // core's ports only: it knows no SQLite and no D-Bus. Notify (the embedding library) is
 // where the adapters meet: it assembles store, sinks and engine for the daemon, fire-due,
 // `notify now` and apps alike. Everything that touches SQLite, D-Bus, sd-event, files or
-// stdout is an adapter around the core.
+// stdout is an adapter around the core. NotifyZones is the tz database adapter (TZif files
+// under $TZDIR, the system zone from TZ and /etc/localtime): the core parses zone data but
+// reads no files, and the store needs no zone files, so it sits beside the firer's needs.
 let package = Package(
   name: "notify",
   platforms: [.macOS(.v15)],
@@ -36,6 +39,7 @@ let package = Package(
       providers: [.apt(["libsystemd-dev"])]
     ),
     .target(name: "NotifyCore"),
+    .target(name: "NotifyZones", dependencies: ["NotifyCore"]),
     .target(
       name: "NotifySound",
       dependencies: ["NotifyCore", .product(name: "SystemPackage", package: "swift-system")]
@@ -51,14 +55,15 @@ let package = Package(
     .target(
       name: "NotifyFiring",
       dependencies: [
-        "NotifyCore", "NotifySound", "CSystemd",
+        "NotifyCore", "NotifySound", "NotifyZones", "CSystemd",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
     .target(
       name: "Notify",
       dependencies: [
-        "NotifyCore", "NotifyStore", "NotifySound", "NotifyDesktop", "NotifyFiring", "CSystemd",
+        "NotifyCore", "NotifyStore", "NotifySound", "NotifyDesktop", "NotifyFiring", "NotifyZones",
+        "CSystemd",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ]
@@ -81,7 +86,7 @@ let package = Package(
       path: "examples/ChatClient"
     ),
     .executableTarget(name: "HelloNotify", dependencies: ["Notify"], path: "examples/HelloNotify"),
-    .target(name: "NotifyTestSupport", path: "Tests/Support"),
+    .target(name: "NotifyTestSupport", dependencies: ["NotifyCore"], path: "Tests/Support"),
     // An app embedding the library, for the tests that run each firing case against it too.
     .executableTarget(
       name: "embedded-app-fixture",
@@ -91,11 +96,13 @@ let package = Package(
       ],
       path: "Tests/EmbeddedAppFixture"),
     .testTarget(name: "NotifyCoreTests", dependencies: ["NotifyTestSupport", "NotifyCore"]),
+    .testTarget(name: "NotifyZonesTests", dependencies: ["NotifyTestSupport", "NotifyZones"]),
     .testTarget(name: "NotifySoundTests", dependencies: ["NotifyTestSupport", "NotifySound"]),
     .testTarget(name: "NotifyStoreTests", dependencies: ["NotifyTestSupport", "NotifyStore"]),
     .testTarget(name: "NotifyDesktopTests", dependencies: ["NotifyTestSupport", "NotifyDesktop"]),
     .testTarget(
-      name: "NotifyFiringTests", dependencies: ["NotifyTestSupport", "NotifyFiring", "NotifyStore"]),
+      name: "NotifyFiringTests",
+      dependencies: ["NotifyTestSupport", "NotifyFiring", "NotifyStore", "NotifyZones"]),
     .testTarget(name: "NotifyTests", dependencies: ["NotifyTestSupport", "Notify"]),
     .testTarget(name: "NotifyCLITests", dependencies: ["NotifyTestSupport", "NotifyCLI", "Notify"]),
     .testTarget(name: "ChatClientTests", dependencies: ["NotifyTestSupport", "Notify"]),

@@ -4,3 +4,4 @@
 @_exported import NotifyDesktop
 @_exported import NotifySound
 @_exported import NotifyStore
+@_exported import NotifyZones

@@ -123,7 +123,7 @@ public final class LocalNotificationCenter: Sendable {
     let id = id ?? Self.generateID()
     try Validator.id(id)
     let notification = try content.notification(
-      id: id, app: app, schedule: try trigger.schedule(now: now), createdAt: now)
+      id: id, app: app, schedule: try trigger.schedule(now: now, database: clock.zones.database), createdAt: now)
     let outcome = try add(notification)
     if outcome.newOneDiscarded { throw Self.discardedError(outcome) }
     return outcome
@@ -140,7 +140,7 @@ public final class LocalNotificationCenter: Sendable {
         fix: "add it through that app's center")
     }
     try Validator.notification(notification)
-    let outcome = try store.schedule(notification, localZone: clock.localZone)
+    let outcome = try store.schedule(notification, zones: clock.zones)
     storeChanged()
     return outcome
   }
@@ -183,7 +183,7 @@ public final class LocalNotificationCenter: Sendable {
     if let decide = presentation.value { delivery.presentation = decide(notification) }
     let settings = try store.settingsInForce(app: notification.app)
     delivery.apply(settings)
-    let quiet = try store.quietHours().isQuiet(at: now, in: clock.localZone)
+    let quiet = try store.quietHours().isQuiet(at: now, in: clock.zones.local)
     if QuietRelease.holds(notification, quiet: quiet, settings: settings) {
       // Shown when quiet hours end, by whichever firer runs then.
       delivery.held = true
@@ -230,9 +230,10 @@ public final class LocalNotificationCenter: Sendable {
     return ids
   }
 
-  /// The app's pending notifications, soonest first, with their next fire instants.
+  /// The app's pending notifications, soonest first, with their next fire instants as
+  /// they will fire in the zones of now (also after the system zone moved).
   public func pending() throws(NotifyError) -> [StoredNotification] {
-    try store.pending(app: app)
+    StoredNotification.current(try store.pending(app: app), in: clock.zones)
   }
 
   /// The app's most recent deliveries (by this app, the daemon or the command line),

@@ -57,7 +57,7 @@ public struct NotificationTrigger: Hashable, Sendable {
   }
 
   /// The stored schedule this trigger stands for when scheduled at `now`.
-  public func schedule(now: Date) throws(NotifyError) -> Schedule {
+  public func schedule(now: Date, database: any ZoneDatabase = TZDatabase.shared) throws(NotifyError) -> Schedule {
     let fireDate: FireDate
     switch start {
     case .after(let delay):
@@ -70,10 +70,12 @@ public struct NotificationTrigger: Hashable, Sendable {
     case .at(let date):
       fireDate = .instant(date)
     case .wallClock(let time, let zone):
-      if case .named(let name) = zone, TimeZone(identifier: name) == nil {
-        throw NotifyError(
-          .invalidData, "unknown time zone '\(Escaper.visible(name, limit: 60))'",
-          fix: "use an IANA name such as Europe/Berlin, or .local")
+      if case .named(let name) = zone {
+        do {
+          _ = try database.zone(named: name)
+        } catch {
+          throw NotifyError(.invalidData, error.description, fix: error.fix + " (or .local)")
+        }
       }
       fireDate = .wallClock(time, zone)
     }

@@ -17,13 +17,13 @@ public final class StdoutSink: DeliverySink {
   private let readable: Bool
   private let writer: LineWriter
   /// The zone of readable lines: read once, when the first one is written.
-  private lazy var zone: TimeZone = requestedZone ?? SystemClock.readSystemZone()
-  private let requestedZone: TimeZone?
+  private lazy var zone: Zone = requestedZone ?? SystemClock.readSystemZone()
+  private let requestedZone: Zone?
 
   /// Creates a sink writing to `fd`; `readable` defaults to whether `fd` is a terminal, and
   /// readable lines show times in `zone` (default: the system zone when the first is written).
   public init(
-    fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: TimeZone? = nil,
+    fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: Zone? = nil,
     writeTimeout: TimeInterval = StdoutSink.writeTimeout
   ) {
     self.fd = fd
@@ -47,12 +47,8 @@ public final class StdoutSink: DeliverySink {
 
   private func readableLine(_ d: Delivery) -> String {
     let n = d.notification
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = zone
-    formatter.dateFormat = "HH:mm:ss"
     var parts = [
-      "[\(formatter.string(from: d.deliveredAt))]", "\(Escaper.visible(n.app))/\(Escaper.visible(n.id))",
+      "[\(zone.timeOfDayText(for: d.deliveredAt))]", "\(Escaper.visible(n.app))/\(Escaper.visible(n.id))",
     ]
     if let title = n.title { parts.append(Escaper.visible(title)) }
     if let body = n.body {

@@ -52,7 +52,7 @@ struct HistoryCommand: ParsableCommand {
       Output.line(Output.jsonArray(events.map(\.jsonRecord)))
       return
     }
-    let zone = SystemClock().localZone
+    let zone = SystemClock().zones.local
     for event in events {
       var parts = [Output.localTime(event.at, zone: zone), event.kind.rawValue]
       if allApps { parts.append(Output.safe(event.app)) }

@@ -18,19 +18,22 @@ struct ListCommand: ParsableCommand {
 
   func run() throws {
     let app = allApps ? nil : try appOption.resolve()
-    let pending = try store.open().pending(app: app)
+    // Every reader shows the instant that will fire: computed in the zones of now, so a
+    // moved system zone or updated zone data shows before a firer has run.
+    let zones = SystemClock().zones
+    let pending = StoredNotification.current(try store.open().pending(app: app), in: zones)
     if json {
       Output.line(Output.jsonArray(pending.map(\.jsonRecord)))
       return
     }
-    let zone = SystemClock().localZone
+    let zone = zones.local
     for item in pending {
       Output.line(Self.row(item, zone: zone, showApp: allApps))
     }
   }
 
   /// One readable line: id, next fire in local time, repeat or snooze, title or body.
-  static func row(_ item: StoredNotification, zone: TimeZone, showApp: Bool) -> String {
+  static func row(_ item: StoredNotification, zone: Zone, showApp: Bool) -> String {
     let n = item.notification
     var parts = [Output.localTime(item.nextFireDate, zone: zone)]
     if showApp { parts.append(Output.safe(n.app)) }

@@ -25,13 +25,9 @@ enum Output {
   }
 
   /// `2026-11-22 09:00:00 CET` in the system zone: how people read instants.
-  static func localTime(_ date: Date?, zone: TimeZone) -> String {
+  static func localTime(_ date: Date?, zone: Zone) -> String {
     guard let date else { return "-" }
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = zone
-    formatter.dateFormat = "yyyy-MM-dd HH:mm:ss zzz"
-    return formatter.string(from: date)
+    return safe(zone.readableText(for: date))
   }
 
   /// A JSON array of records, one per line for readability.

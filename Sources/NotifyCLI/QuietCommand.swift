@@ -59,7 +59,7 @@ struct QuietCommand: ParsableCommand {
   func run() throws {
     let clock = SystemClock()
     let now = clock.now()
-    let zone = clock.localZone
+    let zone = clock.zones.local
     // Parsed before the store is opened: bad input changes nothing.
     let schedule = try QuietSchedule.parse(from: from, to: to, days: days)
     let end = state == .on ? try QuietHours.manualEnd(for: duration, until: until, now: now, zone: zone) : nil

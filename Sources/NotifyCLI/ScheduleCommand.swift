@@ -56,9 +56,10 @@ struct ScheduleCommand: ParsableCommand {
   func run() throws {
     let clock = SystemClock()
     let now = clock.now()
-    let zone = clock.localZone
+    let zones = clock.zones
+    let zone = zones.local
     let app = try appOption.resolve()
-    let schedule = try makeSchedule(now: now, localZone: zone)
+    let schedule = try makeSchedule(now: now, zones: zones)
     let notification = try content.notification(app: app, schedule: schedule, now: now)
     try SoundAdvice.check(notification, strict: strictSound)
     let center = try store.center(app: app, clock: clock)
@@ -94,7 +95,7 @@ struct ScheduleCommand: ParsableCommand {
     }
   }
 
-  private func makeSchedule(now: Date, localZone: TimeZone) throws(NotifyError) -> Schedule {
+  private func makeSchedule(now: Date, zones: Zones) throws(NotifyError) -> Schedule {
     let fireDate: FireDate
     switch (at, after) {
     case (nil, nil):
@@ -102,7 +103,7 @@ struct ScheduleCommand: ParsableCommand {
     case (.some, .some):
       throw NotifyError(.usage, "--at and --in were both given", fix: "give only one of them")
     case (let at?, nil):
-      fireDate = try TimeParser.fireDate(at, timeZone: timeZone, now: now, localZone: localZone)
+      fireDate = try TimeParser.fireDate(at, timeZone: timeZone, now: now, zones: zones)
     case (nil, let after?):
       if timeZone != nil {
         throw NotifyError(
@@ -134,11 +135,11 @@ struct ScheduleCommand: ParsableCommand {
     }
     var untilDate: Date?
     if let until {
-      let zone: TimeZone
+      let zone: Zone
       if case .wallClock(_, let rule) = fireDate {
-        zone = rule.resolve(localZone: localZone)
+        zone = rule.resolve(zones: zones)
       } else {
-        zone = localZone
+        zone = zones.local
       }
       untilDate = try TimeParser.instant(until, zone: zone, now: now)
     }

@@ -33,24 +33,27 @@ struct ShowCommand: ParsableCommand {
         .notTakenEffect, "'\(id)' is not pending in app '\(app)'", fix: "see notify list (or notify history)")
     }
     let clock = SystemClock()
+    let zones = clock.zones
     // A past-due repeat delivers one coalesced occurrence (the latest past one), then
     // moves on: list from there, as the firer will deliver them.
     let schedule = item.notification.schedule
     let start =
       schedule.latestOccurrence(
-        atOrBefore: clock.now(), from: item.nextOccurrence, localZone: clock.localZone)?
+        atOrBefore: clock.now(), from: item.nextOccurrence, zones: zones)?
       .index ?? item.nextOccurrence
-    let instants = upcoming.map { schedule.upcoming($0, from: start, localZone: clock.localZone) } ?? []
+    let instants = upcoming.map { schedule.upcoming($0, from: start, zones: zones) } ?? []
+    // The instant that will fire, in the zones of now, not the one stored for the old zone.
+    let shown = item.current(in: zones)
     if json {
-      var record = item.jsonRecord
+      var record = shown.jsonRecord
       if upcoming != nil {
         record.set("upcoming", .array(instants.map { .string(RFC3339.string(from: $0)) }))
       }
       Output.line(record.prettyText())
       return
     }
-    let zone = clock.localZone
-    for member in item.jsonRecord.members {
+    let zone = zones.local
+    for member in shown.jsonRecord.members {
       let value: String
       switch member.value {
       case .string(let s): value = Output.safe(s)

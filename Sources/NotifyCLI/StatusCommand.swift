@@ -23,7 +23,7 @@ struct StatusCommand: ParsableCommand {
     let app = try appOption.resolve()
     let clock = SystemClock()
     let now = clock.now()
-    let zone = clock.localZone
+    let zone = clock.zones.local
     let path = store.path
     var facts = Diagnosis.Facts(storePath: path, storeExists: FileManager.default.fileExists(atPath: path))
     facts.storeMode = Self.mode(of: path)
@@ -96,7 +96,12 @@ struct StatusCommand: ParsableCommand {
           "serverPlays": .bool(server?.capabilities.contains("sound") == true),
           "playerNote": soundPlayerNote.map { .string($0) } ?? .null,
         ]))
-      r.set("zone", .object(["name": .string(zone.identifier), "from": .string(Self.zoneSource())]))
+      r.set(
+        "zone",
+        .object([
+          "name": .string(zone.identifier), "from": .string(Self.zoneSource()),
+          "folder": .string(TZDatabase.shared.folder),
+        ]))
       r.set(
         "units", .object(Dictionary(uniqueKeysWithValues: UnitFiles.names.map { ($0, units.record($0)) })))
       r.set("app", app)
@@ -151,7 +156,9 @@ struct StatusCommand: ParsableCommand {
         ? "the notification server plays them"
         : soundPlayerNote.map { "none: \(Output.safe($0))" } ?? "notify plays them"
       Output.line("sounds: \(sound)")
-      Output.line("zone: \(Output.safe(zone.identifier)) (from \(Output.safe(Self.zoneSource())))")
+      Output.line(
+        "zone: \(Output.safe(zone.identifier)) (from \(Output.safe(Self.zoneSource())); zones from \(Output.safe(TZDatabase.shared.folder)))"
+      )
       if isQuiet {
         let until =
           quietEnd.map { "until \(Output.localTime($0, zone: zone))" }
@@ -209,7 +216,7 @@ struct StatusCommand: ParsableCommand {
 
   /// Where the zone comes from: `TZ`, or the `/etc/localtime` link, as glibc reads it.
   static func zoneSource() -> String {
-    if let tz = ProcessInfo.processInfo.environment["TZ"], !tz.isEmpty { return "TZ=\(tz)" }
+    if let tz = ProcessInfo.processInfo.environment["TZ"] { return tz.isEmpty ? "TZ set but empty: UTC" : "TZ=\(tz)" }
     if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime") {
       return "/etc/localtime -> \(target)"
     }

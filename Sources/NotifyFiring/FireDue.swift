@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NotifyCore
+import NotifyZones
 
 /// `notify fire-due` (SPEC.md §6): deliver what is due now, within a budget, then return.
 ///
@@ -48,6 +49,7 @@ public enum FireDue {
       overrun?.cancel()
       task.end()
     }
+    try firer.recomputeWallClock()
     let total = try firer.fireBatch(task: task)
     // Released claims went back to the store, so a count of what is due includes them.
     var left = total.released

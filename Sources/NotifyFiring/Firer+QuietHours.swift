@@ -10,7 +10,7 @@ extension Firer {
     guard let apps = try? store.heldApps(app: options.app), !apps.isEmpty else { return nil }
     let now = clock.now()
     let quiet = (try? store.quietHours()) ?? QuietHours()
-    let quietNow = quiet.isQuiet(at: now, in: clock.localZone)
+    let quietNow = quiet.isQuiet(at: now, in: clock.zones.local)
     var releasable: [String: NotificationSettings] = [:]
     var stillHeld = false
     for app in apps {
@@ -20,7 +20,7 @@ extension Firer {
     if let held = try? store.claimHeld(apps: releasable.keys.sorted(), owner: identity), !held.isEmpty {
       report.releasedFromQuiet += show(held, settings: releasable, at: now)
     }
-    return stillHeld ? quiet.nextChange(after: now, in: clock.localZone) : nil
+    return stillHeld ? quiet.nextChange(after: now, in: clock.zones.local) : nil
   }
 
   /// Hands the release steps to the sink in order, each under its app's `settings` (read

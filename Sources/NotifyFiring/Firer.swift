@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NotifyCore
+import NotifyZones
 import NotifySound
 
 /// The one firing engine (SPEC.md §6), run by `notify daemon`, `notify fire-due` and apps
@@ -148,9 +149,17 @@ public final class Firer {
     self.machine = FiringStateMachine(claimAhead: options.claimAhead)
   }
 
+  /// Computes every wall-clock notification's next instant again in the zones as they are
+  /// now: on start (the zone data may have changed while no firer ran) and when the zone
+  /// watch sees the system zone or the zone files change. Returns how many moved.
+  @discardableResult
+  public func recomputeWallClock() throws(NotifyError) -> Int {
+    try Firer.storeCall { try store.recomputeWallClockRows(zones: clock.zones) }
+  }
+
   /// The earliest instant anything of this firer's apps is due (abandoned claims included).
   public func nextFireDate() throws(NotifyError) -> Date? {
-    try Firer.storeCall { try store.nextFireDate(localZone: clock.localZone, app: options.app) }
+    try Firer.storeCall { try store.nextFireDate(zones: clock.zones, app: options.app) }
   }
 
   /// The next instant and how many fall due at it (asked only when claiming ahead).
@@ -265,7 +274,7 @@ public final class Firer {
     recordUnrecorded()
     let claims = try Firer.storeCall {
       try store.claimDue(
-        now: instant, localZone: clock.localZone, owner: identity, misfireGrace: options.misfireGrace,
+        now: instant, zones: clock.zones, owner: identity, misfireGrace: options.misfireGrace,
         limit: options.batchLimit, app: options.app)
     }
     prepare(claims)
@@ -277,7 +286,7 @@ public final class Firer {
     guard !claims.isEmpty else { return }
     // Unreadable settings or quiet hours show the notification: nothing is held back by a
     // read error.
-    let quiet = (try? store.quietHours().isQuiet(at: clock.now(), in: clock.localZone)) ?? false
+    let quiet = (try? store.quietHours().isQuiet(at: clock.now(), in: clock.zones.local)) ?? false
     var settings: [String: NotificationSettings] = [:]
     for app in Set(claims.map(\.notification.app)) {
       settings[app] = (try? store.settingsInForce(app: app)) ?? .allowAll

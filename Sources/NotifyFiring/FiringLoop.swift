@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Logging
 import NotifyCore
+import NotifyZones
 
 /// The sd-event driver of the firing engine, run by `notify daemon` (every app) and by an
 /// app's firing service (its own app, on a thread of its own): one loop with one
@@ -85,6 +86,10 @@ public final class FiringLoop: @unchecked Sendable {
   var loop: EventLoop?
   private var timer: EventSource?
   private var wakeSource: EventSource?
+  private var zoneDataWatch: ZoneDataWatch?
+  /// Set when the zones may have changed since wall-clock rows were computed; true at
+  /// start, since the zone data may have changed while no firer ran.
+  private var zonesMoved = true
   var lastStatus = ""
   var lastWatchdogPing = Date.distantPast
   let watchdogInterval: TimeInterval?
@@ -153,9 +158,15 @@ public final class FiringLoop: @unchecked Sendable {
       sources.append(
         TimeZoneWatch(loop: loop) { [unowned self] in
           self.logger.info("the system time zone changed; re-arming")
-          (self.clock as? ZoneCachingClock)?.zoneChanged()
-          self.requestWake()
+          self.zonesChanged()
         })
+      let dataWatch = ZoneDataWatch(loop: loop) { [unowned self] in
+        self.logger.info("the zone data changed; recomputing wall-clock notifications")
+        (self.clock.zones.database as? TZDatabase)?.reload()
+        self.zonesChanged()
+      }
+      zoneDataWatch = dataWatch
+      sources.append(dataWatch)
     }
     if configuration.handlesSignals {
       for signal in StopSignals.all {
@@ -261,6 +272,14 @@ public final class FiringLoop: @unchecked Sendable {
     try? wakeSource?.trigger()
   }
 
+  /// The system zone or the zone data changed: forget cached zones and recompute
+  /// wall-clock rows on the next wake-up.
+  private func zonesChanged() {
+    (clock as? ZoneCachingClock)?.zoneChanged()
+    zonesMoved = true
+    requestWake()
+  }
+
   /// One wake-up of the firer under the batch budget; arms the timer for the instant it
   /// asks for, or disarms it. Updates the service status.
   private func wake() {
@@ -271,6 +290,17 @@ public final class FiringLoop: @unchecked Sendable {
       named: "delivery batch", budget: configuration.batchBudget, clock: clock, trigger: .checkpoints
     ) {}
     defer { task.end() }
+    if zonesMoved {
+      zonesMoved = false
+      do {
+        let moved = try firer.recomputeWallClock()
+        if moved > 0 { logger.info("\(moved) wall-clock notification(s) moved with the zones") }
+      } catch {
+        logger.warning("could not recompute wall-clock notifications: \(error)")
+      }
+    }
+    // Zones read since (named ones, as notifications come due) join the watch.
+    zoneDataWatch?.update(files: ZoneDataWatch.files(of: clock))
     do {
       let wake = try firer.wake(task: task) { [unowned self] in self.pingWatchdog() }
       if wake.report.stopped {

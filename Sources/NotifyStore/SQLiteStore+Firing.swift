@@ -11,8 +11,8 @@ import NotifyCore
 /// and its owner (`pid:starttime:bootid`); a claim whose owner has died is taken over by
 /// the next firer, which is the only way an occurrence can be handed to a sink twice.
 extension SQLiteStore: FiringStore {
-  public func nextFireDate(localZone: TimeZone, app: String? = nil) throws(NotifyError) -> Date? {
-    try refreshLocalZone(localZone)
+  public func nextFireDate(zones: Zones, app: String? = nil) throws(NotifyError) -> Date? {
+    try refreshLocalZone(zones)
     let deferred = app == nil ? try runningFiringApps() : []
     return try read { db in
       let (filter, arguments): (String, StatementArguments) = app.map { ("AND app = ?", [$0]) } ?? ("", [])
@@ -82,12 +82,12 @@ extension SQLiteStore: FiringStore {
   }
 
   public func claimDue(
-    now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
+    now: Date, zones: Zones, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
     app: String? = nil
   ) throws(NotifyError) -> [Claim] {
     let deferred = app == nil ? try runningFiringApps() : []
     let (claims, retired) = try write { db in
-      try Self.refreshLocalZone(localZone, in: db)
+      try Self.refreshLocalZone(zones, in: db)
       // Only what is due: a dead daemon may have claimed an occurrence just before its instant.
       var journals: [String: [HandOffJournal.Key: Date]] = [:]
       let abandoned = try Row.fetchAll(
@@ -113,7 +113,7 @@ extension SQLiteStore: FiringStore {
         arguments: arguments)
       let decoded = due.map(NotificationRow.decode)
       let plan = ClaimPlanner.plan(
-        abandoned: abandoned, due: decoded, now: now, localZone: localZone, misfireGrace: misfireGrace,
+        abandoned: abandoned, due: decoded, now: now, zones: zones, misfireGrace: misfireGrace,
         limit: limit, app: app)
       let snapshots = Dictionary(zip(decoded.map(\.rowID), due)) { first, _ in first }
       var claims: [Claim] = []
@@ -360,18 +360,43 @@ extension SQLiteStore: FiringStore {
       .execute(arguments: [claim.rowID, claim.occurrence])
   }
 
+  @discardableResult
+  public func recomputeWallClockRows(zones: Zones) throws(NotifyError) -> Int {
+    let sql = """
+      SELECT \(NotificationRow.columns) FROM notification
+      WHERE next_fire_at IS NOT NULL AND wall_clock IS NOT NULL
+      """
+    func changes(in db: Database) throws -> [ClaimPlanner.Step] {
+      let rows = try Row.fetchAll(db, sql: sql).map(NotificationRow.decode)
+      let stored = Dictionary(uniqueKeysWithValues: rows.map { ($0.rowID, $0.nextFireDate) })
+      return ClaimPlanner.refresh(rows, zones: zones).filter { step in
+        guard case .advance(let rowID, _, let date, _) = step else { return false }
+        return stored[rowID] != date
+      }
+    }
+    // A read when nothing changed, which is every firer start but the first after an update.
+    guard try !read({ db in try changes(in: db) }).isEmpty else { return 0 }
+    return try write { db in
+      let steps = try changes(in: db)
+      for case .advance(let rowID, let next, let date, let zone) in steps {
+        try Self.advance(rowID, to: next, at: date, resolvedZone: zone, in: db)
+      }
+      return steps.count
+    }
+  }
+
   /// `local` rows follow the system zone: when it moved since their next fire instant was
   /// computed, compute it again. A read when nothing moved.
-  private func refreshLocalZone(_ localZone: TimeZone) throws(NotifyError) {
-    guard try read({ db in try Self.hasStaleLocalRows(localZone, in: db) }) else { return }
-    try write { db in try Self.refreshLocalZone(localZone, in: db) }
+  private func refreshLocalZone(_ zones: Zones) throws(NotifyError) {
+    guard try read({ db in try Self.hasStaleLocalRows(zones, in: db) }) else { return }
+    try write { db in try Self.refreshLocalZone(zones, in: db) }
   }
 
   /// Whether any pending `local` wall-clock row was computed for a zone other than
-  /// `localZone`. Asked on every re-arm and claim, so it is three seeks on
+  /// `zones.local`. Asked on every re-arm and claim, so it is three seeks on
   /// `notification_local_zone` (below, above, or without the zone); the planner would
   /// otherwise walk `notification_next_fire`, which grows with the store.
-  private static func hasStaleLocalRows(_ localZone: TimeZone, in db: Database) throws -> Bool {
+  private static func hasStaleLocalRows(_ zones: Zones, in db: Database) throws -> Bool {
     let local = """
       SELECT 1 FROM notification INDEXED BY notification_local_zone
       WHERE next_fire_at IS NOT NULL AND time_zone = 'local' AND
@@ -382,20 +407,20 @@ extension SQLiteStore: FiringStore {
         SELECT EXISTS (\(local) resolved_zone IS NULL) OR EXISTS (\(local) resolved_zone < ?1)
           OR EXISTS (\(local) resolved_zone > ?1)
         """,
-      arguments: [localZone.identifier]) ?? false
+      arguments: [zones.local.identifier]) ?? false
   }
 
-  private static func refreshLocalZone(_ localZone: TimeZone, in db: Database) throws {
-    guard try hasStaleLocalRows(localZone, in: db) else { return }
+  private static func refreshLocalZone(_ zones: Zones, in db: Database) throws {
+    guard try hasStaleLocalRows(zones, in: db) else { return }
     let rows = try Row.fetchAll(
       db,
       sql: """
         SELECT \(NotificationRow.columns) FROM notification WHERE next_fire_at IS NOT NULL
         AND time_zone = 'local' AND (resolved_zone IS NULL OR resolved_zone <> ?)
         """,
-      arguments: [localZone.identifier])
+      arguments: [zones.local.identifier])
     for case .advance(let rowID, let next, let date, let zone) in ClaimPlanner.refresh(
-      rows.map(NotificationRow.decode), localZone: localZone)
+      rows.map(NotificationRow.decode), zones: zones)
     {
       try advance(rowID, to: next, at: date, resolvedZone: zone, in: db)
     }

@@ -8,16 +8,16 @@ extension SQLiteStore {
   /// applies the 64-pending limit (SPEC.md §3), recording each discard in history.
   /// One transaction. When the new notification is itself discarded, it is recorded and
   /// `ScheduleOutcome.newOneDiscarded` is true.
-  public func schedule(_ notification: LocalNotification, localZone: TimeZone) throws(NotifyError)
+  public func schedule(_ notification: LocalNotification, zones: Zones) throws(NotifyError)
     -> ScheduleOutcome
   {
     try Validator.notification(notification)
-    guard let first = notification.schedule.occurrence(0, localZone: localZone) else {
+    guard let first = notification.schedule.occurrence(0, zones: zones) else {
       throw NotifyError(
         .invalidData, "the notification would never fire: \(term: .until) is before its first fire date",
         fix: "move \(term: .until) after \(term: .start)")
     }
-    let resolvedZone = notification.schedule.resolvedZone(localZone: localZone)
+    let resolvedZone = notification.schedule.resolvedZone(zones: zones)
     return try write { db in
       let replacedRows = try Row.fetchAll(
         db, sql: "SELECT rowid FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",

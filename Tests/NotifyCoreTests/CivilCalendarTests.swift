@@ -9,7 +9,7 @@ struct CivilCalendarTests {
   func dayNumbersMatchFoundation() {
     // Given Foundation's Gregorian calendar in UTC as the reference
     var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = utcZone
+    calendar.timeZone = TimeZone(identifier: "UTC")!
     for day in stride(from: Int64(-134_774), through: 157_000, by: 97) {
       // When a day number is turned into a date and back
       let date = CivilCalendar.date(dayNumber: day)

@@ -1,3 +1,4 @@
+import NotifyTestSupport
 import Foundation
 import NotifyCore
 import Testing
@@ -45,7 +46,7 @@ struct ClaimPlannerTests {
   @Test("a due one-off is claimed and leaves the pending list")
   func oneOff() {
     let plan = ClaimPlanner.plan(
-      abandoned: [], due: [stored("x", row: 1, at: now - 0.5)], now: now, localZone: utcZone,
+      abandoned: [], due: [stored("x", row: 1, at: now - 0.5)], now: now, zones: testZones(utcZone),
       misfireGrace: nil,
       limit: 64)
     #expect(plan.steps.first == .advance(rowID: 1, nextOccurrence: 1, nextFireDate: nil, resolvedZone: nil))
@@ -57,7 +58,7 @@ struct ClaimPlannerTests {
   func coalesces() {
     let plan = ClaimPlanner.plan(
       abandoned: [], due: [stored("r", row: 1, at: now - 600 + 5, repeat: .minute)], now: now,
-      localZone: utcZone, misfireGrace: nil, limit: 64)
+      zones: testZones(utcZone), misfireGrace: nil, limit: 64)
     let claim = claims(plan).first
     #expect(claim?.occurrence == 9)
     #expect(claim?.coalesced == 9)
@@ -69,7 +70,7 @@ struct ClaimPlannerTests {
   @Test("past the misfire grace: recorded missed, not claimed")
   func missed() {
     let plan = ClaimPlanner.plan(
-      abandoned: [], due: [stored("old", row: 1, at: now - 3600)], now: now, localZone: utcZone,
+      abandoned: [], due: [stored("old", row: 1, at: now - 3600)], now: now, zones: testZones(utcZone),
       misfireGrace: 60, limit: 64)
     #expect(claims(plan).isEmpty)
     guard case .record(let event)? = plan.steps.last else {
@@ -86,7 +87,7 @@ struct ClaimPlannerTests {
       abandoned: [
         abandoned("dead", row: 1, at: now - 30), abandoned("live", row: 2, at: now - 30, alive: true),
         abandoned("future", row: 3, at: now + 30),
-      ], due: [], now: now, localZone: utcZone, misfireGrace: nil, limit: 64)
+      ], due: [], now: now, zones: testZones(utcZone), misfireGrace: nil, limit: 64)
     #expect(plan.steps.count == 1)
     guard case .takeOver(let claim)? = plan.steps.first else {
       Issue.record("not taken over: \(plan.steps)")
@@ -102,7 +103,7 @@ struct ClaimPlannerTests {
       abandoned: [
         abandoned("bad", row: 1, at: now - 1, readable: false), abandoned("b", row: 2, at: now - 1, app: "b"),
       ],
-      due: [], now: now, localZone: utcZone, misfireGrace: nil, limit: 64, app: "a")
+      due: [], now: now, zones: testZones(utcZone), misfireGrace: nil, limit: 64, app: "a")
     #expect(plan.steps == [.drop(rowID: 1, occurrence: 0)])
   }
 
@@ -110,7 +111,7 @@ struct ClaimPlannerTests {
   func limit() {
     let plan = ClaimPlanner.plan(
       abandoned: [abandoned("dead", row: 9, at: now - 1)],
-      due: (1...5).map { stored("n\($0)", row: Int64($0), at: now - 1) }, now: now, localZone: utcZone,
+      due: (1...5).map { stored("n\($0)", row: Int64($0), at: now - 1) }, now: now, zones: testZones(utcZone),
       misfireGrace: nil, limit: 3)
     #expect(claims(plan).map(\.notification.id) == ["dead", "n1", "n2"])
   }
@@ -125,7 +126,7 @@ struct ClaimPlannerTests {
         createdAt: now),
       nextOccurrence: 0, nextFireDate: nil)
     #expect(
-      ClaimPlanner.refresh([row], localZone: berlin) == [
+      ClaimPlanner.refresh([row], zones: testZones(berlin)) == [
         .advance(
           rowID: 4, nextOccurrence: 0, nextFireDate: utc("2026-11-24T08:00:00Z"),
           resolvedZone: "Europe/Berlin")

@@ -73,7 +73,7 @@ struct OracleCase {
 
   let seed: UInt64
   let zoneName: String
-  let zone: TimeZone
+  let zone: Zone
   let quiet: QuietHours
   var instants: [Date] = []
   /// Indices into `instants`: a `now`, an instant between it and `nextChange(after: now)`,
@@ -110,7 +110,7 @@ struct OracleCase {
     }
     // A whole second within 30 hours of a DST change, or anywhere when the zone has none
     func nearChange() -> Date {
-      guard let change = zone.nextDaylightSavingTimeTransition(after: uniform()) else { return uniform() }
+      guard let change = zone.nextTransition(after: uniform()) else { return uniform() }
       return change + TimeInterval(Int.random(in: -30 * 3600...30 * 3600, using: &random))
     }
     instants = [uniform(), uniform(), nearChange(), nearChange(), nearChange()]

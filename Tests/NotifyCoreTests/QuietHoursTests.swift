@@ -26,7 +26,7 @@ struct QuietHoursTests {
   struct Moment: CustomTestStringConvertible, Sendable {
     let name: String
     var quiet: QuietHours
-    var zone: TimeZone = berlin
+    var zone: Zone = berlin
     let now: String
     let isQuiet: Bool
     var periodEnd: String? = nil

@@ -1,3 +1,4 @@
+import NotifyTestSupport
 import Foundation
 import Testing
 
@@ -12,19 +13,19 @@ struct ScheduleLimitTests {
     // Given a notification that does not repeat
     let schedule = Schedule(fireDate: .instant(anchor))
     // Then only occurrence 0 exists
-    #expect(schedule.occurrence(0, localZone: utcZone) == anchor)
-    #expect(schedule.occurrence(1, localZone: utcZone) == nil)
-    #expect(schedule.occurrence(-1, localZone: utcZone) == nil)
-    #expect(schedule.upcoming(5, localZone: utcZone) == [anchor])
-    #expect(schedule.upcoming(5, from: 1, localZone: utcZone) == [])
+    #expect(schedule.occurrence(0, zones: testZones(utcZone)) == anchor)
+    #expect(schedule.occurrence(1, zones: testZones(utcZone)) == nil)
+    #expect(schedule.occurrence(-1, zones: testZones(utcZone)) == nil)
+    #expect(schedule.upcoming(5, zones: testZones(utcZone)) == [anchor])
+    #expect(schedule.upcoming(5, from: 1, zones: testZones(utcZone)) == [])
     // And the searches find it only from the right side
-    #expect(schedule.firstOccurrence(atOrAfter: anchor - 1, localZone: utcZone)?.date == anchor)
-    #expect(schedule.firstOccurrence(atOrAfter: anchor, localZone: utcZone)?.index == 0)
-    #expect(schedule.firstOccurrence(atOrAfter: anchor + 1, localZone: utcZone) == nil)
-    #expect(schedule.firstOccurrence(atOrAfter: anchor - 1, from: 1, localZone: utcZone) == nil)
-    #expect(schedule.latestOccurrence(atOrBefore: anchor, localZone: utcZone)?.index == 0)
-    #expect(schedule.latestOccurrence(atOrBefore: anchor - 1, localZone: utcZone) == nil)
-    #expect(schedule.latestOccurrence(atOrBefore: .distantFuture, localZone: utcZone)?.date == anchor)
+    #expect(schedule.firstOccurrence(atOrAfter: anchor - 1, zones: testZones(utcZone))?.date == anchor)
+    #expect(schedule.firstOccurrence(atOrAfter: anchor, zones: testZones(utcZone))?.index == 0)
+    #expect(schedule.firstOccurrence(atOrAfter: anchor + 1, zones: testZones(utcZone)) == nil)
+    #expect(schedule.firstOccurrence(atOrAfter: anchor - 1, from: 1, zones: testZones(utcZone)) == nil)
+    #expect(schedule.latestOccurrence(atOrBefore: anchor, zones: testZones(utcZone))?.index == 0)
+    #expect(schedule.latestOccurrence(atOrBefore: anchor - 1, zones: testZones(utcZone)) == nil)
+    #expect(schedule.latestOccurrence(atOrBefore: .distantFuture, zones: testZones(utcZone))?.date == anchor)
   }
 
   @Test("repeatCount N allows occurrences 0..<N", arguments: [1, 2, 3, 10])
@@ -33,13 +34,13 @@ struct ScheduleLimitTests {
     let schedule = Schedule(fireDate: .instant(anchor), repeatInterval: .day, repeatCount: count)
     let last = anchor + TimeInterval((count - 1) * 86_400)
     // Then the last one is occurrence count-1 and no more exist
-    #expect(schedule.occurrence(count - 1, localZone: utcZone) == last)
-    #expect(schedule.occurrence(count, localZone: utcZone) == nil)
-    #expect(schedule.upcoming(100, localZone: utcZone).count == count)
-    #expect(schedule.upcoming(100, from: count - 1, localZone: utcZone) == [last])
-    #expect(schedule.latestOccurrence(atOrBefore: .distantFuture, localZone: utcZone)?.index == count - 1)
-    #expect(schedule.firstOccurrence(atOrAfter: last, localZone: utcZone)?.index == count - 1)
-    #expect(schedule.firstOccurrence(atOrAfter: last + 1, localZone: utcZone) == nil)
+    #expect(schedule.occurrence(count - 1, zones: testZones(utcZone)) == last)
+    #expect(schedule.occurrence(count, zones: testZones(utcZone)) == nil)
+    #expect(schedule.upcoming(100, zones: testZones(utcZone)).count == count)
+    #expect(schedule.upcoming(100, from: count - 1, zones: testZones(utcZone)) == [last])
+    #expect(schedule.latestOccurrence(atOrBefore: .distantFuture, zones: testZones(utcZone))?.index == count - 1)
+    #expect(schedule.firstOccurrence(atOrAfter: last, zones: testZones(utcZone))?.index == count - 1)
+    #expect(schedule.firstOccurrence(atOrAfter: last + 1, zones: testZones(utcZone)) == nil)
   }
 
   @Test("an until between occurrences ends the repeat at the occurrence before it")
@@ -48,12 +49,12 @@ struct ScheduleLimitTests {
     let until = utc("2026-01-03T12:00:00Z")
     let schedule = Schedule(fireDate: .instant(anchor), repeatInterval: .day, until: until)
     // Then occurrences 0, 1 and 2 exist and 3 does not
-    #expect(schedule.occurrence(2, localZone: utcZone) == utc("2026-01-03T09:00:00Z"))
-    #expect(schedule.occurrence(3, localZone: utcZone) == nil)
-    #expect(schedule.upcoming(10, localZone: utcZone).count == 3)
+    #expect(schedule.occurrence(2, zones: testZones(utcZone)) == utc("2026-01-03T09:00:00Z"))
+    #expect(schedule.occurrence(3, zones: testZones(utcZone)) == nil)
+    #expect(schedule.upcoming(10, zones: testZones(utcZone)).count == 3)
     // And the searches stop there too
-    #expect(schedule.firstOccurrence(atOrAfter: utc("2026-01-03T10:00:00Z"), localZone: utcZone) == nil)
-    let latest = schedule.latestOccurrence(atOrBefore: utc("2030-01-01T00:00:00Z"), localZone: utcZone)
+    #expect(schedule.firstOccurrence(atOrAfter: utc("2026-01-03T10:00:00Z"), zones: testZones(utcZone)) == nil)
+    let latest = schedule.latestOccurrence(atOrBefore: utc("2030-01-01T00:00:00Z"), zones: testZones(utcZone))
     #expect(latest?.index == 2)
     #expect(latest?.date == utc("2026-01-03T09:00:00Z"))
   }
@@ -62,33 +63,33 @@ struct ScheduleLimitTests {
   func untilOnAnOccurrence() {
     let until = utc("2026-01-03T09:00:00Z")
     let schedule = Schedule(fireDate: .instant(anchor), repeatInterval: .day, until: until)
-    #expect(schedule.occurrence(2, localZone: utcZone) == until)
-    #expect(schedule.occurrence(3, localZone: utcZone) == nil)
+    #expect(schedule.occurrence(2, zones: testZones(utcZone)) == until)
+    #expect(schedule.occurrence(3, zones: testZones(utcZone)) == nil)
   }
 
   @Test("an until before the anchor leaves no occurrence at all")
   func untilBeforeAnchor() {
     let schedule = Schedule(fireDate: .instant(anchor), repeatInterval: .day, until: anchor - 1)
-    #expect(schedule.occurrence(0, localZone: utcZone) == nil)
-    #expect(schedule.upcoming(3, localZone: utcZone).isEmpty)
-    #expect(schedule.firstOccurrence(atOrAfter: .distantPast, localZone: utcZone) == nil)
-    #expect(schedule.latestOccurrence(atOrBefore: .distantFuture, localZone: utcZone) == nil)
+    #expect(schedule.occurrence(0, zones: testZones(utcZone)) == nil)
+    #expect(schedule.upcoming(3, zones: testZones(utcZone)).isEmpty)
+    #expect(schedule.firstOccurrence(atOrAfter: .distantPast, zones: testZones(utcZone)) == nil)
+    #expect(schedule.latestOccurrence(atOrBefore: .distantFuture, zones: testZones(utcZone)) == nil)
   }
 
   @Test("repeatCount and until together: whichever ends first")
   func countAndUntil() {
     let schedule = Schedule(
       fireDate: .instant(anchor), repeatInterval: .hour, repeatCount: 5, until: anchor + 2.5 * 3600)
-    #expect(schedule.upcoming(10, localZone: utcZone).count == 3)
+    #expect(schedule.upcoming(10, zones: testZones(utcZone)).count == 3)
     let longer = Schedule(
       fireDate: .instant(anchor), repeatInterval: .hour, repeatCount: 2, until: anchor + 10 * 3600)
-    #expect(longer.upcoming(10, localZone: utcZone).count == 2)
+    #expect(longer.upcoming(10, zones: testZones(utcZone)).count == 2)
   }
 
   @Test("upcoming starts at the given index and asks for nothing when count is 0")
   func upcomingFromIndex() {
     let schedule = Schedule(fireDate: .instant(anchor), repeatInterval: .minute)
-    #expect(schedule.upcoming(2, from: 10, localZone: utcZone) == [anchor + 600, anchor + 660])
-    #expect(schedule.upcoming(0, localZone: utcZone).isEmpty)
+    #expect(schedule.upcoming(2, from: 10, zones: testZones(utcZone)) == [anchor + 600, anchor + 660])
+    #expect(schedule.upcoming(0, zones: testZones(utcZone)).isEmpty)
   }
 }

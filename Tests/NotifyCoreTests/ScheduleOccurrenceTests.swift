@@ -1,3 +1,4 @@
+import NotifyTestSupport
 import Foundation
 import Testing
 
@@ -119,7 +120,7 @@ struct ScheduleOccurrenceTests {
     for (index, instant) in c.expected {
       // When occurrence `index` is computed; Then it is the literal instant
       #expect(
-        c.schedule.occurrence(index, localZone: utcZone) == utc(instant), "occurrence \(index)")
+        c.schedule.occurrence(index, zones: testZones(utcZone)) == utc(instant), "occurrence \(index)")
     }
   }
 
@@ -128,7 +129,7 @@ struct ScheduleOccurrenceTests {
     // Given the expected leading run of indices 0, 1, 2, ...
     let run = Array(c.expected.enumerated().prefix { $0.offset == $0.element.index }.map(\.element))
     // When upcoming lists that many; Then they match in order
-    #expect(c.schedule.upcoming(run.count, localZone: utcZone) == run.map { utc($0.instant) })
+    #expect(c.schedule.upcoming(run.count, zones: testZones(utcZone)) == run.map { utc($0.instant) })
   }
 
   @Test("the fall-back hourly repeat shows local 02:30 twice, one hour apart")
@@ -136,7 +137,7 @@ struct ScheduleOccurrenceTests {
     // Given an hourly repeat anchored at 00:30 on Berlin's fall-back day
     let schedule = Self.walls("2026-10-25T00:30", "Europe/Berlin", .hour)
     // When five occurrences are read back as Berlin wall-clock times
-    let dates = schedule.upcoming(5, localZone: utcZone)
+    let dates = schedule.upcoming(5, zones: testZones(utcZone))
     let locals = dates.map { ZoneResolver.wallClock(for: $0, in: berlin).iso8601 }
     // Then 02:30 appears twice and every step is 3600 s
     #expect(
@@ -152,20 +153,20 @@ struct ScheduleOccurrenceTests {
     // Given a one-shot at 01:30 on 2026-11-01 in New York
     let schedule = Schedule(fireDate: .wallClock(wall("2026-11-01T01:30"), .named("America/New_York")))
     // Then it fires at 01:30 EDT, not an hour later at 01:30 EST
-    #expect(schedule.occurrence(0, localZone: utcZone) == utc("2026-11-01T05:30:00Z"))
+    #expect(schedule.occurrence(0, zones: testZones(utcZone)) == utc("2026-11-01T05:30:00Z"))
   }
 
   @Test("a local wall-clock schedule follows the system zone it is given")
   func localFollowsSystemZone() {
     // Given a daily 09:00 `local` schedule and a clock whose zone changes
     let schedule = Schedule(fireDate: .wallClock(wall("2026-06-01T09:00"), .local), repeatInterval: .day)
-    let clock = ManualClock(now: utc("2026-06-01T00:00:00Z"), localZone: berlin)
+    let clock = ManualClock(now: utc("2026-06-01T00:00:00Z"), localZone: berlin, database: testZoneDatabase)
     // When the zone is Berlin, New York, then Tokyo
-    let inBerlin = schedule.occurrence(1, localZone: clock.localZone)
+    let inBerlin = schedule.occurrence(1, zones: testZones(clock.zones.local))
     clock.setLocalZone(newYork)
-    let inNewYork = schedule.occurrence(1, localZone: clock.localZone)
+    let inNewYork = schedule.occurrence(1, zones: testZones(clock.zones.local))
     clock.setLocalZone(zone("Asia/Tokyo"))
-    let inTokyo = schedule.occurrence(1, localZone: clock.localZone)
+    let inTokyo = schedule.occurrence(1, zones: testZones(clock.zones.local))
     // Then 09:00 stays 09:00 local in each
     #expect(inBerlin == utc("2026-06-02T07:00:00Z"))
     #expect(inNewYork == utc("2026-06-02T13:00:00Z"))
@@ -176,6 +177,6 @@ struct ScheduleOccurrenceTests {
   func namedIgnoresSystemZone() {
     let schedule = Self.walls("2026-06-01T09:00", "Europe/Berlin", .day)
     #expect(
-      schedule.occurrence(3, localZone: newYork) == schedule.occurrence(3, localZone: zone("Asia/Tokyo")))
+      schedule.occurrence(3, zones: testZones(newYork)) == schedule.occurrence(3, zones: testZones(zone("Asia/Tokyo"))))
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import NotifyTestSupport
 
 @testable import NotifyCore
 
@@ -12,10 +13,7 @@ func utc(_ text: String) -> Date {
 }
 
 /// A zone that must exist in the tz database.
-func zone(_ identifier: String) -> TimeZone {
-  guard let zone = TimeZone(identifier: identifier) else { fatalError("no zone \(identifier)") }
-  return zone
-}
+func zone(_ identifier: String) -> Zone { testZone(identifier) }
 
 let utcZone = zone("UTC")
 let berlin = zone("Europe/Berlin")

@@ -19,7 +19,7 @@ struct DriverParityTests {
     try f.schedule("orphan", at: Date() - 5)
     try f.schedule("shown", at: Date() - 5)
     let claims = try f.store.claimDue(
-      now: Date(), localZone: f.utc, owner: deadFirer, misfireGrace: nil, limit: 64)
+      now: Date(), zones: testZones(f.utc), owner: deadFirer, misfireGrace: nil, limit: 64)
     let shown = try #require(claims.first { $0.notification.id == "shown" })
     try f.store.noteHandedOver(
       HandOff(
@@ -70,7 +70,7 @@ struct DriverParityTests {
     let n = LocalNotification(
       id: "ping", app: "test", schedule: Schedule(fireDate: .instant(Date() + 0.5)), title: "ping",
       sound: .file("ping.wav"), createdAt: Date())
-    _ = try f.store.schedule(n, localZone: f.utc)
+    _ = try f.store.schedule(n, zones: testZones(f.utc))
     // Then it is shown, and the fake player is asked to play the file
     #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(firer.errorText)")
     #expect(

@@ -1,3 +1,4 @@
+import NotifyTestSupport
 import Foundation
 import NotifyCore
 import Testing
@@ -5,7 +6,7 @@ import Testing
 @Suite("DuePlanner: what a firer does with a due notification")
 struct DuePlannerTests {
   let anchor = Date(timeIntervalSince1970: 1_800_000_000)
-  let utc = TimeZone(identifier: "UTC")!
+  let utc = testZone("UTC")
 
   /// Occurrence k of a schedule that repeats every `step` seconds, `count` times (nil: forever).
   func every(_ step: TimeInterval, count: Int? = nil) -> (Int) -> Date? {
@@ -118,8 +119,8 @@ struct DuePlannerTests {
     let until = Schedule(fireDate: .instant(anchor), repeatInterval: .hour, until: anchor + 2.5 * 3600)
     // When both are looked at long after they ended
     let late = anchor + 30 * 3600
-    let a = DuePlanner.plan(counted, nextIndex: 1, now: late, localZone: utc, misfireGrace: nil)
-    let b = DuePlanner.plan(until, nextIndex: 0, now: late, localZone: utc, misfireGrace: nil)
+    let a = DuePlanner.plan(counted, nextIndex: 1, now: late, zones: testZones(utc), misfireGrace: nil)
+    let b = DuePlanner.plan(until, nextIndex: 0, now: late, zones: testZones(utc), misfireGrace: nil)
     // Then each delivers its last occurrence once and finishes
     #expect(a?.action.occurrence.index == 4)
     #expect(a?.action.occurrence.coalesced == 3)

@@ -1,3 +1,4 @@
+import NotifyTestSupport
 import Foundation
 import NotifyCore
 import NotifyFiring
@@ -25,7 +26,7 @@ struct FirerTests {
     #expect(sink.deliveries.allSatisfy { $0.late })
     #expect(sink.deliveries.last?.occurrence == 10)
     // And the repeat waits for its next future minute
-    #expect(try f.store.nextFireDate(localZone: f.utc) == now + 5)
+    #expect(try f.store.nextFireDate(zones: testZones(f.utc)) == now + 5)
     #expect(try firer.fireBatch().claimed == 0)
   }
 

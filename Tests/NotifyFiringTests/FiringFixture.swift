@@ -8,7 +8,7 @@ final class FiringFixture: @unchecked Sendable {
   let folder = TemporaryFolder(prefix: "notify-firing")
   let path: String
   let store: SQLiteStore
-  let utc = TimeZone(identifier: "UTC")!
+  let utc = testZone("UTC")
 
   init() throws {
     path = folder.file("notify.db")
@@ -30,7 +30,7 @@ final class FiringFixture: @unchecked Sendable {
       schedule: Schedule(fireDate: .instant(date), repeatInterval: unit, repeatCount: count),
       title: "title \(id)", body: body, sound: sound, badge: badge, userInfo: ["k": .string("v")],
       actions: actions, createdAt: createdAt ?? date)
-    return try store.schedule(notification, localZone: utc).stored
+    return try store.schedule(notification, zones: testZones(utc)).stored
   }
 
   /// History events of one kind, oldest first.

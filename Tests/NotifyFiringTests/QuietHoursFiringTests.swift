@@ -32,7 +32,7 @@ struct QuietHoursFiringTests {
       LocalNotification(
         id: "urgent", app: "test", schedule: Schedule(fireDate: .instant(due)), title: "urgent",
         urgency: .critical,
-        createdAt: due), localZone: .gmt)
+        createdAt: due), zones: .utc)
     try firing.act()
     // Then the two are held, in history and the store, and only the critical one is shown
     #expect(
@@ -166,7 +166,7 @@ struct QuietHoursDesktopTests {
     _ = try f.store.schedule(
       LocalNotification(
         id: "alarm", app: "test", schedule: Schedule(fireDate: .instant(Date() + 0.2)), title: "title alarm",
-        urgency: .critical, createdAt: Date()), localZone: .gmt)
+        urgency: .critical, createdAt: Date()), zones: .utc)
     // Then the one is held and dunst shows the critical one only
     #expect(waitUntil(timeout: 10) { (try? f.events(.held).count) == 1 }, "\(daemon.errorText)")
     #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).map(\.notificationID)) == ["alarm"] })

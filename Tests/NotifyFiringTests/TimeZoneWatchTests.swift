@@ -97,15 +97,15 @@ struct ZoneCachingClockTests {
   func caches() {
     // Given a clock in Berlin, read once through the cache
     let base = ManualClock(
-      now: Date(timeIntervalSince1970: 0), localZone: TimeZone(identifier: "Europe/Berlin")!)
+      now: Date(timeIntervalSince1970: 0), localZone: testZone("Europe/Berlin"), database: testZoneDatabase)
     let clock = ZoneCachingClock(base)
-    #expect(clock.localZone.identifier == "Europe/Berlin")
+    #expect(clock.zones.local.identifier == "Europe/Berlin")
     // When the system zone moves
-    base.setLocalZone(TimeZone(identifier: "Asia/Tokyo")!)
+    base.setLocalZone(testZone("Asia/Tokyo"))
     // Then the cache still says Berlin until it is told, then Tokyo
-    #expect(clock.localZone.identifier == "Europe/Berlin")
+    #expect(clock.zones.local.identifier == "Europe/Berlin")
     clock.zoneChanged()
-    #expect(clock.localZone.identifier == "Asia/Tokyo")
+    #expect(clock.zones.local.identifier == "Asia/Tokyo")
     base.advance(by: 5)
     #expect(clock.now() == Date(timeIntervalSince1970: 5))
   }

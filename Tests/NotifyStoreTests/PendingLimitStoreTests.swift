@@ -8,7 +8,7 @@ import Testing
 @Suite("The 64-pending limit in the store", .ownThreads)
 struct PendingLimitStoreTests {
   let folder = TemporaryFolder()
-  let utc = TimeZone(identifier: "UTC")!
+  let utc = testZone("UTC")
   let base = Date(timeIntervalSince1970: 1_900_000_000)
 
   func note(_ id: String, at offset: TimeInterval, app: String = "a", repeating: RepeatInterval? = nil)
@@ -27,7 +27,7 @@ struct PendingLimitStoreTests {
     let offsets = Array(0..<70).shuffled(using: &generator)
     var discarded: [String] = []
     for i in offsets {
-      let outcome = try store.schedule(note("n\(i)", at: Double(i) * 60), localZone: utc)
+      let outcome = try store.schedule(note("n\(i)", at: Double(i) * 60), zones: testZones(utc))
       discarded += outcome.discarded.map(\.notification.id)
     }
     // Then the 64 soonest remain, soonest first
@@ -44,9 +44,9 @@ struct PendingLimitStoreTests {
   @Test("a 65th firing after all 64 is itself discarded, and only it")
   func newOneDiscarded() throws {
     let store = try SQLiteStore(path: folder.file("n.db"))
-    for i in 0..<64 { _ = try store.schedule(note("n\(i)", at: Double(i)), localZone: utc) }
+    for i in 0..<64 { _ = try store.schedule(note("n\(i)", at: Double(i)), zones: testZones(utc)) }
     // When a later one is scheduled
-    let outcome = try store.schedule(note("late", at: 10_000), localZone: utc)
+    let outcome = try store.schedule(note("late", at: 10_000), zones: testZones(utc))
     // Then it is the one discarded and the 64 are untouched
     #expect(outcome.newOneDiscarded)
     #expect(outcome.discarded.map(\.notification.id) == ["late"])
@@ -57,17 +57,17 @@ struct PendingLimitStoreTests {
   @Test("on equal fire instants the one scheduled earlier wins")
   func tiesGoToEarlier() throws {
     let store = try SQLiteStore(path: folder.file("n.db"))
-    for i in 0..<64 { _ = try store.schedule(note("n\(i)", at: 100), localZone: utc) }
-    let outcome = try store.schedule(note("tie", at: 100), localZone: utc)
+    for i in 0..<64 { _ = try store.schedule(note("n\(i)", at: 100), zones: testZones(utc)) }
+    let outcome = try store.schedule(note("tie", at: 100), zones: testZones(utc))
     #expect(outcome.discarded.map(\.notification.id) == ["tie"])
   }
 
   @Test("a repeating notification counts once, and apps are limited separately")
   func repeatingCountsOnce() throws {
     let store = try SQLiteStore(path: folder.file("n.db"))
-    _ = try store.schedule(note("every-minute", at: 0, repeating: .minute), localZone: utc)
-    for i in 1..<64 { _ = try store.schedule(note("n\(i)", at: Double(i) * 3600), localZone: utc) }
-    for i in 0..<10 { _ = try store.schedule(note("b\(i)", at: 1, app: "b"), localZone: utc) }
+    _ = try store.schedule(note("every-minute", at: 0, repeating: .minute), zones: testZones(utc))
+    for i in 1..<64 { _ = try store.schedule(note("n\(i)", at: Double(i) * 3600), zones: testZones(utc)) }
+    for i in 0..<10 { _ = try store.schedule(note("b\(i)", at: 1, app: "b"), zones: testZones(utc)) }
     #expect(try store.pending(app: "a").count == 64)
     #expect(try store.pending(app: "b").count == 10)
     #expect(try store.history(app: "a", limit: 10).isEmpty)
@@ -76,10 +76,10 @@ struct PendingLimitStoreTests {
   @Test("scheduling a pending id replaces it without counting twice")
   func replaceById() throws {
     let store = try SQLiteStore(path: folder.file("n.db"))
-    _ = try store.schedule(note("x", at: 10), localZone: utc)
+    _ = try store.schedule(note("x", at: 10), zones: testZones(utc))
     var replacement = note("x", at: 20)
     replacement.title = "second"
-    let outcome = try store.schedule(replacement, localZone: utc)
+    let outcome = try store.schedule(replacement, zones: testZones(utc))
     #expect(outcome.replaced)
     let pending = try store.pending(app: "a")
     #expect(pending.count == 1)
@@ -90,8 +90,8 @@ struct PendingLimitStoreTests {
   @Test("cancel removes pending ones, reports the others, and records history")
   func cancel() throws {
     let store = try SQLiteStore(path: folder.file("n.db"))
-    _ = try store.schedule(note("x", at: 10), localZone: utc)
-    _ = try store.schedule(note("y", at: 20), localZone: utc)
+    _ = try store.schedule(note("x", at: 10), zones: testZones(utc))
+    _ = try store.schedule(note("y", at: 20), zones: testZones(utc))
     let missing = try store.cancel(app: "a", ids: ["x", "nope"], at: base)
     #expect(missing == ["nope"])
     #expect(try store.pending(app: "a").map(\.notification.id) == ["y"])

@@ -10,7 +10,7 @@ import Testing
 @Suite("Snoozing in the store", .ownThreads)
 struct SnoozeStoreTests {
   let folder = TemporaryFolder()
-  let utc = TimeZone(identifier: "UTC")!
+  let utc = testZone("UTC")
   let base = Date(timeIntervalSince1970: 1_900_000_000)
 
   func note(_ id: String, at offset: TimeInterval, repeating: RepeatInterval? = nil) -> LocalNotification {
@@ -24,7 +24,8 @@ struct SnoozeStoreTests {
   func repeatingKeepsItsSchedule() throws {
     // Given an hourly notification whose next occurrence is at base + 1 h
     let store = try SQLiteStore(path: folder.file("n.db"))
-    let scheduled = try store.schedule(note("hourly", at: 3600, repeating: .hour), localZone: utc).stored
+    let scheduled = try store.schedule(note("hourly", at: 3600, repeating: .hour), zones: testZones(utc))
+      .stored
     // When occurrence 3 is snoozed for 10 minutes at base + 100 s
     let outcome = try store.snooze(scheduled.notification, occurrence: 3, seconds: 600, at: base + 100)
     // Then both are pending: the copy first (at base + 700 s), the original unmoved
@@ -54,12 +55,13 @@ struct SnoozeStoreTests {
     "snoozing again replaces the copy; cancelling the id cancels both; scheduling the id again replaces both")
   func replaceAndCancel() throws {
     let store = try SQLiteStore(path: folder.file("n.db"))
-    let n = try store.schedule(note("n", at: 3600, repeating: .day), localZone: utc).stored.notification
+    let n = try store.schedule(note("n", at: 3600, repeating: .day), zones: testZones(utc)).stored
+      .notification
     try store.snooze(n, occurrence: 1, seconds: 60, at: base)
     try store.snooze(n, occurrence: 1, seconds: 120, at: base)
     #expect(try store.pending(app: "a").map(\.nextFireDate) == [base + 120, base + 3600])
     // Scheduling the id anew replaces the notification and its snooze
-    try store.schedule(note("n", at: 7200), localZone: utc)
+    try store.schedule(note("n", at: 7200), zones: testZones(utc))
     #expect(try store.pending(app: "a").map(\.nextFireDate) == [base + 7200])
     // Cancelling the id cancels the notification and its snooze, each recorded
     try store.snooze(n, occurrence: 1, seconds: 60, at: base)
@@ -72,7 +74,7 @@ struct SnoozeStoreTests {
   func pendingLimit() throws {
     // Given 64 pending notifications, one a minute from base + 1 h
     let store = try SQLiteStore(path: folder.file("n.db"))
-    for i in 0..<64 { try store.schedule(note("n\(i)", at: 3600 + Double(i) * 60), localZone: utc) }
+    for i in 0..<64 { try store.schedule(note("n\(i)", at: 3600 + Double(i) * 60), zones: testZones(utc)) }
     // When a delivered one (no longer pending) is snoozed for 10 minutes
     let delivered = note("done", at: 0)
     let outcome = try store.snooze(delivered, occurrence: 1, seconds: 600, at: base)
@@ -95,6 +97,6 @@ struct SnoozeStoreTests {
     }
     let reopened = try SQLiteStore(path: path)
     #expect(try reopened.pending(app: "a").map(\.snoozedOccurrence) == [1])
-    #expect(try reopened.nextFireDate(localZone: utc) == base + 600)
+    #expect(try reopened.nextFireDate(zones: testZones(utc)) == base + 600)
   }
 }

@@ -25,7 +25,7 @@ struct QuietPresentTests {
     #expect(try center.history().map(\.kind).contains(.held))
     #expect(try store.heldCount(app: "chat") == 1)
     // When quiet ends and the app fires what is due
-    try store.setQuietHours(try store.quietHours().turnedOff(at: clock.now(), in: .gmt))
+    try store.setQuietHours(try store.quietHours().turnedOff(at: clock.now(), in: .utc))
     clock.advance(by: 60)
     _ = try center.deliverDueNotifications()
     // Then the message is shown, late, once

@@ -14,7 +14,7 @@ import Testing
 @Suite("Reliability: clock jumps and suspend", .ownThreads)
 struct ClockTests {
   let start = Date(timeIntervalSince1970: 1_800_000_000)  // 2027-01-15T08:00:00Z
-  let utc = TimeZone(identifier: "UTC")!
+  let utc = testZone("UTC")
 
   /// Who fires: the daemon's engine over every app, or an app's center firing its own.
   enum Driver: String, CaseIterable, Sendable, CustomTestStringConvertible {
@@ -57,7 +57,7 @@ struct ClockTests {
       let n = LocalNotification(
         id: id, app: "clock", schedule: Schedule(fireDate: .instant(date), repeatInterval: unit),
         title: id, createdAt: clock.now())
-      _ = try store.schedule(n, localZone: clock.localZone)
+      _ = try store.schedule(n, zones: testZones(clock.zones.local))
     }
 
     /// Runs batches until one delivers nothing (as the daemon does on one wake-up).
@@ -94,7 +94,7 @@ struct ClockTests {
     #expect(rig.keys.sorted() == ["hourly#2", "in10m#1", "in90m#1"])
     #expect(rig.sink.deliveries.allSatisfy { $0.late })
     // And the repeat waits for its next instant, 2.5 h after the old now
-    #expect(try rig.store.nextFireDate(localZone: utc) == start + 9000)
+    #expect(try rig.store.nextFireDate(zones: testZones(utc)) == start + 9000)
   }
 
   @Test(
@@ -133,8 +133,8 @@ struct ClockTests {
   func zoneChange(driver: Driver) throws {
     // Given a daily 09:00 in the `local` zone from 2027-01-15, scheduled in Tokyo the
     // evening before (23:00Z, 08:00 Tokyo)
-    let tokyo = TimeZone(identifier: "Asia/Tokyo")!
-    let berlin = TimeZone(identifier: "Europe/Berlin")!
+    let tokyo = testZone("Asia/Tokyo")
+    let berlin = testZone("Europe/Berlin")
     let rig = try Rig(start: start - 32_400, driver: driver)
     rig.clock.setLocalZone(tokyo)
     let n = LocalNotification(
@@ -142,7 +142,7 @@ struct ClockTests {
       schedule: Schedule(
         fireDate: .wallClock(WallClock(year: 2027, month: 1, day: 15, hour: 9), .local), repeatInterval: .day),
       title: "standup", createdAt: rig.clock.now())
-    _ = try rig.store.schedule(n, localZone: tokyo)
+    _ = try rig.store.schedule(n, zones: testZones(tokyo))
     #expect(try rig.fire() == 0)
     // When the user lands in Berlin (the system zone moves) before Tokyo's 09:00
     rig.clock.setLocalZone(berlin)

@@ -61,7 +61,7 @@ struct ConcurrencyTests {
     // Given a fresh store and two firers on it: a daemon and fire-due run over and over
     let folder = TemporaryFolder(prefix: "notify-concurrency")
     let db = folder.file("notify.db")
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = testZone("UTC")
     let mainStore = try SQLiteStore(path: db)
     let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
     let ledger = Ledger()
@@ -118,7 +118,7 @@ struct ConcurrencyTests {
             id: id, app: app, schedule: Schedule(fireDate: .instant(fireDate)), title: "w\(writer) \(serial)",
             createdAt: Date())
           do {
-            let outcome = try store.schedule(n, localZone: utc)
+            let outcome = try store.schedule(n, zones: testZones(utc))
             ledger.add(
               Scheduled(
                 app: app, id: id, fireDate: fireDate,

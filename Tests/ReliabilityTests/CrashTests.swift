@@ -22,7 +22,7 @@ struct CrashTests {
     let folder = TemporaryFolder(prefix: "notify-crash")
     let db = folder.file("notify.db")
     let store = try SQLiteStore(path: db)
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = testZone("UTC")
     let start = Date() + 0.3
     var expected: Set<String> = []
     for i in 0..<600 {
@@ -31,7 +31,7 @@ struct CrashTests {
       let n = LocalNotification(
         id: "n\(i)", app: app, schedule: Schedule(fireDate: .instant(due)), title: "crash \(i)",
         createdAt: Date())
-      _ = try store.schedule(n, localZone: utc)
+      _ = try store.schedule(n, zones: testZones(utc))
       expected.insert("\(app)/n\(i)#1")
     }
     let inspector = try DatabaseQueue(path: db)

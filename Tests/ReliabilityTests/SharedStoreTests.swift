@@ -16,20 +16,20 @@ struct SharedStoreTests {
     // Given a store open in this process, with a write in its WAL
     let folder = TemporaryFolder(prefix: "notify-shared")
     let db = folder.file("notify.db")
-    let utc = TimeZone(identifier: "UTC")!
+    let utc = testZone("UTC")
     let first = try SQLiteStore(path: db)
     func note(_ id: String) -> LocalNotification {
       LocalNotification(
         id: id, app: "shared", schedule: Schedule(fireDate: .instant(Date() + 3600)), title: id,
         createdAt: Date())
     }
-    _ = try first.schedule(note("before"), localZone: utc)
+    _ = try first.schedule(note("before"), zones: testZones(utc))
     // When the same process opens the store a second time, and another process opens and
     // closes it (a CLI run)
     let second = try SQLiteStore(path: db)
     #expect(try runNotify(["list", "--app", "shared"], db: db).status == 0)
     // And the first connection then writes
-    _ = try first.schedule(note("after"), localZone: utc)
+    _ = try first.schedule(note("after"), zones: testZones(utc))
     // Then other processes see that write, and the store is sound
     let listed = try runNotify(["list", "--json", "--app", "shared"], db: db)
     #expect(listed.stdout.contains("\"after\""), "another process does not see the write: \(listed.stdout)")

@@ -19,7 +19,7 @@ struct StoreFaultTests {
       let n = LocalNotification(
         id: "keep\(i)", app: app, schedule: Schedule(fireDate: .instant(Date() + 3600 + Double(i))),
         title: "keep \(i)", createdAt: Date())
-      _ = try store.schedule(n, localZone: TimeZone(identifier: "UTC")!)
+      _ = try store.schedule(n, zones: testZones(testZone("UTC")))
     }
   }
 
@@ -162,7 +162,7 @@ struct StoreFaultTests {
       let n = LocalNotification(
         id: "n\(i)", app: "app\(i % 4)", schedule: Schedule(fireDate: .instant(Date() + 3600 + Double(i))),
         title: "notification \(i)", body: String(repeating: "x", count: 300), createdAt: Date())
-      _ = try store.schedule(n, localZone: TimeZone(identifier: "UTC")!)
+      _ = try store.schedule(n, zones: testZones(testZone("UTC")))
     }
     try DatabaseQueue(path: db).writeWithoutTransaction {
       try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")

@@ -9,7 +9,7 @@ import Foundation
 /// the store finds out (`/proc`) and passes in.
 ///
 /// ```swift
-/// let plan = ClaimPlanner.plan(abandoned: dead, due: rows, now: now, localZone: zone, misfireGrace: nil, limit: 64)
+/// let plan = ClaimPlanner.plan(abandoned: dead, due: rows, now: now, zones: zones, misfireGrace: nil, limit: 64)
 /// for step in plan.steps { try execute(step) }
 /// ```
 public enum ClaimPlanner {
@@ -79,7 +79,7 @@ public enum ClaimPlanner {
   /// Plans one claim at `now`: abandoned claims due by `now` first (of `app` only, when
   /// given), then `due` rows (read soonest first), at most `limit` claims in all.
   public static func plan(
-    abandoned: [ClaimRow], due: [StoredNotification], now: Date, localZone: TimeZone,
+    abandoned: [ClaimRow], due: [StoredNotification], now: Date, zones: Zones,
     misfireGrace: TimeInterval?, limit: Int, app: String? = nil
   ) -> Plan {
     var plan = Plan()
@@ -115,7 +115,7 @@ public enum ClaimPlanner {
             coalesced: row.coalesced, notification: notification)))
     }
     for stored in due where claimed < limit {
-      let steps = steps(for: stored, now: now, localZone: localZone, misfireGrace: misfireGrace)
+      let steps = steps(for: stored, now: now, zones: zones, misfireGrace: misfireGrace)
       claimed += steps.filter { if case .claim = $0 { true } else { false } }.count
       plan.steps += steps
     }
@@ -126,19 +126,19 @@ public enum ClaimPlanner {
   /// it on; a row whose stored instant was stale (the zone moved, the schedule ended) is
   /// only recomputed.
   static func steps(
-    for stored: StoredNotification, now: Date, localZone: TimeZone, misfireGrace: TimeInterval?
+    for stored: StoredNotification, now: Date, zones: Zones, misfireGrace: TimeInterval?
   )
     -> [Step]
   {
     let notification = stored.notification
     let schedule = notification.schedule
-    let zone = schedule.resolvedZone(localZone: localZone)
+    let zone = schedule.resolvedZone(zones: zones)
     guard
       let due = DuePlanner.plan(
-        schedule, nextIndex: stored.nextOccurrence, now: now, localZone: localZone, misfireGrace: misfireGrace
+        schedule, nextIndex: stored.nextOccurrence, now: now, zones: zones, misfireGrace: misfireGrace
       )
     else {
-      let next = schedule.occurrence(stored.nextOccurrence, localZone: localZone)
+      let next = schedule.occurrence(stored.nextOccurrence, zones: zones)
       return [
         .advance(
           rowID: stored.rowID, nextOccurrence: stored.nextOccurrence, nextFireDate: next, resolvedZone: zone)
@@ -171,14 +171,15 @@ public enum ClaimPlanner {
     }
   }
 
-  /// `local` rows whose next instant was computed in another zone than `localZone`: the
-  /// steps that compute it again.
-  public static func refresh(_ rows: [StoredNotification], localZone: TimeZone) -> [Step] {
+  /// Rows whose next instant was computed in other zones (`local` rows after the system
+  /// zone moved; any wall-clock row after the zone data changed): the steps that compute
+  /// it again in `zones`.
+  public static func refresh(_ rows: [StoredNotification], zones: Zones) -> [Step] {
     rows.map { stored in
       .advance(
         rowID: stored.rowID, nextOccurrence: stored.nextOccurrence,
-        nextFireDate: stored.notification.schedule.occurrence(stored.nextOccurrence, localZone: localZone),
-        resolvedZone: localZone.identifier)
+        nextFireDate: stored.notification.schedule.occurrence(stored.nextOccurrence, zones: zones),
+        resolvedZone: stored.notification.schedule.resolvedZone(zones: zones))
     }
   }
 }

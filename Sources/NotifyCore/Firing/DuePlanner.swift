@@ -11,7 +11,7 @@ import Foundation
 /// delivers an occurrence twice.
 ///
 /// ```swift
-/// let plan = DuePlanner.plan(schedule, nextIndex: 0, now: now, localZone: zone, misfireGrace: nil)
+/// let plan = DuePlanner.plan(schedule, nextIndex: 0, now: now, zones: zones, misfireGrace: nil)
 /// // plan?.action == .deliver(...) ; plan?.next == nil when the schedule is finished
 /// ```
 public enum DuePlanner {
@@ -83,10 +83,10 @@ public enum DuePlanner {
   /// The plan for `schedule` whose next undelivered occurrence is `nextIndex`, or nil when
   /// that occurrence is not due at `now` (or does not exist).
   public static func plan(
-    _ schedule: Schedule, nextIndex: Int, now: Date, localZone: TimeZone, misfireGrace: TimeInterval?
+    _ schedule: Schedule, nextIndex: Int, now: Date, zones: Zones, misfireGrace: TimeInterval?
   ) -> Plan? {
     plan(nextIndex: nextIndex, now: now, misfireGrace: misfireGrace) {
-      schedule.occurrence($0, localZone: localZone)
+      schedule.occurrence($0, zones: zones)
     }
   }
 

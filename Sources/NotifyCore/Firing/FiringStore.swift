@@ -76,8 +76,14 @@ public struct HandOff: Hashable, Sendable {
 public protocol FiringStore: AnyObject {
   /// The earliest next fire instant over all apps (or only `app`'s), abandoned claims
   /// included, or nil when nothing is pending. `local` rows computed for another zone
-  /// than `localZone` are computed again first.
-  func nextFireDate(localZone: TimeZone, app: String?) throws -> Date?
+  /// than `zones.local` are computed again first.
+  func nextFireDate(zones: Zones, app: String?) throws -> Date?
+
+  /// Computes every pending wall-clock row's next fire instant again in `zones`: after
+  /// the zone data changed (a tzdata update, a zone file replaced), which the zone names
+  /// alone do not show. Returns how many rows moved.
+  @discardableResult
+  func recomputeWallClockRows(zones: Zones) throws -> Int
 
   /// How many pending notifications (only `app`'s when given) fall due at exactly
   /// `instant`: how large a burst is coming, so that it is claimed early enough.
@@ -87,7 +93,7 @@ public protocol FiringStore: AnyObject {
   /// given), advancing each notification to its next future occurrence; occurrences later
   /// than `misfireGrace` are recorded as `missed` instead; claims of dead firers are taken over.
   func claimDue(
-    now: Date, localZone: TimeZone, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
+    now: Date, zones: Zones, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
     app: String?
   ) throws -> [Claim]
 

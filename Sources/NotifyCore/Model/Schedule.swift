@@ -52,13 +52,11 @@ public enum ZoneRule: Hashable, Sendable {
     self = identifier == "local" ? .local : .named(identifier)
   }
 
-  /// The concrete zone, given the system zone that `local` stands for right now.
-  /// An unknown name (a zone removed from tzdata since scheduling) falls back to UTC.
-  public func resolve(localZone: TimeZone) -> TimeZone {
-    switch self {
-    case .local: localZone
-    case .named(let name): TimeZone(identifier: name) ?? TimeZone(identifier: "UTC")!
-    }
+  /// The concrete zone, given the system zone that `local` stands for right now and the
+  /// database names are read from. An unknown name (a zone removed from tzdata since
+  /// scheduling) falls back to UTC.
+  public func resolve(zones: Zones) -> Zone {
+    zones.resolve(self)
   }
 }
 

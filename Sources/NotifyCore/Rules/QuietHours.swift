@@ -48,7 +48,7 @@ public struct QuietHours: Hashable, Sendable {
   private static let longestChain = 16
 
   /// Whether notifications are held at `instant`.
-  public func isQuiet(at instant: Date, in zone: TimeZone) -> Bool {
+  public func isQuiet(at instant: Date, in zone: Zone) -> Bool {
     manualEnd(at: instant) != nil || scheduledPeriod(containing: instant, in: zone) != nil
   }
 
@@ -56,7 +56,7 @@ public struct QuietHours: Hashable, Sendable {
   /// back-to-back periods (manual quiet until 23:00 inside a 22:00–07:00 period ends at 07:00).
   /// Nil when it is not quiet at `now`, or when the quiet has no end (manual quiet until
   /// turned off, or a schedule that covers every minute of the week).
-  public func currentPeriodEnd(after now: Date, in zone: TimeZone) -> Date? {
+  public func currentPeriodEnd(after now: Date, in zone: Zone) -> Date? {
     guard isQuiet(at: now, in: zone) else { return nil }
     var instant = now
     for _ in 0..<Self.longestChain {
@@ -72,7 +72,7 @@ public struct QuietHours: Hashable, Sendable {
   /// The next instant after `now` at which `isQuiet` flips, for arming a timer; nil when it
   /// never does by itself. The answer holds for the zone given: re-ask when the system zone or
   /// the wall clock changes.
-  public func nextChange(after now: Date, in zone: TimeZone) -> Date? {
+  public func nextChange(after now: Date, in zone: Zone) -> Date? {
     if isQuiet(at: now, in: zone) { return currentPeriodEnd(after: now, in: zone) }
     // Manual quiet only starts by hand, so only the schedule can make it quiet.
     guard let schedule else { return nil }
@@ -97,7 +97,7 @@ public struct QuietHours: Hashable, Sendable {
 
   /// Quiet turned off by hand at `now` (`notify quiet off`): manual quiet ends, and the
   /// scheduled period in force, if any, is skipped until it ends.
-  public func turnedOff(at now: Date, in zone: TimeZone) -> QuietHours {
+  public func turnedOff(at now: Date, in zone: Zone) -> QuietHours {
     var result = self
     result.manual = nil
     result.scheduleSkippedUntil = schedule?.period(containing: now, in: zone)?.upperBound
@@ -125,7 +125,7 @@ public struct QuietHours: Hashable, Sendable {
   }
 
   /// The scheduled period in force at `instant` that the user has not skipped.
-  private func scheduledPeriod(containing instant: Date, in zone: TimeZone) -> Range<Date>? {
+  private func scheduledPeriod(containing instant: Date, in zone: Zone) -> Range<Date>? {
     if let skippedUntil = scheduleSkippedUntil, instant < skippedUntil { return nil }
     return schedule?.period(containing: instant, in: zone)
   }

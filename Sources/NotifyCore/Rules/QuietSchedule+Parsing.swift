@@ -122,7 +122,7 @@ extension QuietHours {
   /// `until` has `TimeParser.instant`'s: `07:00` is the next 07:00 strictly after `now` in
   /// `zone`, a date and time is read in `zone`, an RFC 3339 instant stands for itself; it must
   /// be after `now`. Both at once is a usage error; a bad value is invalid data.
-  public static func manualEnd(for duration: String?, until: String?, now: Date, zone: TimeZone)
+  public static func manualEnd(for duration: String?, until: String?, now: Date, zone: Zone)
     throws(NotifyError) -> Date?
   {
     switch (duration, until) {

@@ -68,13 +68,13 @@ public struct QuietSchedule: Hashable, Sendable {
 
 extension QuietSchedule {
   /// Whether a period is in force at `instant`.
-  func isQuiet(at instant: Date, in zone: TimeZone) -> Bool {
+  func isQuiet(at instant: Date, in zone: Zone) -> Bool {
     period(containing: instant, in: zone) != nil
   }
 
   /// The period in force at `instant`, or nil. When periods overlap (possible only around a
   /// DST change) it is the one that ends last.
-  func period(containing instant: Date, in zone: TimeZone) -> Range<Date>? {
+  func period(containing instant: Date, in zone: Zone) -> Range<Date>? {
     // A period lasts at most a day and a DST shift, so only those starting from two days
     // before the local date to the day after can hold `instant`.
     let today = Self.dayNumber(of: instant, in: zone)
@@ -84,7 +84,7 @@ extension QuietSchedule {
   }
 
   /// The first start of a period strictly after `instant`, or nil when there is none.
-  func nextStart(after instant: Date, in zone: TimeZone) -> Date? {
+  func nextStart(after instant: Date, in zone: Zone) -> Date? {
     guard !days.isEmpty else { return nil }
     // Two weeks: one to meet every weekday, one more in case a DST change empties a period.
     let today = Self.dayNumber(of: instant, in: zone)
@@ -94,7 +94,7 @@ extension QuietSchedule {
 
   /// The period that starts on day number `day`, or nil when `day` is not one of `days` or
   /// a DST change leaves the period empty.
-  func period(startingOn day: Int64, in zone: TimeZone) -> Range<Date>? {
+  func period(startingOn day: Int64, in zone: Zone) -> Range<Date>? {
     guard days.contains(Weekday(dayNumber: day)) else { return nil }
     let start = Self.instant(day: day, time: from, in: zone)
     let end = Self.instant(day: to > from ? day : day + 1, time: to, in: zone)
@@ -102,13 +102,13 @@ extension QuietSchedule {
   }
 
   /// The day number of `instant`'s local date in `zone`.
-  static func dayNumber(of instant: Date, in zone: TimeZone) -> Int64 {
+  static func dayNumber(of instant: Date, in zone: Zone) -> Int64 {
     let wall = ZoneResolver.wallClock(for: instant, in: zone)
     return CivilCalendar.dayNumber(year: wall.year, month: wall.month, day: wall.day)
   }
 
   /// `time` on day number `day` in `zone`, resolved as SPEC.md §2 says.
-  static func instant(day: Int64, time: TimeOfDay, in zone: TimeZone) -> Date {
+  static func instant(day: Int64, time: TimeOfDay, in zone: Zone) -> Date {
     let date = CivilCalendar.date(dayNumber: day)
     let wall = WallClock(
       year: date.year, month: date.month, day: date.day, hour: time.hour, minute: time.minute)

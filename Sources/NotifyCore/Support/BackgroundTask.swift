@@ -40,7 +40,8 @@ public final class BackgroundTask: @unchecked Sendable {
   /// When the expiration handler is due: a little before `deadline`.
   public let expirationDate: Date
 
-  private let clock: any NotifyClock
+  /// `now()` of the injected clock, or `Date()` without one.
+  private let clock: @Sendable () -> Date
   private let lock = NSLock()
   private var handler: (@Sendable () -> Void)?
   private var expired = false
@@ -55,7 +56,7 @@ public final class BackgroundTask: @unchecked Sendable {
   /// Begins a task now. `budget` is clamped at zero; a zero budget expires at the first
   /// check.
   public static func begin(
-    named name: String, budget: TimeInterval, clock: any NotifyClock = SystemClock(),
+    named name: String, budget: TimeInterval, clock: (any NotifyClock)? = nil,
     trigger: Trigger = .checkpoints, expirationHandler: @escaping @Sendable () -> Void
   ) -> BackgroundTask {
     let task = BackgroundTask(name: name, budget: budget, clock: clock, handler: expirationHandler)
@@ -64,14 +65,14 @@ public final class BackgroundTask: @unchecked Sendable {
   }
 
   private init(
-    name: String, budget: TimeInterval, clock: any NotifyClock, handler: @escaping @Sendable () -> Void
+    name: String, budget: TimeInterval, clock: (any NotifyClock)?, handler: @escaping @Sendable () -> Void
   ) {
     let budget = max(0, budget)
     self.name = name
     self.budget = budget
-    self.clock = clock
+    if let clock { self.clock = { clock.now() } } else { self.clock = { Date() } }
     self.handler = handler
-    self.startDate = clock.now()
+    self.startDate = self.clock()
     self.deadline = startDate + budget
     self.expirationDate = deadline - BackgroundTask.warningMargin(forBudget: budget)
   }
@@ -79,7 +80,7 @@ public final class BackgroundTask: @unchecked Sendable {
   /// Seconds left until the budget is spent, never negative (iOS
   /// `backgroundTimeRemaining`).
   public var timeRemaining: TimeInterval {
-    max(0, deadline.timeIntervalSince(clock.now()))
+    max(0, deadline.timeIntervalSince(clock()))
   }
 
   /// True once the expiration handler has been called.
@@ -94,7 +95,7 @@ public final class BackgroundTask: @unchecked Sendable {
   public func checkExpiration() -> Bool {
     let handler: (@Sendable () -> Void)? = lock.withLock {
       guard !ended, !expired else { return nil }
-      guard clock.now() >= expirationDate else { return nil }
+      guard clock() >= expirationDate else { return nil }
       expired = true
       defer { self.handler = nil }
       return self.handler
@@ -130,7 +131,7 @@ public final class BackgroundTask: @unchecked Sendable {
   }
 
   private func schedule(_ source: any DispatchSourceTimer) {
-    let delay = max(0.001, expirationDate.timeIntervalSince(clock.now()))
+    let delay = max(0.001, expirationDate.timeIntervalSince(clock()))
     source.schedule(deadline: .now() + delay, leeway: .milliseconds(10))
   }
 

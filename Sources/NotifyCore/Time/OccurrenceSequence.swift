@@ -12,7 +12,7 @@ struct OccurrenceSequence {
   /// horizon.
   private let end: Int
   private let until: Date?
-  private let zone: TimeZone
+  private let zone: Zone
   /// Whether wall-clock components are read in UTC, where no resolution is needed.
   private let isUTC: Bool
   private let anchorWall: WallClock
@@ -20,7 +20,7 @@ struct OccurrenceSequence {
   private let fraction: TimeInterval
   private let anchorInstant: Date
 
-  init(_ schedule: Schedule, localZone: TimeZone) {
+  init(_ schedule: Schedule, zones: Zones) {
     unit = schedule.repeatInterval
     let horizon = Self.horizon(of: schedule.repeatInterval)
     end = min(max(schedule.repeatCount ?? horizon, 0), horizon)
@@ -28,13 +28,13 @@ struct OccurrenceSequence {
     switch schedule.fireDate {
     case .instant(let date):
       let whole = date.timeIntervalSince1970.rounded(.down)
-      zone = TimeZone(secondsFromGMT: 0)!
+      zone = .utc
       isUTC = true
       anchorWall = WallClock(localSeconds: Int64(whole))
       fraction = date.timeIntervalSince1970 - whole
       anchorInstant = date
     case .wallClock(let wall, let rule):
-      zone = rule.resolve(localZone: localZone)
+      zone = rule.resolve(zones: zones)
       isUTC = false
       anchorWall = wall
       fraction = 0

@@ -13,7 +13,7 @@ public enum TimeParser {
   /// `HH:MM` is strictly after `now`: at 09:00 sharp, `09:00` is tomorrow's. The result
   /// carries the full date as written, not as resolved (02:30 stays 02:30 on a DST day).
   /// Bad text or an unknown zone is `.invalidData`; a zone with an offset is `.usage`.
-  public static func fireDate(_ text: String, timeZone: String?, now: Date, localZone: TimeZone)
+  public static func fireDate(_ text: String, timeZone: String?, now: Date, zones: Zones)
     throws(NotifyError) -> FireDate
   {
     let parsed = try TimeText(text, option: .fireDate)
@@ -28,36 +28,36 @@ public enum TimeParser {
       }
       return .instant(instant)
     }
-    let rule = try zoneRule(timeZone)
-    let zone = rule.resolve(localZone: localZone)
+    let rule = try zoneRule(timeZone, in: zones.database)
+    let zone = rule.resolve(zones: zones)
     return .wallClock(wallClock(of: parsed, in: zone, after: now), rule)
   }
 
   /// Parses an instant for `--until`: RFC 3339, or wall-clock resolved in `zone`.
   ///
-  /// Same syntax as `fireDate(_:timeZone:now:localZone:)`; `HH:MM[:SS]` is the next such
+  /// Same syntax as `fireDate(_:timeZone:now:zones:)`; `HH:MM[:SS]` is the next such
   /// time after `now` in `zone`, and DST gaps and repeated hours resolve as for fire dates.
-  public static func instant(_ text: String, zone: TimeZone, now: Date) throws(NotifyError) -> Date {
+  public static func instant(_ text: String, zone: Zone, now: Date) throws(NotifyError) -> Date {
     let parsed = try TimeText(text, option: .until)
     if let instant = parsed.instant { return instant }
     return ZoneResolver.instant(for: wallClock(of: parsed, in: zone, after: now), in: zone)
   }
 
   /// Parses `--time-zone`: nil or `local` is `.local`, otherwise an IANA zone name that
-  /// must exist in the system's tz database; it is stored under the name given.
-  public static func zoneRule(_ name: String?) throws(NotifyError) -> ZoneRule {
+  /// must exist in `database` (the system's tz database); it is stored under the name given.
+  public static func zoneRule(_ name: String?, in database: any ZoneDatabase) throws(NotifyError) -> ZoneRule {
     guard let name, name != "local" else { return .local }
-    guard !name.isEmpty, TimeZone(identifier: name) != nil else {
-      throw NotifyError(
-        .invalidData, "unknown time zone '\(Escaper.visible(name, limit: 60))'",
-        fix: "use an IANA name such as Europe/Berlin (see /usr/share/zoneinfo), or 'local'")
+    do {
+      _ = try database.zone(named: name)
+    } catch {
+      throw NotifyError(.invalidData, error.description, fix: error.fix)
     }
     return .named(name)
   }
 
   /// The wall-clock time `parsed` stands for: its own date, or for a bare time of day the
   /// first such time strictly after `now` in `zone` (today or tomorrow).
-  private static func wallClock(of parsed: TimeText, in zone: TimeZone, after now: Date) -> WallClock {
+  private static func wallClock(of parsed: TimeText, in zone: Zone, after now: Date) -> WallClock {
     if let wall = parsed.wallClock { return wall }
     let today = ZoneResolver.wallClock(for: now, in: zone)
     let candidate = WallClock(

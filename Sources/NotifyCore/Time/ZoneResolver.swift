@@ -11,20 +11,19 @@ public enum ZoneResolver {
   /// wall time when the zone has that offset at that instant; the earliest real instance
   /// wins (first instance of a repeated hour). When neither is real the time lies in a
   /// gap and the offset from before the transition is used, which moves it forward by
-  /// the gap. `Calendar`'s own policy for such times is deliberately not relied on.
-  public static func instant(for wall: WallClock, in zone: TimeZone) -> Date {
+  /// the gap. This is Python zoneinfo's reading with `fold=0`, which the tests check against.
+  public static func instant(for wall: WallClock, in zone: Zone) -> Date {
     Date(timeIntervalSince1970: TimeInterval(unixSeconds(for: wall, in: zone)))
   }
 
   /// The wall-clock components of `instant` in `zone` (sub-second parts are dropped).
-  public static func wallClock(for instant: Date, in zone: TimeZone) -> WallClock {
-    let seconds = Int64(instant.timeIntervalSince1970.rounded(.down))
-    let offset = Int64(zone.secondsFromGMT(for: instant))
-    return WallClock(localSeconds: seconds + offset)
+  public static func wallClock(for instant: Date, in zone: Zone) -> WallClock {
+    let seconds = Zone.unixSeconds(instant)
+    return WallClock(localSeconds: seconds + zone.utcOffset(at: seconds))
   }
 
   /// `instant(for:in:)` in whole Unix seconds.
-  static func unixSeconds(for wall: WallClock, in zone: TimeZone) -> Int64 {
+  static func unixSeconds(for wall: WallClock, in zone: Zone) -> Int64 {
     let local = wall.localSeconds
     let before = offset(of: zone, at: local - CivilCalendar.secondsPerDay)
     let after = offset(of: zone, at: local + CivilCalendar.secondsPerDay)
@@ -36,7 +35,7 @@ public enum ZoneResolver {
     return earliest ?? local - before
   }
 
-  private static func offset(of zone: TimeZone, at unixSeconds: Int64) -> Int64 {
-    Int64(zone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(unixSeconds))))
+  private static func offset(of zone: Zone, at unixSeconds: Int64) -> Int64 {
+    zone.utcOffset(at: unixSeconds)
   }
 }
