@@ -123,7 +123,8 @@ public final class LocalNotificationCenter: Sendable {
     let id = id ?? Self.generateID()
     try Validator.id(id)
     let notification = try content.notification(
-      id: id, app: app, schedule: try trigger.schedule(now: now, database: clock.zones.database), createdAt: now)
+      id: id, app: app, schedule: try trigger.schedule(now: now, database: clock.zones.database),
+      createdAt: now)
     let outcome = try add(notification)
     if outcome.newOneDiscarded { throw Self.discardedError(outcome) }
     return outcome

@@ -57,7 +57,9 @@ public struct NotificationTrigger: Hashable, Sendable {
   }
 
   /// The stored schedule this trigger stands for when scheduled at `now`.
-  public func schedule(now: Date, database: any ZoneDatabase = TZDatabase.shared) throws(NotifyError) -> Schedule {
+  public func schedule(now: Date, database: any ZoneDatabase = TZDatabase.shared) throws(NotifyError)
+    -> Schedule
+  {
     let fireDate: FireDate
     switch start {
     case .after(let delay):

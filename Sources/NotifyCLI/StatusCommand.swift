@@ -216,7 +216,9 @@ struct StatusCommand: ParsableCommand {
 
   /// Where the zone comes from: `TZ`, or the `/etc/localtime` link, as glibc reads it.
   static func zoneSource() -> String {
-    if let tz = ProcessInfo.processInfo.environment["TZ"] { return tz.isEmpty ? "TZ set but empty: UTC" : "TZ=\(tz)" }
+    if let tz = ProcessInfo.processInfo.environment["TZ"] {
+      return tz.isEmpty ? "TZ set but empty: UTC" : "TZ=\(tz)"
+    }
     if let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/etc/localtime") {
       return "/etc/localtime -> \(target)"
     }

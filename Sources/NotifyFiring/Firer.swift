@@ -1,8 +1,8 @@
 import Foundation
 import Logging
 import NotifyCore
-import NotifyZones
 import NotifySound
+import NotifyZones
 
 /// The one firing engine (SPEC.md §6), run by `notify daemon`, `notify fire-due` and apps
 /// that fire in process: it carries out what `FiringStateMachine` decides — claim what is

@@ -32,9 +32,12 @@ final class ZoneDataWatch {
     }
     let mask = UInt32(IN_ONLYDIR | IN_CREATE | IN_MOVED_TO | IN_CLOSE_WRITE | IN_DELETE | IN_ATTRIB)
     for (folder, names) in namesByFolder {
-      if let source = try? loop.addInotify(path: folder, mask: mask, { [unowned self] name in
-        if names.contains(name) { self.onChange() }
-      }) {
+      if let source = try? loop.addInotify(
+        path: folder, mask: mask,
+        { [unowned self] name in
+          if names.contains(name) { self.onChange() }
+        })
+      {
         sources.append(source)
       }
     }

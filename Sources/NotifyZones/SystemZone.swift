@@ -28,7 +28,8 @@ public enum SystemZone {
     let name = isFileName ? String(value.dropFirst()) : value
     if name.hasPrefix("/") {
       guard let bytes = ZoneFile.read(name) else { return .utc }
-      let identifier = name.hasPrefix(database.folder + "/") ? String(name.dropFirst(database.folder.count + 1)) : name
+      let identifier =
+        name.hasPrefix(database.folder + "/") ? String(name.dropFirst(database.folder.count + 1)) : name
       return (try? Zone(identifier: identifier, tzif: bytes)) ?? .utc
     }
     if let zone = try? database.zone(named: name) { return zone }

@@ -1,6 +1,6 @@
-import NotifyTestSupport
 import Foundation
 import NotifyCore
+import NotifyTestSupport
 import Testing
 
 /// One claim transaction's plan, from rows given as literals.

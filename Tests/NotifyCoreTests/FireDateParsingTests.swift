@@ -1,5 +1,5 @@
-import NotifyTestSupport
 import Foundation
+import NotifyTestSupport
 import Testing
 
 @testable import NotifyCore
@@ -96,7 +96,8 @@ struct FireDateParsingTests {
   func parses(_ c: Accepted) throws {
     // Given --at text, an optional --time-zone and now (system zone UTC)
     // When it is parsed
-    let fireDate = try TimeParser.fireDate(c.text, timeZone: c.timeZone, now: utc(c.now), zones: testZones(utcZone))
+    let fireDate = try TimeParser.fireDate(
+      c.text, timeZone: c.timeZone, now: utc(c.now), zones: testZones(utcZone))
     // Then it is the expected instant or wall-clock time
     #expect(fireDate == c.expected)
   }
@@ -106,7 +107,8 @@ struct FireDateParsingTests {
     // Given now is 2026-06-01 22:30 UTC, already June 2 in Tokyo
     let now = utc("2026-06-01T22:30:00Z")
     // When 08:00 is parsed with Tokyo as the system zone
-    let fireDate = try TimeParser.fireDate("08:00", timeZone: nil, now: now, zones: testZones(zone("Asia/Tokyo")))
+    let fireDate = try TimeParser.fireDate(
+      "08:00", timeZone: nil, now: now, zones: testZones(zone("Asia/Tokyo")))
     // Then it is 08:00 on June 2 (07:30 Tokyo time now), kept as a local wall-clock time
     #expect(fireDate == .wallClock(wall("2026-06-02T08:00"), .local))
   }

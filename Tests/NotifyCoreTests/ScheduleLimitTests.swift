@@ -1,5 +1,5 @@
-import NotifyTestSupport
 import Foundation
+import NotifyTestSupport
 import Testing
 
 @testable import NotifyCore
@@ -38,7 +38,8 @@ struct ScheduleLimitTests {
     #expect(schedule.occurrence(count, zones: testZones(utcZone)) == nil)
     #expect(schedule.upcoming(100, zones: testZones(utcZone)).count == count)
     #expect(schedule.upcoming(100, from: count - 1, zones: testZones(utcZone)) == [last])
-    #expect(schedule.latestOccurrence(atOrBefore: .distantFuture, zones: testZones(utcZone))?.index == count - 1)
+    #expect(
+      schedule.latestOccurrence(atOrBefore: .distantFuture, zones: testZones(utcZone))?.index == count - 1)
     #expect(schedule.firstOccurrence(atOrAfter: last, zones: testZones(utcZone))?.index == count - 1)
     #expect(schedule.firstOccurrence(atOrAfter: last + 1, zones: testZones(utcZone)) == nil)
   }
@@ -53,7 +54,8 @@ struct ScheduleLimitTests {
     #expect(schedule.occurrence(3, zones: testZones(utcZone)) == nil)
     #expect(schedule.upcoming(10, zones: testZones(utcZone)).count == 3)
     // And the searches stop there too
-    #expect(schedule.firstOccurrence(atOrAfter: utc("2026-01-03T10:00:00Z"), zones: testZones(utcZone)) == nil)
+    #expect(
+      schedule.firstOccurrence(atOrAfter: utc("2026-01-03T10:00:00Z"), zones: testZones(utcZone)) == nil)
     let latest = schedule.latestOccurrence(atOrBefore: utc("2030-01-01T00:00:00Z"), zones: testZones(utcZone))
     #expect(latest?.index == 2)
     #expect(latest?.date == utc("2026-01-03T09:00:00Z"))

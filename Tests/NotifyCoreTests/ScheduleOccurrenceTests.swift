@@ -1,5 +1,5 @@
-import NotifyTestSupport
 import Foundation
+import NotifyTestSupport
 import Testing
 
 @testable import NotifyCore
@@ -177,6 +177,7 @@ struct ScheduleOccurrenceTests {
   func namedIgnoresSystemZone() {
     let schedule = Self.walls("2026-06-01T09:00", "Europe/Berlin", .day)
     #expect(
-      schedule.occurrence(3, zones: testZones(newYork)) == schedule.occurrence(3, zones: testZones(zone("Asia/Tokyo"))))
+      schedule.occurrence(3, zones: testZones(newYork))
+        == schedule.occurrence(3, zones: testZones(zone("Asia/Tokyo"))))
   }
 }

@@ -1,5 +1,5 @@
-import NotifyTestSupport
 import Foundation
+import NotifyTestSupport
 import Testing
 
 @testable import NotifyCore
@@ -29,10 +29,12 @@ struct ScheduleSearchTests {
     // Given Jan 31 2000 monthly at 09:00 UTC
     let schedule = Schedule(fireDate: .instant(utc("2000-01-31T09:00:00Z")), repeatInterval: .month)
     // Then Feb 2026 is occurrence 313 (clamped to the 28th) and Mar 2026 is 314
-    let afterFebruary = schedule.firstOccurrence(atOrAfter: utc("2026-02-28T09:00:01Z"), zones: testZones(utcZone))
+    let afterFebruary = schedule.firstOccurrence(
+      atOrAfter: utc("2026-02-28T09:00:01Z"), zones: testZones(utcZone))
     #expect(afterFebruary?.index == 314)
     #expect(afterFebruary?.date == utc("2026-03-31T09:00:00Z"))
-    let beforeMarch = schedule.latestOccurrence(atOrBefore: utc("2026-03-30T00:00:00Z"), zones: testZones(utcZone))
+    let beforeMarch = schedule.latestOccurrence(
+      atOrBefore: utc("2026-03-30T00:00:00Z"), zones: testZones(utcZone))
     #expect(beforeMarch?.index == 313)
     #expect(beforeMarch?.date == utc("2026-02-28T09:00:00Z"))
   }
@@ -42,8 +44,11 @@ struct ScheduleSearchTests {
     let anchor = utc("2026-01-01T00:00:00Z")
     let schedule = Schedule(fireDate: .instant(anchor), repeatInterval: .hour)
     #expect(schedule.firstOccurrence(atOrAfter: anchor, from: 5, zones: testZones(utcZone))?.index == 5)
-    #expect(schedule.latestOccurrence(atOrBefore: anchor + 3 * 3600, from: 5, zones: testZones(utcZone)) == nil)
-    #expect(schedule.latestOccurrence(atOrBefore: anchor + 9 * 3600, from: 5, zones: testZones(utcZone))?.index == 9)
+    #expect(
+      schedule.latestOccurrence(atOrBefore: anchor + 3 * 3600, from: 5, zones: testZones(utcZone)) == nil)
+    #expect(
+      schedule.latestOccurrence(atOrBefore: anchor + 9 * 3600, from: 5, zones: testZones(utcZone))?.index == 9
+    )
     #expect(schedule.firstOccurrence(atOrAfter: anchor, from: -3, zones: testZones(utcZone))?.index == 0)
   }
 
@@ -52,8 +57,11 @@ struct ScheduleSearchTests {
     let schedule = Schedule(fireDate: .instant(utc("2026-01-31T09:00:00Z")), repeatInterval: .year)
     #expect(schedule.firstOccurrence(atOrAfter: .distantPast, zones: testZones(utcZone))?.index == 0)
     #expect(schedule.latestOccurrence(atOrBefore: .distantPast, zones: testZones(utcZone)) == nil)
-    #expect(schedule.firstOccurrence(atOrAfter: Date(timeIntervalSince1970: 1e15), zones: testZones(utcZone)) == nil)
-    let latest = schedule.latestOccurrence(atOrBefore: Date(timeIntervalSince1970: 1e15), zones: testZones(utcZone))
+    #expect(
+      schedule.firstOccurrence(atOrAfter: Date(timeIntervalSince1970: 1e15), zones: testZones(utcZone)) == nil
+    )
+    let latest = schedule.latestOccurrence(
+      atOrBefore: Date(timeIntervalSince1970: 1e15), zones: testZones(utcZone))
     #expect(latest != nil)
     let minutes = Schedule(fireDate: .instant(utc("2026-01-31T09:00:00Z")), repeatInterval: .minute)
     #expect(minutes.firstOccurrence(atOrAfter: .distantFuture, zones: testZones(utcZone))?.index != nil)

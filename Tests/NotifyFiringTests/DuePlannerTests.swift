@@ -1,6 +1,6 @@
-import NotifyTestSupport
 import Foundation
 import NotifyCore
+import NotifyTestSupport
 import Testing
 
 @Suite("DuePlanner: what a firer does with a due notification")

@@ -1,8 +1,8 @@
-import NotifyTestSupport
 import Foundation
 import NotifyCore
 import NotifyFiring
 import NotifyStore
+import NotifyTestSupport
 import Testing
 
 @Suite("Firer: claim, deliver, mark under a budget")

@@ -17,7 +17,8 @@ struct SQLiteFiringStoreTests {
     try f.schedule("b", at: now - 2)
     try f.schedule("later", at: now + 60)
     // When this firer claims, then another one does
-    let first = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+    let first = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
     let second = try f.openAgain().claimDue(
       now: now, zones: testZones(f.utc), owner: otherLiveFirer, misfireGrace: nil, limit: 64)
     // Then the first gets both, soonest first, and the second none
@@ -45,7 +46,8 @@ struct SQLiteFiringStoreTests {
           while true {
             let claims: [Claim]
             do {
-              claims = try store.claimDue(now: now, zones: testZones(zone), owner: me, misfireGrace: nil, limit: 7)
+              claims = try store.claimDue(
+                now: now, zones: testZones(zone), owner: me, misfireGrace: nil, limit: 7)
             } catch let error as NotifyError where error.kind == .temporary {
               continue
             }
@@ -67,21 +69,26 @@ struct SQLiteFiringStoreTests {
     // Given one occurrence claimed by a firer that died and one by a live other firer
     let f = try FiringFixture()
     try f.schedule("alive", at: now - 5)
-    _ = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: otherLiveFirer, misfireGrace: nil, limit: 64)
+    _ = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: otherLiveFirer, misfireGrace: nil, limit: 64)
     try f.schedule("dead", at: now - 10)
-    _ = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: deadFirer, misfireGrace: nil, limit: 64)
+    _ = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: deadFirer, misfireGrace: nil, limit: 64)
     // Then the dead one's claim counts as due
     #expect(try f.store.nextFireDate(zones: testZones(f.utc)) == now - 10)
     #expect(try f.store.dueCount(now: now) == 1)
     // When this firer claims
-    let claims = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+    let claims = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
     // Then it gets the dead firer's occurrence, late, with the notification from the snapshot
     #expect(claims.map(\.notification.id) == ["dead"])
     #expect(claims.first?.late == true)
     #expect(claims.first?.notification.body == "private body")
     #expect(claims.first?.notification.userInfo == ["k": .string("v")])
     // And no one else gets it again
-    #expect(try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64).isEmpty)
+    #expect(
+      try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64).isEmpty
+    )
   }
 
   @Test("an app-scoped claim takes only that app's occurrences, abandoned ones included")
@@ -90,7 +97,8 @@ struct SQLiteFiringStoreTests {
     let f = try FiringFixture()
     try f.schedule("a-dead", at: now - 9, app: "a")
     try f.schedule("b-dead", at: now - 8, app: "b")
-    _ = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: deadFirer, misfireGrace: nil, limit: 64)
+    _ = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: deadFirer, misfireGrace: nil, limit: 64)
     try f.schedule("a1", at: now - 2, app: "a")
     try f.schedule("b1", at: now - 1, app: "b")
     // When app a's firer claims
@@ -98,7 +106,8 @@ struct SQLiteFiringStoreTests {
       now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64, app: "a")
     // Then it gets a's two and leaves b's due for someone else
     #expect(claims.map(\.notification.id) == ["a-dead", "a1"])
-    let rest = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+    let rest = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
     #expect(rest.map(\.notification.id) == ["b-dead", "b1"])
   }
 
@@ -108,14 +117,16 @@ struct SQLiteFiringStoreTests {
     let f = try FiringFixture()
     try f.schedule("once", at: now - 1)
     try f.schedule("rep", at: now - 180, repeat: .minute)
-    let claims = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+    let claims = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
     #expect(claims.count == 2)
     #expect(claims.first { $0.notification.id == "rep" }?.coalesced == 3)
     // When they are released unstarted
     try f.store.release(claims)
     // Then both are pending and due again, and a new claim sees the same occurrences
     #expect(Set(try f.store.pending(app: nil).map(\.notification.id)) == ["once", "rep"])
-    let again = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+    let again = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
     #expect(
       Set(again.map { "\($0.notification.id)#\($0.occurrence)/\($0.coalesced)" }) == ["once#0/0", "rep#3/3"])
   }
@@ -124,7 +135,8 @@ struct SQLiteFiringStoreTests {
   func releaseAfterCancel() throws {
     let f = try FiringFixture()
     try f.schedule("r", at: now - 1, repeat: .hour)
-    let claims = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+    let claims = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
     _ = try f.store.cancel(app: "test", ids: ["r"], at: now)
     try f.store.release(claims)
     #expect(try f.store.pending(app: nil).isEmpty)
@@ -136,15 +148,19 @@ struct SQLiteFiringStoreTests {
     // Given occurrences 0 and 1 claimed by a firer that died, taken over by this one
     let f = try FiringFixture()
     try f.schedule("r", at: now - 1, repeat: .minute)
-    _ = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: deadFirer, misfireGrace: nil, limit: 64)
-    _ = try f.store.claimDue(now: now + 60, zones: testZones(f.utc), owner: deadFirer, misfireGrace: nil, limit: 64)
-    let taken = try f.store.claimDue(now: now + 61, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+    _ = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: deadFirer, misfireGrace: nil, limit: 64)
+    _ = try f.store.claimDue(
+      now: now + 60, zones: testZones(f.utc), owner: deadFirer, misfireGrace: nil, limit: 64)
+    let taken = try f.store.claimDue(
+      now: now + 61, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
     #expect(taken.map(\.occurrence) == [0, 1])
     // When both are released (the row has moved past 0, but not past 1)
     try f.store.release(taken)
     // Then 1 is pending again, 0 stays claimable, and the next firer gets both
     #expect(try f.store.pending(app: nil).first?.nextOccurrence == 1)
-    let again = try f.store.claimDue(now: now + 62, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+    let again = try f.store.claimDue(
+      now: now + 62, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
     #expect(again.map(\.occurrence) == [0, 1])
   }
 
@@ -153,7 +169,8 @@ struct SQLiteFiringStoreTests {
     let f = try FiringFixture()
     try f.schedule("old", at: now - 3600)
     try f.schedule("fresh", at: now - 5)
-    let claims = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: 60, limit: 64)
+    let claims = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: me, misfireGrace: 60, limit: 64)
     #expect(claims.map(\.notification.id) == ["fresh"])
     let missed = try f.events(.missed)
     #expect(missed.map(\.notificationID) == ["old"])
@@ -169,7 +186,8 @@ struct SQLiteFiringStoreTests {
     try f.schedule("r", at: now - 61, repeat: .minute, count: 2, badge: 7)
     // When its first occurrence is claimed and delivered
     let first = try #require(
-      try f.store.claimDue(now: now - 60, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64).first)
+      try f.store.claimDue(now: now - 60, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+        .first)
     try f.store.markDelivered([HandOff(claim: first, delivery: delivery(first, at: now - 60))])
     // Then it is still pending, counted and the badge is set
     #expect(try f.store.pending(app: nil).first?.notification.deliveredCount == 1)
@@ -201,13 +219,17 @@ struct SQLiteFiringStoreTests {
   func backwardsClock() throws {
     let f = try FiringFixture()
     try f.schedule("r", at: now - 30, repeat: .minute)
-    let claims = try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+    let claims = try f.store.claimDue(
+      now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
     #expect(claims.count == 1)
     // When the clock is set back an hour and back to now
     #expect(
-      try f.store.claimDue(now: now - 3600, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64).isEmpty
+      try f.store.claimDue(now: now - 3600, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
+        .isEmpty
     )
-    #expect(try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64).isEmpty)
+    #expect(
+      try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64).isEmpty
+    )
     // Then the next one is still the next future minute
     #expect(try f.store.nextFireDate(zones: testZones(f.utc)) == now + 30)
   }

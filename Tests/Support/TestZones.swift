@@ -1,6 +1,6 @@
-import NotifyTestSupport
 import Foundation
 import NotifyCore
+import NotifyTestSupport
 
 /// Zones for tests: TZif bytes read from the system's tz database and handed to the core's
 /// parser as data (the file reading here is the test's, not the code under test's).

@@ -34,4 +34,3 @@ public final class ManualClock: NotifyClock, @unchecked Sendable {
   /// Moves the "system" zone, as a user travelling would.
   public func setLocalZone(_ zone: Zone) { lock.withLock { zoneState.local = zone } }
 }
-

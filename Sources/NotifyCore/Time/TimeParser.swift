@@ -45,7 +45,8 @@ public enum TimeParser {
 
   /// Parses `--time-zone`: nil or `local` is `.local`, otherwise an IANA zone name that
   /// must exist in `database` (the system's tz database); it is stored under the name given.
-  public static func zoneRule(_ name: String?, in database: any ZoneDatabase) throws(NotifyError) -> ZoneRule {
+  public static func zoneRule(_ name: String?, in database: any ZoneDatabase) throws(NotifyError) -> ZoneRule
+  {
     guard let name, name != "local" else { return .local }
     do {
       _ = try database.zone(named: name)

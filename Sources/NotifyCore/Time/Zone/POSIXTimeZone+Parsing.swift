@@ -22,8 +22,10 @@ extension POSIXTimeZone {
       throw ZoneDataError("transition dates without a daylight saving time name")
     }
     let daylightName = try scanner.name(role: "daylight saving time")
-    let daylightOffset = try scanner.offset(role: "daylight saving time").map { -$0 } ?? standard.utcOffset + 3600
-    let type = LocalTimeType(utcOffset: daylightOffset, isDaylightSavingTime: true, abbreviation: daylightName)
+    let daylightOffset =
+      try scanner.offset(role: "daylight saving time").map { -$0 } ?? standard.utcOffset + 3600
+    let type = LocalTimeType(
+      utcOffset: daylightOffset, isDaylightSavingTime: true, abbreviation: daylightName)
     let start: Transition
     let end: Transition
     if scanner.isAtEnd {
@@ -106,7 +108,9 @@ private struct RuleScanner {
       let weekday = try number(role: "\(role) weekday")
       guard (1...12).contains(month) else { throw ZoneDataError("the \(role) month \(month) is not 1...12") }
       guard (1...5).contains(week) else { throw ZoneDataError("the \(role) week \(week) is not 1...5") }
-      guard (0...6).contains(weekday) else { throw ZoneDataError("the \(role) weekday \(weekday) is not 0...6") }
+      guard (0...6).contains(weekday) else {
+        throw ZoneDataError("the \(role) weekday \(weekday) is not 0...6")
+      }
       date = .monthWeekDay(month: month, week: week, weekday: weekday)
     } else {
       let day = try number(role: "\(role) day")
@@ -157,7 +161,9 @@ private struct RuleScanner {
   }
 
   private static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-  private static func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte) }
+  private static func isLetter(_ byte: UInt8) -> Bool {
+    (0x41...0x5a).contains(byte) || (0x61...0x7a).contains(byte)
+  }
   private static func isQuotable(_ byte: UInt8) -> Bool {
     isDigit(byte) || isLetter(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-")
   }

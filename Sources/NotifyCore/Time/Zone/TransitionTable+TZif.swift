@@ -122,7 +122,8 @@ private struct TZifReader {
       let designation = Int(bytes[position + 1])
       position += 2
       guard designation < header.characterCount else {
-        throw ZoneDataError("a designation index \(designation) lies past the \(header.characterCount) designation bytes")
+        throw ZoneDataError(
+          "a designation index \(designation) lies past the \(header.characterCount) designation bytes")
       }
       rawTypes.append((offset, isDST == 1, designation))
     }
@@ -156,7 +157,9 @@ private struct TZifReader {
   }
 
   private mutating func uint32() throws(ZoneDataError) -> UInt32 {
-    guard bytes.count - position >= 4 else { throw ZoneDataError("the file ends inside its data block (truncated)") }
+    guard bytes.count - position >= 4 else {
+      throw ZoneDataError("the file ends inside its data block (truncated)")
+    }
     var value: UInt32 = 0
     for byte in bytes[position..<position + 4] { value = value << 8 | UInt32(byte) }
     position += 4
@@ -164,7 +167,9 @@ private struct TZifReader {
   }
 
   private mutating func uint64() throws(ZoneDataError) -> UInt64 {
-    guard bytes.count - position >= 8 else { throw ZoneDataError("the file ends inside its data block (truncated)") }
+    guard bytes.count - position >= 8 else {
+      throw ZoneDataError("the file ends inside its data block (truncated)")
+    }
     var value: UInt64 = 0
     for byte in bytes[position..<position + 8] { value = value << 8 | UInt64(byte) }
     position += 8
