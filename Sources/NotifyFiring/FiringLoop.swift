@@ -299,8 +299,8 @@ public final class FiringLoop: @unchecked Sendable {
         logger.warning("could not recompute wall-clock notifications: \(error)")
       }
     }
-    // Zones read since (named ones, as notifications come due) join the watch.
-    zoneDataWatch?.update(files: ZoneDataWatch.files(of: clock))
+    // A new folder of zones, or /etc/localtime leading elsewhere, joins the watch.
+    zoneDataWatch?.update()
     do {
       let wake = try firer.wake(task: task) { [unowned self] in self.pingWatchdog() }
       if wake.report.stopped {

@@ -10,7 +10,11 @@ TZDIR (when set) is where zones are read from, as notify does.
 import os
 import sys
 from datetime import datetime, timedelta, timezone
+import zoneinfo
 from zoneinfo import ZoneInfo
+
+if os.environ.get("TZDIR"):
+    zoneinfo.reset_tzpath([os.environ["TZDIR"]])
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 zones = {}
