@@ -30,7 +30,7 @@ struct ScheduleCommand: ParsableCommand {
   var after: String?
 
   @Option(
-    name: .customLong("time-zone"), help: "IANA zone for a wall-clock --at (default: follow the system zone)."
+    name: .customLong("time-zone"), help: "Zone for a wall-clock --at: a name in $TZDIR or /usr/share/zoneinfo (default: follow the system zone)."
   )
   var timeZone: String?
 
