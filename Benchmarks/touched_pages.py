@@ -71,17 +71,21 @@ with open(f"/proc/{pid}/pagemap", "rb") as pagemap:
             by_section[section[2] if section else "(headers)"] += page
             if section:
                 vaddr = section[3] + (file_offset - section[0])
+                # The module holding most of the page's bytes (pages mix neighbours).
                 j = bisect.bisect_right(starts, vaddr + page - 1) - 1
-                names = set()
-                while j >= 0 and symbols[j][0] + max(symbols[j][1], 1) > vaddr:
-                    names.add(module(symbols[j][2]))
+                weights = defaultdict(int)
+                while j >= 0 and j > bisect.bisect_right(starts, vaddr - 1_048_576) - 2:
+                    low, size, name = symbols[j]
+                    overlap = min(low + max(size, 1), vaddr + page) - max(low, vaddr)
+                    if overlap > 0:
+                        weights[module(name)] += overlap
                     j -= 1
-                label = sorted(names)[0] if len(names) == 1 else ("mixed" if names else "unnamed")
+                label = max(weights, key=weights.get) if weights else "unnamed (" + section[2] + ")"
                 by_module[label] += page
 
 mib = lambda b: f"{b / 1048576:.2f} MiB"
 print(f"{exe}: {mib(total)} of the executable present")
 for name, size in sorted(by_section.items(), key=lambda x: -x[1])[:10]:
     print(f"  section {name}: {mib(size)}")
-for name, size in sorted(by_module.items(), key=lambda x: -x[1]):
+for name, size in sorted(by_module.items(), key=lambda x: -x[1])[:14]:
     print(f"  module {name}: {mib(size)}")

@@ -154,13 +154,13 @@ func scheduleWithCommand(firstDue: Double, environment: [String: String]) throws
 /// Fills the store through the library, one transaction per notification as the command does.
 func scheduleWithLibrary(firstDue: Double, db: String) throws {
   let store = try SQLiteStore(path: db)
-  let zone = SystemClock().localZone
+  let zones = SystemClock().zones
   for i in 0..<options.total {
     let n = LocalNotification(
       id: "b\(i)", app: app(i),
       schedule: Schedule(fireDate: .instant(Date(timeIntervalSince1970: options.due(i, from: firstDue)))),
       title: "bench \(i)", createdAt: Date())
-    let outcome = try store.schedule(n, localZone: zone)
+    let outcome = try store.schedule(n, zones: zones)
     guard outcome.discarded.isEmpty else {
       throw BenchError("fire-latency: the 64 limit discarded in \(n.app)")
     }

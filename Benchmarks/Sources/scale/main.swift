@@ -52,13 +52,13 @@ func measureDaemon(
   let rss = ProcessStats.residentKiB(daemon.pid) ?? 0
   // Probes in an app of their own, whole milliseconds as the store keeps them.
   let first = ((realNow() + 0.5) * 1000).rounded(.up) / 1000
-  let zone = SystemClock().localZone
+  let zones = SystemClock().zones
   for i in 0..<probes {
     let n = LocalNotification(
       id: "p\(round)-\(i)", app: "probe",
       schedule: Schedule(fireDate: .instant(Date(timeIntervalSince1970: first + Double(i) * 0.02))),
       title: "probe \(i)", createdAt: Date())
-    _ = try store.schedule(n, localZone: zone)
+    _ = try store.schedule(n, zones: zones)
   }
   guard realNow() < first else { throw BenchError("scheduling the probes took longer than 0.5 s") }
   let lines = LineReader(fd: daemon.output!).read(count: probes, deadline: first + Double(probes) * 0.02 + 10)
@@ -110,7 +110,7 @@ runHarness("scale") {
   let scratch = ScratchFolder(prefix: "notify-scale")
   let db = scratch.file("notify.db")
   let store = try SQLiteStore(path: db)
-  let zone = SystemClock().localZone
+  let zones = SystemClock().zones
   let now = Date()
 
   var results: [Checkpoint] = []
@@ -119,7 +119,7 @@ runHarness("scale") {
     let batch = (scheduled..<checkpoint).map { notification($0, apps: apps, now: now) }
     let start = monotonicNow()
     for n in batch {
-      let outcome = try store.schedule(n, localZone: zone)
+      let outcome = try store.schedule(n, zones: zones)
       guard outcome.discarded.isEmpty else { throw BenchError("the 64 limit discarded at \(n.app)/\(n.id)") }
     }
     let rate = Double(batch.count) / (monotonicNow() - start)
@@ -128,7 +128,7 @@ runHarness("scale") {
     var lookups: [Double] = []
     for _ in 0...100 {
       let t = monotonicNow()
-      _ = try store.nextFireDate(localZone: zone)
+      _ = try store.nextFireDate(zones: zones)
       lookups.append(monotonicNow() - t)
     }
     let daemon = try measureDaemon(
