@@ -30,7 +30,9 @@ struct ScheduleCommand: ParsableCommand {
   var after: String?
 
   @Option(
-    name: .customLong("time-zone"), help: "Zone for a wall-clock --at: a name in $TZDIR or /usr/share/zoneinfo (default: follow the system zone)."
+    name: .customLong("time-zone"),
+    help:
+      "Zone for a wall-clock --at: a name in $TZDIR or /usr/share/zoneinfo (default: follow the system zone)."
   )
   var timeZone: String?
 

@@ -33,7 +33,7 @@ struct StoreReplacedTests {
           id: "new", app: "test", schedule: Schedule(fireDate: .instant(Date() + 1)),
           body: "from the new store",
           createdAt: Date()),
-        localZone: f.utc)
+        zones: testZones(f.utc))
     }
     switch change {
     case .replaced:
