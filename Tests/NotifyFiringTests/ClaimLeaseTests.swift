@@ -27,9 +27,10 @@ struct ClaimLeaseTests {
       sounds: UncheckedSounds())
     let otherSink = RecordingSink()
     let other = Firer(
-      store: f.store, sink: otherSink, identity: .current, clock: SystemClock(), sounds: UncheckedSounds())
+      store: f.store, sink: otherSink, identity: .current, clock: ManualClock(now: Date()),
+      sounds: UncheckedSounds())
     // Then another firer sees when it may take it over: at once, the lease having run out
-    #expect(try f.store.nextFireDate(localZone: f.utc).map { $0 <= now } == true)
+    #expect(try f.store.nextFireDate(zones: testZones(f.utc)).map { $0 <= now } == true)
     // When the stopped firer claims, and before its hand-off the other firer runs
     var taken = Firer.BatchReport()
     _ = try stopped.wake(beforeEach: { taken = (try? other.fireBatch()) ?? Firer.BatchReport() })
@@ -52,7 +53,8 @@ struct ClaimLeaseTests {
       sounds: UncheckedSounds())
     let otherSink = RecordingSink()
     let other = Firer(
-      store: f.store, sink: otherSink, identity: .current, clock: SystemClock(), sounds: UncheckedSounds())
+      store: f.store, sink: otherSink, identity: .current, clock: ManualClock(now: Date()),
+      sounds: UncheckedSounds())
     var taken = Firer.BatchReport()
     _ = try owner.wake(beforeEach: { taken = (try? other.fireBatch()) ?? Firer.BatchReport() })
     #expect(taken.delivered == 0)
@@ -67,7 +69,7 @@ struct ClaimLeaseTests {
     try f.schedule("z", at: now - 1)
     let sink = RecordingSink()
     let firer = Firer(
-      store: try f.openAgain(), sink: sink, identity: .current, clock: SystemClock(),
+      store: try f.openAgain(), sink: sink, identity: .current, clock: ManualClock(now: Date()),
       sounds: UncheckedSounds())
     // When the user cancels it between the claim and the hand-off
     let cancel = CommandRunner(environment: ["NOTIFY_APP": "test", "NOTIFY_DB": f.path])
