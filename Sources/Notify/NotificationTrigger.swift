@@ -7,6 +7,7 @@ import Foundation
 /// .at(flightDate)                                         // an absolute instant
 /// .wallClock(WallClock(year: 2026, month: 11, day: 23, hour: 9), in: .named("Europe/Berlin"))
 /// .wallClock(nineAM).repeating(every: .day)               // 09:00 every day, wherever the user is
+/// .calendar(try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO,WE"), from: nineAM)  // Mondays and Wednesdays
 /// ```
 public struct NotificationTrigger: Hashable, Sendable {
   /// Where the schedule starts.
@@ -23,6 +24,8 @@ public struct NotificationTrigger: Hashable, Sendable {
   public var repeatCount: Int?
   /// The last instant an occurrence may fall on, or nil for no limit.
   public var until: Date?
+  /// The calendar rule the trigger repeats by, or nil (then `repeatInterval` applies).
+  public var rule: RecurrenceRule?
 
   /// Fires `delay` from the moment it is scheduled (`notify schedule --in`).
   public static func after(_ delay: Duration) -> NotificationTrigger {
@@ -51,6 +54,31 @@ public struct NotificationTrigger: Hashable, Sendable {
   {
     var copy = self
     copy.repeatInterval = unit
+    copy.rule = nil
+    copy.repeatCount = count
+    copy.until = until
+    return copy
+  }
+
+  /// Fires on the occurrences of a calendar rule (RFC 5545 RRULE), starting at `time` in
+  /// `zone`, as `UNCalendarNotificationTrigger` with `repeats: true` does for its date
+  /// components: the first occurrence is the first the rule makes at or after `time`.
+  /// Every occurrence keeps SPEC §2's wall-clock rules (a time a DST gap skips moves forward
+  /// by the gap; a repeated hour fires once).
+  public static func calendar(_ rule: RecurrenceRule, from time: WallClock, in zone: ZoneRule = .local)
+    -> NotificationTrigger
+  {
+    wallClock(time, in: zone).repeating(by: rule)
+  }
+
+  /// The same trigger repeating by a calendar rule, its fire date the rule's start;
+  /// `count` and `until` become the rule's COUNT and UNTIL (a rule that has its own end
+  /// then fails to schedule).
+  public func repeating(by rule: RecurrenceRule, count: Int? = nil, until: Date? = nil) -> NotificationTrigger
+  {
+    var copy = self
+    copy.repeatInterval = nil
+    copy.rule = rule
     copy.repeatCount = count
     copy.until = until
     return copy
@@ -84,6 +112,13 @@ public struct NotificationTrigger: Hashable, Sendable {
     if let repeatCount, repeatCount < 1 {
       throw NotifyError(
         .invalidData, "repeat count \(repeatCount) is less than 1", fix: "pass a positive count or nil")
+    }
+    if let rule {
+      do {
+        return try Schedule(fireDate: fireDate, rule: rule, repeatCount: repeatCount, until: until)
+      } catch {
+        throw error.notifyError
+      }
     }
     return Schedule(
       fireDate: fireDate, repeatInterval: repeatInterval, repeatCount: repeatCount, until: until)

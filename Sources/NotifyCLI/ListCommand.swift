@@ -40,6 +40,7 @@ struct ListCommand: ParsableCommand {
     parts.append(Output.safe(n.id))
     if let unit = n.schedule.repeatInterval { parts.append("every \(unit.rawValue)") }
     if let occurrence = item.snoozedOccurrence { parts.append("snoozed (occurrence \(occurrence))") }
+    if let rule = n.schedule.rule { parts.append("rule \(Output.safe(rule.ruleText, limit: 80))") }
     let text = [n.title, n.body].compactMap { $0 }.joined(separator: " — ")
     if !text.isEmpty { parts.append(Output.safe(text, limit: 60)) }
     return parts.joined(separator: "  ")

@@ -13,6 +13,10 @@ struct ScheduleCommand: ParsableCommand {
         notify schedule --in 10m "Stand up"
         notify schedule --at 09:00 --repeat day --title Standup --body "Daily standup"
         notify schedule --at 2026-11-22T09:00:00+01:00 --title Flight --sound default
+        notify schedule --on mon,wed --at 09:00 --title Standup
+        notify schedule --every 2w --on fri --at 16:00 --title Review
+        notify schedule --on last-fri --at 17:00 --title "Month end"
+        notify schedule --rrule 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1' --at 09:00
       """)
 
   @OptionGroup var store: StoreOptions
@@ -38,6 +42,26 @@ struct ScheduleCommand: ParsableCommand {
 
   @Option(name: .customLong("repeat"), help: "Repeat every minute, hour, day, week, month or year.")
   var repeatUnit: String?
+
+  @Option(
+    name: .customLong("rrule"),
+    help: "Repeat by an RFC 5545 rule, e.g. 'FREQ=WEEKLY;BYDAY=MO,WE' (the fire date is its start).")
+  var rrule: String?
+
+  @Option(name: .customLong("every"), help: "Repeat every N units: 2w, 3d, 90m, 1mo, 1y (a rule).")
+  var every: String?
+
+  @Option(
+    name: .customLong("on"), parsing: .unconditional,
+    help:
+      "Repeat on weekdays (mon,wed; mon-fri), month days (1,15; last) or nth weekdays (last-fri, 2nd-tue).")
+  var on: String?
+
+  @Option(
+    name: .customLong("except"),
+    help:
+      "Leave out the rule's occurrence at this wall-clock time, or all on this day (YYYY-MM-DD); repeatable.")
+  var except: [String] = []
 
   @Option(
     name: .customLong("repeat-count"), parsing: .unconditional,
@@ -113,6 +137,14 @@ struct ScheduleCommand: ParsableCommand {
       }
       fireDate = .instant(now + (try TimeParser.duration(after)))
     }
+    if let rule = try makeRule() {
+      return try ruleSchedule(rule, fireDate: fireDate, now: now, zones: zones)
+    }
+    if !except.isEmpty {
+      throw NotifyError(
+        .usage, "--except leaves out occurrences of a rule, and there is none",
+        fix: "add --rrule, --every or --on")
+    }
     var interval: RepeatInterval?
     if let repeatUnit {
       guard let unit = RepeatInterval(rawValue: repeatUnit) else {
@@ -135,17 +167,111 @@ struct ScheduleCommand: ParsableCommand {
       }
       count = value
     }
-    var untilDate: Date?
-    if let until {
-      let zone: Zone
-      if case .wallClock(_, let rule) = fireDate {
-        zone = rule.resolve(zones: zones)
-      } else {
-        zone = zones.local
-      }
-      untilDate = try TimeParser.instant(until, zone: zone, now: now)
-    }
+    let untilDate = try untilInstant(fireDate: fireDate, now: now, zones: zones)
     return Schedule(fireDate: fireDate, repeatInterval: interval, repeatCount: count, until: untilDate)
+  }
+
+  private func untilInstant(fireDate: FireDate, now: Date, zones: Zones) throws(NotifyError) -> Date? {
+    guard let until else { return nil }
+    let zone: Zone
+    if case .wallClock(_, let rule) = fireDate {
+      zone = rule.resolve(zones: zones)
+    } else {
+      zone = zones.local
+    }
+    return try TimeParser.instant(until, zone: zone, now: now)
+  }
+
+  /// The rule `--rrule`, or `--every`/`--on`, make (with `--except`); nil when none is given.
+  /// Flags that say the same thing twice are refused (64), naming both.
+  private func makeRule() throws(NotifyError) -> RecurrenceRule? {
+    let shortForm = [every.map { _ in "--every" }, on.map { _ in "--on" }].compactMap { $0 }
+    guard rrule != nil || !shortForm.isEmpty else { return nil }
+    if repeatUnit != nil {
+      let other = rrule != nil ? "--rrule" : shortForm[0]
+      throw NotifyError(
+        .usage, "--repeat and \(other) were both given",
+        fix: "repeat by a unit (--repeat) or by a rule (\(other)), not both")
+    }
+    if rrule != nil, let other = shortForm.first {
+      throw NotifyError(
+        .usage, "--rrule and \(other) were both given",
+        fix: "write the whole rule in --rrule, or use --every/--on")
+    }
+    var exclusions: [RecurrenceRule.Exclusion] = []
+    for text in except {
+      guard let exclusion = Self.exclusion(text) else {
+        throw NotifyError(
+          .invalidData, "--except '\(Escaper.visible(text, limit: 40))' is not a date or a date and time",
+          fix:
+            "write YYYY-MM-DD (the whole day) or YYYY-MM-DDTHH:MM[:SS] (one occurrence), in the notification's zone"
+        )
+      }
+      exclusions.append(exclusion)
+    }
+    do {
+      if let rrule {
+        var rule = try RecurrenceRule(parsing: rrule)
+        rule.exclusions = Array(Set(rule.exclusions + exclusions)).sorted()
+        return rule
+      }
+      return try RecurrenceRule.shortForm(every: every, on: on, exclusions: exclusions)
+    } catch {
+      throw error.notifyError
+    }
+  }
+
+  /// A schedule by `rule`: `--repeat-count` and `--until` become its COUNT and UNTIL.
+  private func ruleSchedule(_ rule: RecurrenceRule, fireDate: FireDate, now: Date, zones: Zones)
+    throws(NotifyError) -> Schedule
+  {
+    if repeatCount != nil, until != nil {
+      throw NotifyError(
+        .usage, "--repeat-count and --until were both given for a rule",
+        fix: "a rule ends by a count or by an instant (RFC 5545 COUNT or UNTIL): give one")
+    }
+    if rule.count != nil || rule.until != nil,
+      let flag = repeatCount != nil ? "--repeat-count" : until != nil ? "--until" : nil
+    {
+      let part = rule.count != nil ? "COUNT" : "UNTIL"
+      throw NotifyError(
+        .usage, "\(flag) and \(part) in --rrule were both given", fix: "give the end once: \(flag) or \(part)"
+      )
+    }
+    var count: Int?
+    if let repeatCount {
+      guard let value = Int(repeatCount), value >= 1, value <= 1_000_000_000 else {
+        throw NotifyError(
+          .invalidData,
+          "--repeat-count '\(Escaper.visible(repeatCount, limit: 40))' is not a positive number",
+          fix: "give the total number of deliveries, 1 or more")
+      }
+      count = value
+    }
+    let untilDate = try untilInstant(fireDate: fireDate, now: now, zones: zones)
+    do {
+      return try Schedule(fireDate: fireDate, rule: rule, repeatCount: count, until: untilDate)
+    } catch {
+      throw error.notifyError
+    }
+  }
+
+  /// `YYYY-MM-DD` or `YYYY-MM-DD[T ]HH:MM[:SS]`.
+  static func exclusion(_ text: String) -> RecurrenceRule.Exclusion? {
+    let pieces = text.split(whereSeparator: { $0 == "-" || $0 == "T" || $0 == " " || $0 == ":" }).map(
+      String.init)
+    guard pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } && $0.count <= 4 }),
+      pieces.count == 3 || pieces.count == 5 || pieces.count == 6, pieces[0].count == 4
+    else { return nil }
+    let n = pieces.compactMap { Int($0) }
+    if n.count == 3 {
+      let day = RecurrenceRule.Day(year: n[0], month: n[1], day: n[2])
+      return day.isValid ? .day(day) : nil
+    }
+    let wall = WallClock(
+      year: n[0], month: n[1], day: n[2], hour: n[3], minute: n[4], second: n.count == 6 ? n[5] : 0)
+    let exclusion = RecurrenceRule.Exclusion.wallClock(wall)
+    return exclusion.isValid ? exclusion : nil
   }
 }
 

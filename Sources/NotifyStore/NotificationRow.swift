@@ -8,7 +8,8 @@ enum NotificationRow {
   static let columns = """
     rowid, app, id, title, body, action, launch_image, sound, badge, user_info, urgency,
     fire_instant, wall_clock, time_zone, repeat_interval, repeat_count, until_instant,
-    delivered_count, created_at, next_occurrence, next_fire_at, actions, snoozed_occurrence
+    delivered_count, created_at, next_occurrence, next_fire_at, actions, snoozed_occurrence,
+    repeat_rule
     """
 
   /// Decodes a row selected with `columns`.
@@ -21,11 +22,14 @@ enum NotificationRow {
         WallClockText.parse(row["wall_clock"]) ?? WallClock(year: 1970, month: 1, day: 1),
         ZoneRule(identifier: row["time_zone"]))
     }
-    let schedule = Schedule(
+    var schedule = Schedule(
       fireDate: fireDate,
       repeatInterval: (row["repeat_interval"] as String?).flatMap(RepeatInterval.init(rawValue:)),
       repeatCount: row["repeat_count"],
       until: (row["until_instant"] as Int64?).map(Millis.date))
+    // The text was written from a checked rule; one this version cannot read (a newer
+    // grammar) leaves the notification firing once, at its fire date.
+    schedule.rule = (row["repeat_rule"] as String?).flatMap { try? RecurrenceRule(parsing: $0) }
     var userInfo: [String: JSONValue] = [:]
     if case .object(let members)? = try? JSONValue.parse(row["user_info"]) { userInfo = members }
     let notification = LocalNotification(
@@ -60,8 +64,8 @@ enum NotificationRow {
         INSERT INTO notification (app, id, title, body, action, launch_image, sound, badge,
           user_info, urgency, fire_instant, wall_clock, time_zone, repeat_interval, repeat_count,
           until_instant, delivered_count, created_at, next_occurrence, next_fire_at, resolved_zone,
-          actions, snoozed_occurrence)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          actions, snoozed_occurrence, repeat_rule)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         n.app, n.id, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
@@ -69,7 +73,7 @@ enum NotificationRow {
         n.schedule.repeatInterval?.rawValue, n.schedule.repeatCount,
         n.schedule.until.map(Millis.from), n.deliveredCount, Millis.from(n.createdAt),
         nextOccurrence, nextFire.map(Millis.from), resolvedZone, NotificationAction.storeText(n.actions),
-        snoozedOccurrence,
+        snoozedOccurrence, n.schedule.rule?.text,
       ])
     return db.lastInsertedRowID
   }

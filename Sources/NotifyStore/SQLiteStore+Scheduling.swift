@@ -11,7 +11,12 @@ extension SQLiteStore {
   public func schedule(_ notification: LocalNotification, zones: Zones) throws(NotifyError)
     -> ScheduleOutcome
   {
+    var notification = notification
+    notification.schedule = try notification.schedule.withRuleEnds()
     try Validator.notification(notification)
+    if notification.schedule.rule != nil, notification.schedule.occurrence(0, zones: zones) == nil {
+      throw notification.schedule.neverFiresError
+    }
     guard let first = notification.schedule.occurrence(0, zones: zones) else {
       throw NotifyError(
         .invalidData, "the notification would never fire: \(term: .until) is before its first fire date",

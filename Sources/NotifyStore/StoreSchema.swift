@@ -288,6 +288,15 @@ enum StoreSchema {
           CREATE INDEX event_app_writer ON event(app, seq, writer);
           """)
     }
+    migrator.registerMigration("v8-repeat-rule") { db in
+      // A calendar rule (RFC 5545 RRULE and EXDATE, canonical text); a notification
+      // repeats by a unit or by a rule. The rule carries its own COUNT and UNTIL.
+      try db.execute(
+        sql: """
+          ALTER TABLE notification ADD COLUMN repeat_rule TEXT
+            CHECK (repeat_rule IS NULL OR (repeat_interval IS NULL AND length(repeat_rule) BETWEEN 6 AND 8192));
+          """)
+    }
     return migrator
   }
 }

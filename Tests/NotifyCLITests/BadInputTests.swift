@@ -160,6 +160,66 @@ struct BadInputTests {
         says: "--until"),
       Case(name: "quiet: neither on nor off", arguments: ["quiet", "maybe"], status: 64, says: "'on'"),
       Case(
+        name: "rule: month day 32",
+        arguments: ["schedule", "--at", "09:00", "--rrule", "FREQ=MONTHLY;BYMONTHDAY=32", "x"],
+        status: 65, says: "'BYMONTHDAY=32'"),
+      Case(
+        name: "rule: never fires",
+        arguments: ["schedule", "--at", "09:00", "--rrule", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30", "x"],
+        status: 65, says: "'BYMONTH=2;BYMONTHDAY=30'"),
+      Case(
+        name: "rule: steps miss BYHOUR",
+        arguments: [
+          "schedule", "--at", "2030-01-01T00:00", "--rrule", "FREQ=HOURLY;INTERVAL=2;BYHOUR=3", "x",
+        ],
+        status: 65, says: "'INTERVAL=2;BYHOUR=3'"),
+      Case(
+        name: "rule: unknown part",
+        arguments: ["schedule", "--at", "09:00", "--rrule", "FREQ=DAILY;BYFOO=1", "x"],
+        status: 65, says: "'BYFOO=1'"),
+      Case(
+        name: "rule: SECONDLY", arguments: ["schedule", "--at", "09:00", "--rrule", "FREQ=SECONDLY", "x"],
+        status: 65, says: "FREQ=MINUTELY"),
+      Case(
+        name: "rule with --repeat",
+        arguments: ["schedule", "--at", "09:00", "--rrule", "FREQ=DAILY", "--repeat", "day", "x"],
+        status: 64, says: "--repeat and --rrule"),
+      Case(
+        name: "--on with --repeat",
+        arguments: ["schedule", "--at", "09:00", "--on", "mon", "--repeat", "week", "x"],
+        status: 64, says: "--repeat and --on"),
+      Case(
+        name: "--rrule with --every",
+        arguments: ["schedule", "--at", "09:00", "--rrule", "FREQ=DAILY", "--every", "2d", "x"],
+        status: 64, says: "--rrule and --every"),
+      Case(
+        name: "--repeat-count with COUNT",
+        arguments: [
+          "schedule", "--at", "09:00", "--rrule", "FREQ=DAILY;COUNT=2", "--repeat-count", "3", "x",
+        ],
+        status: 64, says: "--repeat-count and COUNT"),
+      Case(
+        name: "--until with UNTIL",
+        arguments: [
+          "schedule", "--at", "09:00", "--rrule", "FREQ=DAILY;UNTIL=20991231", "--until", "2099-01-01T00:00",
+          "x",
+        ],
+        status: 64, says: "--until and UNTIL"),
+      Case(
+        name: "--every 2x", arguments: ["schedule", "--at", "09:00", "--every", "2x", "x"], status: 65,
+        says: "--every"),
+      Case(
+        name: "--on funday", arguments: ["schedule", "--at", "09:00", "--on", "funday", "x"], status: 65,
+        says: "--on funday"),
+      Case(
+        name: "--except without a rule",
+        arguments: ["schedule", "--at", "09:00", "--except", "2030-01-01", "x"],
+        status: 64, says: "--except"),
+      Case(
+        name: "--except not a date",
+        arguments: ["schedule", "--at", "09:00", "--on", "mon", "--except", "soon", "x"],
+        status: 65, says: "--except"),
+      Case(
         name: "settings: bad app id", arguments: ["settings", "--app", "a/b", "--alerts", "off"], status: 65,
         says: "app"),
       Case(

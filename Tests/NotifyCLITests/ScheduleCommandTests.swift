@@ -63,6 +63,81 @@ struct ScheduleCommandTests {
       ])
   }
 
+  @Test("--on mon,wed --at 09:00: list --json shows the rule, show --upcoming its Mondays and Wednesdays")
+  func weekdayRule() throws {
+    // Given a notification on Mondays and Wednesdays at 09:00 in Berlin, one Wednesday left out
+    let result = try notify.run([
+      "schedule", "--id", "standup", "--on", "mon,wed", "--at", "2030-03-20T09:00", "--time-zone",
+      "Europe/Berlin",
+      "--except", "2030-03-27", "--title", "Standup",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    // Then list --json carries the rule and the excluded day
+    let items = try #require(try json(try notify.run(["list", "--json"]).stdout) as? [[String: Any]])
+    let item = try #require(items.first)
+    #expect(item["rule"] as? String == "FREQ=WEEKLY;BYDAY=MO,WE")
+    #expect(item["except"] as? [String] == ["2030-03-27"])
+    #expect(item["repeat"] is NSNull)
+    #expect(item["fireDate"] as? String == "2030-03-20T08:00:00Z")
+    // And show --upcoming lists Mondays and Wednesdays at 09:00 Berlin time, across the DST change
+    let show = try #require(
+      try json(try notify.run(["show", "standup", "--upcoming", "5", "--json"]).stdout) as? [String: Any])
+    #expect(
+      show["upcoming"] as? [String] == [
+        "2030-03-20T08:00:00Z", "2030-03-25T08:00:00Z", "2030-04-01T07:00:00Z", "2030-04-03T07:00:00Z",
+        "2030-04-08T07:00:00Z",
+      ])
+    // And the readable list names the rule
+    #expect(try notify.run(["list"]).stdout.contains("rule FREQ=WEEKLY;BYDAY=MO,WE"))
+  }
+
+  @Test(
+    "notify schedule --on mon,wed --at 09:00 in the system zone: upcoming are Mondays and Wednesdays at 09:00 there"
+  )
+  func weekdayRuleInTheSystemZone() throws {
+    // Given the system zone New York (TZ) and the plain short form
+    let local = CommandRunner(
+      environment: ["NOTIFY_DB": folder.file("notify.db"), "NOTIFY_APP": "tests", "TZ": "America/New_York"])
+    let result = try local.run([
+      "schedule", "--id", "mw", "--on", "mon,wed", "--at", "09:00", "--title", "Standup",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    // When show --upcoming lists eight
+    let show = try #require(
+      try json(try local.run(["show", "mw", "--upcoming", "8", "--json"]).stdout) as? [String: Any])
+    #expect(show["timeZone"] as? String == "local")
+    let formatter = ISO8601DateFormatter()
+    let instants = try #require(show["upcoming"] as? [String]).compactMap { formatter.date(from: $0) }
+    // Then each is a Monday or Wednesday at 09:00 New York time, in order, from the next one on
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "America/New_York")!
+    #expect(instants.count == 8)
+    #expect(instants == instants.sorted() && instants.first.map { $0 > Date() } == true)
+    for instant in instants {
+      let parts = calendar.dateComponents([.weekday, .hour, .minute], from: instant)
+      #expect([2, 4].contains(parts.weekday) && parts.hour == 9 && parts.minute == 0, "\(instant)")
+    }
+    #expect(instants.first.map { $0.timeIntervalSinceNow < 7 * 86_400 } == true)
+  }
+
+  @Test("--rrule with --repeat-count: the count becomes the rule's COUNT")
+  func ruleWithCount() throws {
+    let result = try notify.run([
+      "schedule", "--id", "eom", "--rrule", "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1", "--at",
+      "2030-01-01T17:00", "--time-zone", "UTC", "--repeat-count", "3", "--json", "x",
+    ])
+    #expect(result.status == 0, "\(result.stderr)")
+    let item = try #require(try json(result.stdout) as? [String: Any])
+    #expect(item["rule"] as? String == "FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=3")
+    #expect(item["repeatCount"] as? Int == 3)
+    let show = try #require(
+      try json(try notify.run(["show", "eom", "--upcoming", "5", "--json"]).stdout) as? [String: Any])
+    #expect(
+      show["upcoming"] as? [String] == [
+        "2030-01-31T17:00:00Z", "2030-02-28T17:00:00Z", "2030-03-29T17:00:00Z",
+      ])
+  }
+
   @Test("--id replaces a pending notification of the same app only")
   func replaceByID() throws {
     #expect(try notify.run(["schedule", "--in", "1h", "--id", "x", "first"]).status == 0)

@@ -26,6 +26,33 @@ struct FireDueEndToEndTests {
     #expect(try f.store.pending(app: nil).map(\.notification.id) == ["rep"])
   }
 
+  @Test("a rule anchored in the past delivers one coalesced late occurrence, once, then waits for the next")
+  func lateRule() throws {
+    // Given a daily rule whose anchor is ten days and a minute ago
+    let f = try FiringFixture()
+    let anchor = Date() - 10 * 86_400 - 60
+    let notification = LocalNotification(
+      id: "daily", app: "test",
+      schedule: try Schedule(fireDate: .instant(anchor), rule: RecurrenceRule(parsing: "FREQ=DAILY")),
+      title: "title daily", createdAt: anchor)
+    try f.store.schedule(notification, localZone: f.utc)
+    // When fire-due runs
+    let run = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f1")
+    // Then it delivers the rule's latest past occurrence (the 11th), late, standing for the others
+    #expect(run.waitExit() == 0, "\(run.errorText)")
+    #expect(run.deliveries.map(\.id) == ["daily"])
+    #expect(run.deliveries.first?.occurrence == 11)
+    #expect(run.deliveries.first?.late == true)
+    // And a second run delivers nothing; the rule waits for tomorrow's occurrence
+    let again = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f2")
+    #expect(again.waitExit() == 0)
+    #expect(again.deliveries.isEmpty)
+    let pending = try #require(try f.store.pending(app: nil).first)
+    let next = try #require(pending.nextFireDate)
+    #expect(abs(next.timeIntervalSince(anchor + 11 * 86_400)) < 0.001)
+    #expect(pending.nextOccurrence == 11)
+  }
+
   @Test("a tiny budget leaves the rest pending and says so; the next run delivers it")
   func tinyBudget() throws {
     // Given 150 overdue notifications in three apps

@@ -84,8 +84,11 @@ struct StoreFileTests {
       applied == [
         "v1-notifications-claims-history", "v2-local-zone-index", "v3-dismiss-reason-names",
         "v4-responses-presence", "v5-left-bubbles", "v6-settings-quiet-hours", "v7-actions-snooze",
+        "v8-repeat-rule",
       ])
     #expect(try store.pending(app: "a").map(\.notification.title) == ["still here"])
+    // And a notification from before calendar rules has none
+    #expect(try store.pending(app: "a").first?.notification.schedule.rule == nil)
     // And the old dismissal reads as every dismissal is written now
     #expect(try store.history(app: "a", limit: 10).map(\.reason) == ["dismissed-by-user"])
     // And history written from now on names its writer (an old row has none)

@@ -50,6 +50,55 @@ struct LocalNotificationCenterTests {
     #expect(error?.kind == .invalidData)
   }
 
+  @Test func calendarTriggerRepeatsByItsRule() throws {
+    // Given a center (clock: 2026-11-18) and a Monday-and-Wednesday 09:00 Berlin rule from Thursday 11-19
+    let center = try makeCenter()
+    let rule = try RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=MO,WE")
+    let nine = WallClock(year: 2026, month: 11, day: 19, hour: 9)
+    // When it is scheduled as a calendar trigger with a count
+    try center.schedule(
+      NotificationContent(title: "Standup"),
+      trigger: .calendar(rule, from: nine, in: .named("Europe/Berlin")).repeating(by: rule, count: 3),
+      id: "standup")
+    // Then one notification is pending, first on Monday 09:00 Berlin, the count written into the rule
+    let pending = try center.pending()
+    #expect(pending.count == 1)
+    let stored = try #require(pending.first)
+    #expect(stored.notification.schedule.rule?.ruleText == "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=3")
+    #expect(stored.nextFireDate.map { RFC3339.string(from: $0) } == "2026-11-23T08:00:00Z")
+    // And a rule with its own end plus a count is a data error naming COUNT
+    let error = #expect(throws: NotifyError.self) {
+      try NotificationTrigger.calendar(try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=2"), from: nine)
+        .repeating(by: try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=2"), count: 5).schedule(now: clock.now())
+    }
+    #expect(error?.kind == .invalidData)
+    #expect(error?.problem.contains("COUNT=2") == true)
+  }
+
+  @Test func aRuleCountsOnceAgainstThe64Limit() throws {
+    // Given 64 pending notifications, each repeating by a minutely rule (thousands of occurrences a day)
+    let center = try makeCenter()
+    let rule = try RecurrenceRule(parsing: "FREQ=MINUTELY;BYHOUR=9,10,11")
+    for i in 0..<64 {
+      let outcome = try center.add(
+        LocalNotification(
+          id: "n\(i)", app: "chat",
+          schedule: try Schedule(fireDate: .instant(clock.now() + 3600 + Double(i)), rule: rule),
+          title: "n\(i)",
+          createdAt: clock.now()))
+      #expect(outcome.discarded.isEmpty)
+    }
+    // When a 65th, later one is added
+    let outcome = try center.add(
+      LocalNotification(
+        id: "late", app: "chat", schedule: Schedule(fireDate: .instant(clock.now() + 86_400 * 3)),
+        title: "late",
+        createdAt: clock.now()))
+    // Then the 64 rules stay, each one pending notification, and the 65th is the one discarded
+    #expect(outcome.newOneDiscarded)
+    #expect(try center.pending().count == 64)
+  }
+
   @Test func presentDeliversRecordsAppliesBadgeAndPublishes() async throws {
     // Given a center and a subscription to its events
     let center = try makeCenter()

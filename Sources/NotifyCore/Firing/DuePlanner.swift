@@ -85,9 +85,19 @@ public enum DuePlanner {
   public static func plan(
     _ schedule: Schedule, nextIndex: Int, now: Date, zones: Zones, misfireGrace: TimeInterval?
   ) -> Plan? {
-    plan(nextIndex: nextIndex, now: now, misfireGrace: misfireGrace) {
-      schedule.occurrence($0, zones: zones)
+    guard schedule.rule != nil else {
+      return plan(nextIndex: nextIndex, now: now, misfireGrace: misfireGrace) {
+        schedule.occurrence($0, zones: zones)
+      }
     }
+    // A rule's occurrence k is found by walking to it, so the latest due one is asked
+    // for directly rather than galloped to by index.
+    guard nextIndex >= 0, let first = schedule.occurrence(nextIndex, zones: zones), first <= now,
+      let latest = schedule.latestOccurrence(atOrBefore: now, from: nextIndex, zones: zones)
+    else { return nil }
+    return plan(
+      latest: Upcoming(index: latest.index, fireDate: latest.date), nextIndex: nextIndex, now: now,
+      misfireGrace: misfireGrace, next: schedule.occurrence(latest.index + 1, zones: zones))
   }
 
   /// The plan given the schedule as a function from index to instant (nil past its end).
@@ -98,6 +108,15 @@ public enum DuePlanner {
   ) -> Plan? {
     guard nextIndex >= 0, let first = occurrence(nextIndex), first <= now else { return nil }
     let latest = latestDue(from: nextIndex, firstDate: first, now: now, occurrence: occurrence)
+    return plan(
+      latest: latest, nextIndex: nextIndex, now: now, misfireGrace: misfireGrace,
+      next: occurrence(latest.index + 1))
+  }
+
+  /// The plan once the latest due occurrence and the one after it are known.
+  private static func plan(
+    latest: Upcoming, nextIndex: Int, now: Date, misfireGrace: TimeInterval?, next nextDate: Date?
+  ) -> Plan {
     let coalesced = latest.index - nextIndex
     let lateness = now.timeIntervalSince(latest.fireDate)
     let due = DueOccurrence(
@@ -105,7 +124,7 @@ public enum DuePlanner {
       late: lateness > Delivery.lateTolerance || coalesced > 0, coalesced: coalesced)
     let action: Action =
       if let misfireGrace, lateness > misfireGrace { .miss(due) } else { .deliver(due) }
-    let next = occurrence(latest.index + 1).map { Upcoming(index: latest.index + 1, fireDate: $0) }
+    let next = nextDate.map { Upcoming(index: latest.index + 1, fireDate: $0) }
     return Plan(action: action, next: next)
   }
 

@@ -32,8 +32,13 @@ extension LocalNotification {
       r.set("wallClock", wall.iso8601)
     }
     r.set("repeat", schedule.repeatInterval?.rawValue)
-    r.set("repeatCount", schedule.repeatCount)
-    r.set("until", schedule.until.map { RFC3339.string(from: $0) })
+    r.set("rule", schedule.rule?.ruleText)
+    r.set("except", schedule.rule.map { .array($0.exclusions.map { .string($0.isoText) }) } ?? .null)
+    // A rule carries its end: COUNT and an instant UNTIL show as repeatCount and until.
+    r.set("repeatCount", schedule.repeatCount ?? schedule.rule?.count)
+    var until = schedule.until
+    if until == nil, case .instant(let date)? = schedule.rule?.until { until = date }
+    r.set("until", until.map { RFC3339.string(from: $0) })
     r.set("deliveredCount", deliveredCount)
     r.set("createdAt", RFC3339.string(from: createdAt))
   }

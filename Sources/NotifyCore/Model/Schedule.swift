@@ -5,8 +5,12 @@ public struct Schedule: Hashable, Sendable {
   /// The anchor: the first fire date. Repeats are computed from it, never from the
   /// previous occurrence, so they do not drift.
   public var fireDate: FireDate
-  /// The repeat unit, or `nil` for a notification that fires once.
+  /// The repeat unit, or `nil` for a notification that fires once or repeats by `rule`.
   public var repeatInterval: RepeatInterval?
+  /// The calendar rule the notification repeats by (RFC 5545 RRULE), with the fire date
+  /// as its start; `nil` when it fires once or repeats by `repeatInterval`. A schedule
+  /// has at most one of the two.
+  public var rule: RecurrenceRule?
   /// The total number of occurrences, or `nil` for no limit.
   public var repeatCount: Int?
   /// The last instant an occurrence may fall on, or `nil` for no limit.
@@ -21,6 +25,36 @@ public struct Schedule: Hashable, Sendable {
     self.repeatInterval = repeatInterval
     self.repeatCount = repeatCount
     self.until = until
+  }
+
+  /// Creates a schedule that repeats by `rule` from `fireDate`. `repeatCount` and `until`
+  /// are the rule's COUNT and UNTIL: they are written into the rule (which must not have
+  /// its own), so the rule alone says where it ends.
+  public init(fireDate: FireDate, rule: RecurrenceRule, repeatCount: Int? = nil, until: Date? = nil)
+    throws(RecurrenceRuleError)
+  {
+    var rule = rule
+    if let repeatCount {
+      guard rule.count == nil, rule.until == nil else {
+        throw RecurrenceRuleError(
+          part: rule.count.map { "COUNT=\($0)" } ?? "UNTIL",
+          "the rule has its own end and a repeat count was given too",
+          fix: "give the end once: in the rule or as the repeat count")
+      }
+      rule.count = repeatCount
+    }
+    if let until {
+      guard rule.count == nil, rule.until == nil else {
+        throw RecurrenceRuleError(
+          part: rule.count.map { "COUNT=\($0)" } ?? "UNTIL",
+          "the rule has its own end and an until instant was given too",
+          fix: "give the end once: in the rule or as the until instant")
+      }
+      rule.until = .instant(until)
+    }
+    try rule.validate()
+    self.init(fireDate: fireDate)
+    self.rule = rule
   }
 }
 
