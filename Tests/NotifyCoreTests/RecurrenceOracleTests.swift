@@ -43,7 +43,7 @@ struct RecurrenceOracleTests {
       let expected = (oracle ?? []).filter { $0 <= c.cutoff }
       var ours: [Int64] = []
       var index = 0
-      while let date = c.schedule.occurrence(index, localZone: c.zone),
+      while let date = c.schedule.occurrence(index, zones: testZones(c.zone)),
         Int64(date.timeIntervalSince1970) <= c.cutoff
       {
         ours.append(Int64(date.timeIntervalSince1970.rounded(.down)))
@@ -69,8 +69,8 @@ struct RecurrenceOracleTests {
         let instant = Date(timeIntervalSince1970: TimeInterval(t))
         let after = expected.firstIndex { $0 >= t }
         let before = expected.lastIndex { $0 <= t }
-        let first = c.schedule.firstOccurrence(atOrAfter: instant, localZone: c.zone)
-        let latest = c.schedule.latestOccurrence(atOrBefore: instant, localZone: c.zone)
+        let first = c.schedule.firstOccurrence(atOrAfter: instant, zones: testZones(c.zone))
+        let latest = c.schedule.latestOccurrence(atOrBefore: instant, zones: testZones(c.zone))
         if let after {
           #expect(
             first?.index == after && first.map { Int64($0.date.timeIntervalSince1970) } == expected[after],
@@ -103,7 +103,7 @@ struct RuleCase {
 
   let seed: UInt64
   let zoneName: String
-  let zone: TimeZone
+  let zone: Zone
   let rule: RecurrenceRule
   let start: WallClock
   let end: WallClock
@@ -117,7 +117,7 @@ struct RuleCase {
     zone = NotifyCoreTests.zone(zoneName)
     // An anchor on or near a DST change half of the time, in or next to its gap or repeat
     var instant = Date(timeIntervalSince1970: TimeInterval(Int64.random(in: Self.range, using: &random)))
-    if Bool.random(using: &random), let change = zone.nextDaylightSavingTimeTransition(after: instant) {
+    if Bool.random(using: &random), let change = zone.nextTransition(after: instant) {
       instant = change + TimeInterval([-3600, -1800, 0, 1, 1800, 3600, 7200].randomElement(using: &random)!)
     }
     var wall = ZoneResolver.wallClock(for: instant, in: zone)

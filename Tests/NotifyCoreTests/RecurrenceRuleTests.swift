@@ -92,14 +92,14 @@ struct RecurrenceRuleTests {
       ("FREQ=DAILY;BYHOUR=9,10;BYSETPOS=3", "BYSETPOS=3"),
     ] {
       let schedule = try Schedule(fireDate: start, rule: RecurrenceRule(parsing: text))
-      #expect(schedule.occurrence(0, localZone: berlin) == nil, "\(text)")
+      #expect(schedule.occurrence(0, zones: testZones(berlin)) == nil, "\(text)")
       #expect(schedule.neverFiresError.problem.contains("'\(part)'"), "\(text): \(schedule.neverFiresError)")
     }
     // FREQ=YEARLY;INTERVAL=4 from 2025 never meets a Feb 29: found by walking a whole cycle
     let leap = try Schedule(
       fireDate: .wallClock(WallClock(year: 2025, month: 1, day: 1, hour: 9), .named("Europe/Berlin")),
       rule: RecurrenceRule(parsing: "FREQ=YEARLY;INTERVAL=4;BYMONTH=2;BYMONTHDAY=29"))
-    #expect(leap.occurrence(0, localZone: berlin) == nil)
+    #expect(leap.occurrence(0, zones: testZones(berlin)) == nil)
     #expect(leap.neverFiresError.kind == .invalidData)
   }
 
@@ -144,7 +144,7 @@ struct RecurrenceRuleTests {
       fireDate: .wallClock(WallClock(year: 2026, month: 11, day: 26, hour: 8), .named("UTC")),
       rule: RecurrenceRule(parsing: "FREQ=WEEKLY;BYDAY=TU,FR;BYHOUR=9;BYSETPOS=1"))
     // Then that week's pick is Tuesday, before the start, so the first is next week's Tuesday
-    let first = schedule.upcoming(2, localZone: zone("UTC")).map { RFC3339.string(from: $0) }
+    let first = schedule.upcoming(2, zones: testZones(zone("UTC"))).map { RFC3339.string(from: $0) }
     #expect(first == ["2026-12-01T09:00:00Z", "2026-12-08T09:00:00Z"])
   }
 
@@ -157,7 +157,7 @@ struct RecurrenceRuleTests {
       rule: RecurrenceRule(parsing: "FREQ=MINUTELY;INTERVAL=30;COUNT=6"))
     // 01:00 01:30 02:00→03:00 02:30→03:30 03:00(=03:00) 03:30(=03:30): four instants
     #expect(
-      spring.upcoming(10, localZone: berlin).map { RFC3339.string(from: $0) } == [
+      spring.upcoming(10, zones: testZones(berlin)).map { RFC3339.string(from: $0) } == [
         "2026-03-29T00:00:00Z", "2026-03-29T00:30:00Z", "2026-03-29T01:00:00Z", "2026-03-29T01:30:00Z",
       ])
     let autumn = try Schedule(
@@ -165,7 +165,7 @@ struct RecurrenceRuleTests {
       rule: RecurrenceRule(parsing: "FREQ=HOURLY;COUNT=3"))
     // 01:00 CEST, 02:00 CEST (first instance), 03:00 CET: the repeated hour fires once
     #expect(
-      autumn.upcoming(5, localZone: berlin).map { RFC3339.string(from: $0) } == [
+      autumn.upcoming(5, zones: testZones(berlin)).map { RFC3339.string(from: $0) } == [
         "2026-10-24T23:00:00Z", "2026-10-25T00:00:00Z", "2026-10-25T02:00:00Z",
       ])
   }
@@ -176,7 +176,7 @@ struct RecurrenceRuleTests {
       parsing: "FREQ=DAILY;BYHOUR=9,18;UNTIL=20261205\nEXDATE:20261202,20261203T180000")
     let schedule = try Schedule(
       fireDate: .wallClock(WallClock(year: 2026, month: 12, day: 1, hour: 9), .named("UTC")), rule: rule)
-    let got = schedule.upcoming(20, localZone: zone("UTC")).map { RFC3339.string(from: $0) }
+    let got = schedule.upcoming(20, zones: testZones(zone("UTC"))).map { RFC3339.string(from: $0) }
     #expect(
       got == [
         "2026-12-01T09:00:00Z", "2026-12-01T18:00:00Z", "2026-12-03T09:00:00Z", "2026-12-04T09:00:00Z",
@@ -196,14 +196,14 @@ struct RecurrenceRuleTests {
       // When asked about random instants in any order
       let seconds = Int64.random(in: 0..<(8 * 366 * 86_400), using: &random)
       let instant = anchor + TimeInterval(seconds)
-      let latest = try #require(schedule.latestOccurrence(atOrBefore: instant, localZone: utc))
-      let first = try #require(schedule.firstOccurrence(atOrAfter: instant, localZone: utc))
+      let latest = try #require(schedule.latestOccurrence(atOrBefore: instant, zones: testZones(utc)))
+      let first = try #require(schedule.firstOccurrence(atOrAfter: instant, zones: testZones(utc)))
       // Then the answers are the arithmetic ones
       let k = Int(seconds / 900)
       #expect(latest.index == k && latest.date == anchor + TimeInterval(k * 900))
       let next = seconds % 900 == 0 ? k : k + 1
       #expect(first.index == next && first.date == anchor + TimeInterval(next * 900))
-      #expect(schedule.occurrence(k, localZone: utc) == latest.date)
+      #expect(schedule.occurrence(k, zones: testZones(utc)) == latest.date)
     }
   }
 }

@@ -35,7 +35,7 @@ struct FireDueEndToEndTests {
       id: "daily", app: "test",
       schedule: try Schedule(fireDate: .instant(anchor), rule: RecurrenceRule(parsing: "FREQ=DAILY")),
       title: "title daily", createdAt: anchor)
-    try f.store.schedule(notification, localZone: f.utc)
+    try f.store.schedule(notification, zones: testZones(f.utc))
     // When fire-due runs
     let run = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f1")
     // Then it delivers the rule's latest past occurrence (the 11th), late, standing for the others
