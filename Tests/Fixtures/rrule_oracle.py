@@ -8,10 +8,11 @@ stdin:  {"cases": [{"rule": "FREQ=WEEKLY;BYDAY=MO,WE", "exdates": ["20261224T090
                     "zone": "Europe/Berlin", "start": "2026-03-29T02:30:00",
                     "end": "2026-06-01T00:00:00"}, ...]}
         start is DTSTART and end the last wall-clock time to expand to, both in the zone.
-stdout: {"results": [[1774747800, ...] or null, ...]}: per case the occurrences' instants
+stdout: {"results": [[1774747800, ...] or {"partial": [...]} or null, ...]}: per case the occurrences' instants
         (whole Unix seconds), sorted, each once; null when dateutil found nothing within
         two seconds (a rule that never fires makes dateutil walk to year 9999) or refused
-        the rule as one that makes nothing (INTERVAL never reaches BYHOUR or BYMINUTE).
+        the rule as one that makes nothing (INTERVAL never reaches BYHOUR or BYMINUTE);
+        {"partial": [...]} when the two seconds ran out after some: the ones found so far.
 
 DTSTART is an aware datetime with fold=0, so converting an occurrence to an instant moves
 a time in a DST gap forward by the gap and takes a repeated hour's first instance (PEP 495),
@@ -60,7 +61,8 @@ def expand(case):
                 break
             instants.add(int(occurrence.timestamp()))
     except Timeout:
-        return None if not instants else sorted(instants)
+        # A busy machine can cut a long expansion short: say how far it got.
+        return None if not instants else {"partial": sorted(instants)}
     finally:
         signal.alarm(0)
     return sorted(instants)

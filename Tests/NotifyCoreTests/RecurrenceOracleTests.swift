@@ -32,7 +32,12 @@ struct RecurrenceOracleTests {
     var occurrences = 0
     var queries = 0
     var empty = 0
-    for (c, oracle) in zip(cases, answers) {
+    for (c, answer) in zip(cases, answers) {
+      // A partial answer (dateutil's two seconds ran out on a busy machine) is compared as
+      // far as it reached, less a day for times it may not have sorted in yet.
+      let oracle = answer?.instants
+      let cutoff =
+        answer.map { $0.complete ? c.cutoff : min(c.cutoff, ($0.instants.last ?? 0) - 86_400) } ?? c.cutoff
       let began = Date()
       defer {
         if ProcessInfo.processInfo.environment["NOTIFY_RRULE_ORACLE_TRACE"] != nil {
@@ -40,11 +45,11 @@ struct RecurrenceOracleTests {
             "case \(c.context): \(Date().timeIntervalSince(began)) s, \(oracle?.count ?? -1) from dateutil")
         }
       }
-      let expected = (oracle ?? []).filter { $0 <= c.cutoff }
+      let expected = (oracle ?? []).filter { $0 <= cutoff }
       var ours: [Int64] = []
       var index = 0
       while let date = c.schedule.occurrence(index, zones: testZones(c.zone)),
-        Int64(date.timeIntervalSince1970) <= c.cutoff
+        Int64(date.timeIntervalSince1970) <= cutoff
       {
         ours.append(Int64(date.timeIntervalSince1970.rounded(.down)))
         index += 1
@@ -63,9 +68,9 @@ struct RecurrenceOracleTests {
       if expected.isEmpty { empty += 1 }
       // And the first at or after, and the latest at or before, random instants are dateutil's
       var random = SeededGenerator(seed: c.seed ^ 0x5EED)
-      let low = (expected.first ?? c.cutoff) - 86_400
-      for _ in 0..<6 where low < c.cutoff {
-        let t = Int64.random(in: low...c.cutoff, using: &random)
+      let low = (expected.first ?? cutoff) - 86_400
+      for _ in 0..<6 where low < cutoff {
+        let t = Int64.random(in: low...cutoff, using: &random)
         let instant = Date(timeIntervalSince1970: TimeInterval(t))
         let after = expected.firstIndex { $0 >= t }
         let before = expected.lastIndex { $0 <= t }
@@ -260,7 +265,7 @@ enum RuleOracle {
     ])
     do {
       let answers = try run(.object(["cases": .array([probe])]))
-      guard answers.first == [1_774_747_800] else {
+      guard let first = answers.first, first?.instants == [1_774_747_800], first?.complete == true else {
         print("skipping the dateutil oracle: it answered \(answers) for a known case")
         return false
       }
@@ -271,8 +276,9 @@ enum RuleOracle {
     }
   }()
 
-  /// Each case's instants by dateutil, nil where it found none in time.
-  static func ask(_ cases: [RuleCase]) throws -> [[Int64]?] {
+  /// Each case's instants by dateutil, and whether it listed them all (not cut short by
+  /// its time limit); nil where it found none in time.
+  static func ask(_ cases: [RuleCase]) throws -> [(instants: [Int64], complete: Bool)?] {
     let answers = try run(.object(["cases": .array(cases.map(\.json))]))
     guard answers.count == cases.count else {
       throw QuietOracleError("it answered \(answers.count) cases of \(cases.count)")
@@ -280,7 +286,7 @@ enum RuleOracle {
     return answers
   }
 
-  private static func run(_ input: JSONValue) throws -> [[Int64]?] {
+  private static func run(_ input: JSONValue) throws -> [(instants: [Int64], complete: Bool)?] {
     let result = try CommandRunner(executable: python).run([script], stdin: input.compactText, timeout: 300)
     guard result.status == 0 else {
       throw QuietOracleError("\(script) exited \(result.status): \(result.stderr)")
@@ -289,12 +295,22 @@ enum RuleOracle {
       case .array(let cases)? = members["results"]
     else { throw QuietOracleError("unexpected output: \(result.stdout.prefix(200))") }
     return try cases.map { answer in
-      if case .null = answer { return nil }
-      guard case .array(let values) = answer else { throw QuietOracleError("unexpected answer \(answer)") }
-      return try values.map { value in
+      var complete = true
+      var list = answer
+      switch answer {
+      case .null: return nil
+      case .object(let members):
+        guard let partial = members["partial"] else { throw QuietOracleError("unexpected answer \(answer)") }
+        list = partial
+        complete = false
+      default: break
+      }
+      guard case .array(let values) = list else { throw QuietOracleError("unexpected answer \(answer)") }
+      let instants = try values.map { value in
         guard case .int(let instant) = value else { throw QuietOracleError("unexpected instant \(value)") }
         return instant
       }
+      return (instants, complete)
     }
   }
 }
