@@ -6,7 +6,7 @@ extension POSIXTimeZone {
   /// has it; DST defaults to one hour ahead of standard time. Dates are `Jn` (1...365),
   /// `n` (0...365) or `Mm.w.d`; times are `[+-]hhh[:mm[:ss]]` with hours up to 167
   /// (default 02:00). DST without dates takes the US rule `M3.2.0,M11.1.0`, as glibc does.
-  init(_ text: String) throws(ZoneDataError) {
+  init(_ text: String) throws {
     var scanner = RuleScanner(bytes: Array(text.utf8))
     let standardName = try scanner.name(role: "standard time")
     guard let standardOffset = try scanner.offset(role: "standard time") else {
@@ -66,7 +66,7 @@ private struct RuleScanner {
   }
 
   /// `abc` (three or more letters) or `<+0530>`.
-  mutating func name(role: String) throws(ZoneDataError) -> String {
+  mutating func name(role: String) throws -> String {
     let start = position
     if skip("<") {
       while position < bytes.count, Self.isQuotable(bytes[position]) { position += 1 }
@@ -87,14 +87,14 @@ private struct RuleScanner {
   }
 
   /// `[+-]hh[:mm[:ss]]` in seconds (positive west), hours 0...24; nil when absent.
-  mutating func offset(role: String) throws(ZoneDataError) -> Int? {
+  mutating func offset(role: String) throws -> Int? {
     guard position < bytes.count, Self.isDigit(bytes[position]) || peek("+") || peek("-") else { return nil }
     let seconds = try clock(maximumHours: 24, role: "\(role) offset")
     return Int(seconds)
   }
 
   /// `date[/time]`.
-  mutating func transition(role: String) throws(ZoneDataError) -> POSIXTimeZone.Transition {
+  mutating func transition(role: String) throws -> POSIXTimeZone.Transition {
     let date: POSIXTimeZone.DateRule
     if skip("J") {
       let day = try number(role: "\(role) day after J")
@@ -122,7 +122,7 @@ private struct RuleScanner {
   }
 
   /// `[+-]h[hh][:mm[:ss]]` in seconds.
-  private mutating func clock(maximumHours: Int, role: String) throws(ZoneDataError) -> Int64 {
+  private mutating func clock(maximumHours: Int, role: String) throws -> Int64 {
     let sign: Int64 = skip("-") ? -1 : (skip("+") ? 1 : 1)
     let hours = try number(role: "\(role) hours", maximumDigits: 3)
     guard hours <= maximumHours else {
@@ -137,7 +137,7 @@ private struct RuleScanner {
     return sign * Int64(hours * 3600 + minutes * 60 + seconds)
   }
 
-  private mutating func twoDigits(role: String) throws(ZoneDataError) -> Int {
+  private mutating func twoDigits(role: String) throws -> Int {
     let start = position
     let value = try number(role: role, maximumDigits: 2)
     guard position - start == 2, value <= 59 else {
@@ -146,7 +146,7 @@ private struct RuleScanner {
     return value
   }
 
-  private mutating func number(role: String, maximumDigits: Int = 3) throws(ZoneDataError) -> Int {
+  private mutating func number(role: String, maximumDigits: Int = 3) throws -> Int {
     let start = position
     var value = 0
     while position < bytes.count, Self.isDigit(bytes[position]), position - start < maximumDigits {

@@ -2,7 +2,7 @@ extension TransitionTable {
   /// Parses TZif bytes (RFC 8536, versions 1 to 4). Version 1 files are read from their
   /// 32-bit block; later ones from the 64-bit block after it, with the footer's TZ string.
   /// Leap-second records are skipped, as Python's zoneinfo does: notify counts Unix time.
-  init(tzif bytes: [UInt8]) throws(ZoneDataError) {
+  init(tzif bytes: [UInt8]) throws {
     var reader = TZifReader(bytes: bytes)
     let first = try reader.header()
     guard first.version >= 2 else {
@@ -19,13 +19,14 @@ extension TransitionTable {
       do {
         footer = try POSIXTimeZone(footerText)
       } catch {
-        throw ZoneDataError("the footer '\(footerText)' is not a POSIX TZ string (\(error.description))")
+        throw ZoneDataError(
+          "the footer '\(footerText)' is not a POSIX TZ string (\(ZoneDataError.reason(error)))")
       }
     }
     self = try TransitionTable(block, footer: footer)
   }
 
-  private init(_ block: TZifReader.Block, footer: POSIXTimeZone?) throws(ZoneDataError) {
+  private init(_ block: TZifReader.Block, footer: POSIXTimeZone?) throws {
     for (earlier, later) in zip(block.times, block.times.dropFirst()) where earlier >= later {
       throw ZoneDataError("transition times are not in ascending order (\(earlier), then \(later))")
     }
@@ -62,7 +63,7 @@ private struct TZifReader {
     let types: [LocalTimeType]
   }
 
-  mutating func header() throws(ZoneDataError) -> Header {
+  mutating func header() throws -> Header {
     guard bytes.count - position >= 44 else {
       throw ZoneDataError("\(bytes.count) bytes is too short for a TZif header")
     }
@@ -95,14 +96,14 @@ private struct TZifReader {
     return header
   }
 
-  mutating func skip(_ count: Int) throws(ZoneDataError) {
+  mutating func skip(_ count: Int) throws {
     guard count <= bytes.count - position else {
       throw ZoneDataError("the file ends inside its data block (truncated)")
     }
     position += count
   }
 
-  mutating func block(_ header: Header, timeSize: Int) throws(ZoneDataError) -> Block {
+  mutating func block(_ header: Header, timeSize: Int) throws -> Block {
     guard header.blockSize(timeSize: timeSize) <= bytes.count - position else {
       throw ZoneDataError("the file ends inside its data block (truncated)")
     }
@@ -141,7 +142,7 @@ private struct TZifReader {
   }
 
   /// The footer of a version 2+ file: the TZ string between two newlines.
-  mutating func footer() throws(ZoneDataError) -> String {
+  mutating func footer() throws -> String {
     guard position < bytes.count, bytes[position] == UInt8(ascii: "\n") else {
       throw ZoneDataError("the footer does not start with a newline")
     }
@@ -156,7 +157,7 @@ private struct TZifReader {
     return String(decoding: text, as: UTF8.self)
   }
 
-  private mutating func uint32() throws(ZoneDataError) -> UInt32 {
+  private mutating func uint32() throws -> UInt32 {
     guard bytes.count - position >= 4 else {
       throw ZoneDataError("the file ends inside its data block (truncated)")
     }
@@ -166,7 +167,7 @@ private struct TZifReader {
     return value
   }
 
-  private mutating func uint64() throws(ZoneDataError) -> UInt64 {
+  private mutating func uint64() throws -> UInt64 {
     guard bytes.count - position >= 8 else {
       throw ZoneDataError("the file ends inside its data block (truncated)")
     }

@@ -29,8 +29,8 @@ public struct Zone: Sendable, Hashable {
     self.identifier = identifier
     do {
       rules = .table(try TransitionTable(tzif: bytes))
-    } catch let reason {
-      throw .malformed(name: identifier, reason: reason.description)
+    } catch {
+      throw .malformed(name: identifier, reason: ZoneDataError.reason(error))
     }
   }
 
@@ -39,8 +39,8 @@ public struct Zone: Sendable, Hashable {
     self.identifier = identifier ?? text
     do {
       rules = .rule(try POSIXTimeZone(text))
-    } catch let reason {
-      throw .invalidRule(text: text, reason: reason.description)
+    } catch {
+      throw .invalidRule(text: text, reason: ZoneDataError.reason(error))
     }
   }
 

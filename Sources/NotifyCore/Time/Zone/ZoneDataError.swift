@@ -4,4 +4,9 @@ struct ZoneDataError: Error, CustomStringConvertible {
   let description: String
 
   init(_ description: String) { self.description = description }
+
+  /// The reason an untyped throw of the parsers carries.
+  static func reason(_ error: any Error) -> String {
+    (error as? ZoneDataError)?.description ?? "\(error)"
+  }
 }
