@@ -157,18 +157,21 @@ struct ScheduleCommand: ParsableCommand {
     if interval == nil, repeatCount != nil || until != nil {
       throw NotifyError(.usage, "--repeat-count and --until need --repeat", fix: "add --repeat UNIT")
     }
-    var count: Int?
-    if let repeatCount {
-      guard let value = Int(repeatCount), value >= 1, value <= 1_000_000_000 else {
-        throw NotifyError(
-          .invalidData,
-          "--repeat-count '\(Escaper.visible(repeatCount, limit: 40))' is not a positive number",
-          fix: "give the total number of deliveries, 1 or more")
-      }
-      count = value
-    }
+    let count = try parsedRepeatCount()
     let untilDate = try untilInstant(fireDate: fireDate, now: now, zones: zones)
     return Schedule(fireDate: fireDate, repeatInterval: interval, repeatCount: count, until: untilDate)
+  }
+
+  /// `--repeat-count`: 1 to 1,000,000,000, or nil when not given.
+  private func parsedRepeatCount() throws(NotifyError) -> Int? {
+    guard let repeatCount else { return nil }
+    guard let value = Int(repeatCount), value >= 1, value <= 1_000_000_000 else {
+      throw NotifyError(
+        .invalidData,
+        "--repeat-count '\(Escaper.visible(repeatCount, limit: 40))' is not a positive number",
+        fix: "give the total number of deliveries, 1 or more")
+    }
+    return value
   }
 
   private func untilInstant(fireDate: FireDate, now: Date, zones: Zones) throws(NotifyError) -> Date? {
@@ -238,16 +241,7 @@ struct ScheduleCommand: ParsableCommand {
         .usage, "\(flag) and \(part) in --rrule were both given", fix: "give the end once: \(flag) or \(part)"
       )
     }
-    var count: Int?
-    if let repeatCount {
-      guard let value = Int(repeatCount), value >= 1, value <= 1_000_000_000 else {
-        throw NotifyError(
-          .invalidData,
-          "--repeat-count '\(Escaper.visible(repeatCount, limit: 40))' is not a positive number",
-          fix: "give the total number of deliveries, 1 or more")
-      }
-      count = value
-    }
+    let count = try parsedRepeatCount()
     let untilDate = try untilInstant(fireDate: fireDate, now: now, zones: zones)
     do {
       return try Schedule(fireDate: fireDate, rule: rule, repeatCount: count, until: untilDate)
