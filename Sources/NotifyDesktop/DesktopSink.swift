@@ -41,8 +41,6 @@ public final class DesktopSink: DeliverySink {
   /// process showed is replaced, and only on the server that showed it. Without it the
   /// sink uses the ids it saw itself.
   public var storedServerID: ((DesktopNotificationKey) -> (serverID: UInt32, server: String?)?)?
-  /// Whether the last `Notify` timed out (as opposed to `GetCapabilities` before it).
-  var unansweredNotify = false
   /// True while a notification server owns `org.freedesktop.Notifications`, as far as this
   /// sink knows: its answers, its failures (`ServiceUnknown`) and `NameOwnerChanged`.
   public internal(set) var serverPresent = false
@@ -105,7 +103,6 @@ public final class DesktopSink: DeliverySink {
   /// one). Throws `NotifyError` when the server did not take it; it may be retried.
   public func deliver(_ delivery: Delivery) throws {
     if NotifyRequest.hasAlert(delivery.notification) {
-      unansweredNotify = false
       try withConnection(needsServer: true) { connection throws(BusFailure) in
         try notify(delivery, on: connection)
       }
@@ -131,16 +128,7 @@ public final class DesktopSink: DeliverySink {
     let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
     let request = NotifyRequest(
       delivery: delivery, capabilities: capabilities, replacesID: replacesID(for: key, on: connection))
-    var serverID: UInt32
-    var owner: String?
-    do throws(BusFailure) {
-      (serverID, owner) = try send(request, on: connection)
-    } catch  where error.isTimeout {
-      // The server got the call and may still perform it (a slow server shows every call
-      // it received): sending it again could show it twice.
-      unansweredNotify = true
-      throw error
-    }
+    var (serverID, owner) = try send(request, on: connection)
     noteServerPresent(true, owner: owner)
     if noteServer(owner) {
       // A new server answered (it was restarted since the last call) and the request was
@@ -189,7 +177,8 @@ public final class DesktopSink: DeliverySink {
       destination: DesktopSink.busName, path: DesktopSink.objectPath, interface: DesktopSink.interface,
       member: "Notify")
     try request.write(to: message)
-    let reply = try connection.call(message, timeout: configuration.callTimeout, operation: "calling Notify")
+    let reply = try connection.call(
+      message, timeout: configuration.callTimeout, operation: Self.notifyOperation)
     return (try reply.readUInt32(), reply.sender)
   }
 
@@ -302,9 +291,14 @@ public final class DesktopSink: DeliverySink {
       fix: "check the notification daemon's log, or use \(term: .stdoutSink)")
   }
 
-  /// The error for a server that did not answer in time (exit 75: try again later).
+  /// What a failed `Notify` call says it was doing.
+  static let notifyOperation = "calling Notify"
+
+  /// The error for a server that did not answer in time (exit 75: try again later). A
+  /// `Notify` that timed out reached the server, which may still perform it (a slow server
+  /// shows every call it received): it is marked so that nobody sends it again.
   func timeoutError(_ failure: BusFailure) -> NotifyError {
-    guard unansweredNotify else {
+    guard failure.operation == Self.notifyOperation else {
       return NotifyError(
         .temporary, "the notification server did not answer within \(configuration.callTimeout)",
         fix: "check that the notification daemon is responsive; the notification can be retried")
