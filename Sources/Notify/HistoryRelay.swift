@@ -53,10 +53,7 @@ final class HistoryRelay: Sendable {
       id: event.notificationID, app: event.app,
       schedule: Schedule(fireDate: .instant(event.fireDate ?? event.at)),
       title: text("title"), body: text("body"), launchImage: text("launchImage"), userInfo: userInfo,
-      actions: (event.detail["actions"].flatMap { value -> [NotificationAction]? in
-        guard case .array(let items) = value else { return nil }
-        return items.compactMap(NotificationAction.init(json:))
-      }) ?? [],
+      actions: NotificationAction.list(fromJSON: event.detail["actions"]),
       deliveredCount: event.occurrence ?? 0, createdAt: event.at)
     return NotificationEvent(kind: kind, notification: notification, date: event.at, userText: text("text"))
   }

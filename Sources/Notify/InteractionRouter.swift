@@ -35,15 +35,16 @@ struct InteractionRouter: Sendable {
         hostApp: hostApp, onlineApps: online)
       // The reply is the user's content: history keeps it (the store is 0600), logs never.
       if let text = event.userText { history.detail["text"] = .string(text) }
+      // What the app reads when it did not hear the click itself (launched, or later).
+      let response = NotificationResponse(
+        notification: shown, actionKey: actionKey, occurrence: event.occurrence,
+        activationToken: event.activationToken, date: now, userText: event.userText)
       switch route {
       case .snooze(let seconds):
         return snooze(event, shown, seconds: seconds, at: now)
       case .thisProcess, .runningApp:
         history.detail["opened"] = .string("running")
       case .waitForApp:
-        let response = NotificationResponse(
-          notification: shown, actionKey: actionKey, occurrence: event.occurrence,
-          activationToken: event.activationToken, date: now, userText: event.userText)
         do throws(NotifyError) {
           _ = try store.leave(response, launching: false)
           history.detail["notOpened"] = .string(
@@ -53,7 +54,7 @@ struct InteractionRouter: Sendable {
             "the app is not running; the response could not be kept: \(error)")
         }
       case .launch:
-        switch launch(event, actionKey: actionKey, at: now, desktop: desktop) {
+        switch launch(response, desktop: desktop) {
         case .success(let (how, entry)):
           history.detail["opened"] = .string(how)
           history.detail["desktopEntry"] = .string(entry)
@@ -99,23 +100,21 @@ struct InteractionRouter: Sendable {
 
   /// Leaves the response in the store, then opens the app; takes the response back when
   /// the app could not be opened.
-  private func launch(_ event: DesktopEvent, actionKey: String, at now: Date, desktop: DesktopSink)
+  private func launch(_ response: NotificationResponse, desktop: DesktopSink)
     -> Result<(String, String), LaunchRefusal>
   {
+    let app = response.notification.app
     let entryName: String?
     do throws(NotifyError) {
-      entryName = try store.desktopEntry(app: event.app)
+      entryName = try store.desktopEntry(app: app)
     } catch {
       return .failure(LaunchRefusal("cannot read the app's settings: \(error)"))
     }
     let plan: AppLauncher.Plan
-    switch launcher.plan(app: event.app, entryName: entryName) {
+    switch launcher.plan(app: app, entryName: entryName) {
     case .success(let found): plan = found
     case .failure(let refusal): return .failure(refusal)
     }
-    let response = NotificationResponse(
-      notification: event.shownNotification(at: now), actionKey: actionKey, occurrence: event.occurrence,
-      activationToken: event.activationToken, date: now, userText: event.userText)
     let key: Int64
     do throws(NotifyError) {
       key = try store.leave(response)
@@ -126,7 +125,7 @@ struct InteractionRouter: Sendable {
     case .success(let how):
       logger.info(
         "opened the app from \(plan.entryPath) (\(how))",
-        metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
+        metadata: [LogKey.id: "\(response.notification.id)", LogKey.app: "\(app)"])
       return .success((how, plan.entryPath))
     case .failure(let refusal):
       try? store.withdrawResponse(key)

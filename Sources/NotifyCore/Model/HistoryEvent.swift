@@ -58,7 +58,7 @@ public struct HistoryEvent: Hashable, Sendable {
     if let title = n.title { detail["title"] = .string(title) }
     if let body = n.body { detail["body"] = .string(body) }
     if let launchImage = n.launchImage { detail["launchImage"] = .string(launchImage) }
-    if !n.actions.isEmpty { detail["actions"] = .array(n.actions.map(\.jsonValue)) }
+    if !n.actions.isEmpty { detail["actions"] = NotificationAction.jsonArray(n.actions) }
     return detail
   }
 

@@ -21,7 +21,7 @@ extension LocalNotification {
     r.set("badge", badge)
     r.set("userInfo", .object(userInfo))
     r.set("urgency", urgency.rawValue)
-    r.set("actions", .array(actions.map(\.jsonValue)))
+    r.set("actions", NotificationAction.jsonArray(actions))
     r.set("fireDate", fireDate.map { RFC3339.string(from: $0) })
     switch schedule.fireDate {
     case .instant:

@@ -48,14 +48,24 @@ extension NotificationAction {
       kind: kind)
   }
 
+  /// A list of actions as a JSON array (the `"actions"` of every JSON shape).
+  public static func jsonArray(_ actions: [NotificationAction]) -> JSONValue {
+    .array(actions.map(\.jsonValue))
+  }
+
+  /// Reads a JSON array of actions back; entries that do not parse are left out.
+  public static func list(fromJSON value: JSONValue?) -> [NotificationAction] {
+    guard case .array(let values)? = value else { return [] }
+    return values.compactMap(NotificationAction.init(json:))
+  }
+
   /// The store's text for a list of actions: a compact JSON array, nil for none.
   public static func storeText(_ actions: [NotificationAction]) -> String? {
-    actions.isEmpty ? nil : JSONValue.array(actions.map(\.jsonValue)).compactText
+    actions.isEmpty ? nil : jsonArray(actions).compactText
   }
 
   /// Reads the store's text back; entries that do not parse are left out.
   public static func fromStoreText(_ text: String?) -> [NotificationAction] {
-    guard let text, case .array(let values)? = try? JSONValue.parse(text) else { return [] }
-    return values.compactMap(NotificationAction.init(json:))
+    list(fromJSON: text.flatMap { try? JSONValue.parse($0) })
   }
 }

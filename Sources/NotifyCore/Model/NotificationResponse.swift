@@ -67,7 +67,7 @@ public struct NotificationResponse: Hashable, Sendable {
     r.set("badge", n.badge)
     r.set("userInfo", .object(n.userInfo))
     r.set("urgency", n.urgency.rawValue)
-    r.set("actions", .array(n.actions.map(\.jsonValue)))
+    r.set("actions", NotificationAction.jsonArray(n.actions))
     return r
   }
 }
