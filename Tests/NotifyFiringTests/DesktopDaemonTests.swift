@@ -173,8 +173,9 @@ final class HeadlessDesktop {
     try Data(text.utf8).write(to: URL(fileURLWithPath: session + "/dmenu-pick"))
     try? FileManager.default.removeItem(atPath: session + "/dmenu-offered")
     try dunstctl("context")
-    // dunst runs the menu after answering: wait for what it offered.
-    _ = waitUntil(timeout: 10) { fileBytes(session + "/dmenu-offered") != nil }
+    // dunst runs the menu after answering: wait for what it offered (the file exists a
+    // moment before the script has written to it).
+    _ = waitUntil(timeout: 10) { fileBytes(session + "/dmenu-offered")?.isEmpty == false }
     return fileBytes(session + "/dmenu-offered").map { String(decoding: $0, as: UTF8.self) } ?? ""
   }
 
