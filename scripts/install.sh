@@ -5,7 +5,8 @@
 #                      [--binary PATH] [--man-pages DIR]
 #
 # install (the default) builds the release binary as units/README.md recommends
-# (`swift build -c release --static-swift-stdlib`) and installs, under PREFIX (default
+# (`swift build -c release --static-swift-stdlib` with the link layout of
+# scripts/release-flags.sh) and installs, under PREFIX (default
 # ~/.local):
 #   bin/notify                                        the program (0755)
 #   share/man/man1/notify.1, notify-SUBCOMMAND.1      man pages (argument-parser's generate-manual)
@@ -118,10 +119,13 @@ install_all() {
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
   if [ -z "$binary" ]; then
-    echo "building the release binary (swift build -c release --static-swift-stdlib)"
+    echo "building the release binary (swift build -c release --static-swift-stdlib, scripts/release-flags.sh)"
     # A build folder of its own: SwiftPM does not relink a binary that a build without the
-    # flag left behind, and the generate-manual plugin builds a dynamic one in .build.
-    local build=(swift build -c release --static-swift-stdlib --product notify --scratch-path .build/install)
+    # flags left behind, and the generate-manual plugin builds a dynamic one in .build.
+    source scripts/release-flags.sh
+    local build=(swift build -c release --static-swift-stdlib --product notify --scratch-path .build/install
+      "${release_flags[@]}")
+    release_scratch .build/install
     "${build[@]}" > "$work/build.log" 2>&1 || { cat "$work/build.log"; echo "install.sh: the release build failed" >&2; exit 1; }
     binary="$("${build[@]}" --show-bin-path)/notify"
   fi

@@ -16,11 +16,14 @@ final class StdoutFiring {
   let f: FiringFixture
   private(set) var resident: NotifyProcess?
   private var runs: [String] = []
+  /// What each firer runs with, besides the store: `fire-due` runs get it too.
+  private let environment: [String: String]
 
   init(_ f: FiringFixture, _ firer: StdoutFirer, name: String = "d", environment: [String: String] = [:])
     throws
   {
     self.f = f
+    self.environment = environment
     switch firer {
     case .daemon, .app:
       let process = try NotifyProcess.firer(
@@ -34,7 +37,10 @@ final class StdoutFiring {
   /// Lets the firer act: a resident one acts by itself; `fire-due` is run once.
   func act() throws {
     guard resident == nil else { return }
-    let run = try notify(["fire-due", "--sink", "stdout"], db: f.path)
+    let run = try CommandRunner(
+      environment: ["JOURNAL_STREAM": "", "INVOCATION_ID": ""].merging(environment) { $1 }
+    )
+    .run(["fire-due", "--sink", "stdout", "--db", f.path])
     #expect(run.status == 0, "\(run.stderr)")
     runs += run.stdout.split(separator: "\n").map(String.init)
   }
