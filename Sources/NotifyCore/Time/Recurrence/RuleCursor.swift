@@ -31,6 +31,8 @@ struct RuleCursor: Sendable {
   private(set) var ordinal = 0
   /// Empty periods walked since the last occurrence, bounded by `RuleContext.searchBudget`.
   private var emptyWalk = 0
+  /// Where the zone's offset is known to hold, from the last time resolved through it.
+  private var steady: SteadyOffset?
 
   init(context: RuleContext) {
     self.context = context
@@ -49,7 +51,7 @@ struct RuleCursor: Sendable {
         break
       }
       if context.isExcluded(wall) { continue }
-      let (instant, moved) = context.resolve(wall)
+      let (instant, moved) = resolve(wall)
       let item = Item(wall: wall, instant: instant)
       if moved {
         if !pending.contains(where: { $0.instant == instant }) {
@@ -57,15 +59,29 @@ struct RuleCursor: Sendable {
         }
         continue
       }
-      let passed = pending.prefix(while: { $0.instant <= instant })
-      ready.append(contentsOf: passed.filter { $0.instant < instant })
-      pending.removeFirst(passed.count)
+      if !pending.isEmpty {
+        let passed = pending.prefix(while: { $0.instant <= instant })
+        ready.append(contentsOf: passed.filter { $0.instant < instant })
+        pending.removeFirst(passed.count)
+      }
       ready.append(item)
     }
     let item = ready[readyPosition]
     readyPosition += 1
     defer { ordinal += 1 }
     return (ordinal, item)
+  }
+
+  /// `context.resolve(wall)`, by subtraction while the zone's offset is known to hold:
+  /// the same answer without the lookups.
+  private mutating func resolve(_ wall: Int64) -> (instant: Int64, moved: Bool) {
+    guard let zone = context.zone else { return (wall, false) }
+    if let instant = steady?.instant(of: wall) { return (instant, false) }
+    let resolved = context.resolve(wall)
+    if steady.map({ wall + CivilCalendar.secondsPerDay >= $0.until }) ?? true {
+      steady = SteadyOffset(zone: zone, at: resolved.instant)
+    }
+    return resolved
   }
 
   /// The next wall-clock time the rule makes at or after its start, within COUNT and

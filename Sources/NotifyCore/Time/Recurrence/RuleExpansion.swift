@@ -9,7 +9,7 @@ import Foundation
 /// Wall-clock times are "local seconds": the components read as if they were UTC
 /// (`WallClock.localSeconds`), so a day is always 86,400 of them and no zone is involved.
 /// Period 0 is the one holding the start; period `i` is `i × INTERVAL` units later.
-struct RuleExpansion: Sendable {
+final class RuleExpansion: Sendable {
   let rule: RecurrenceRule
   /// DTSTART in local seconds.
   let start: Int64
@@ -22,6 +22,9 @@ struct RuleExpansion: Sendable {
   private let nthWeekdays: [(ordinal: Int, weekday: Int)]
   private let monthDays: Set<Int>
   private let negativeMonthDays: Set<Int>
+  /// Whether any day-level filter is set: without one, every day matches and a sub-daily
+  /// walk needs no calendar date for its slots.
+  private let filtersDays: Bool
   /// The first day of period 0 (WEEKLY), the first month index (MONTHLY), the first
   /// slot's local seconds (HOURLY, MINUTELY).
   private let origin: Int64
@@ -54,6 +57,9 @@ struct RuleExpansion: Sendable {
     nthWeekdays = byDay.compactMap { entry in entry.ordinal.map { ($0, entry.weekday.rawValue) } }
     monthDays = Set(byMonthDay.filter { $0 > 0 })
     negativeMonthDays = Set(byMonthDay.filter { $0 < 0 })
+    filtersDays =
+      !months.isEmpty || !weekdays.isEmpty || !nthWeekdays.isEmpty || !monthDays.isEmpty
+      || !negativeMonthDays.isEmpty
     let interval = Int64(rule.interval)
     switch frequency {
     case .yearly:
@@ -96,11 +102,8 @@ struct RuleExpansion: Sendable {
     case .weekly, .daily:
       let first = origin + index * step
       let length: Int64 = rule.frequency == .weekly ? 7 : 1
-      for day in first..<(first + length) {
-        let date = CivilCalendar.date(dayNumber: day)
-        if dayMatches(day: day, year: date.year, month: date.month, dayOfMonth: date.day) {
-          appendTimes(day: day, to: &times)
-        }
+      for day in first..<(first + length) where matches(day: day) {
+        appendTimes(day: day, to: &times)
       }
     case .hourly, .minutely:
       let slot = origin + index * step
@@ -126,8 +129,7 @@ struct RuleExpansion: Sendable {
     for _ in 0..<100_000 {
       let slot = origin + next * step
       let day = slot.floorDiv(86_400)
-      let date = CivilCalendar.date(dayNumber: day)
-      if !dayMatches(day: day, year: date.year, month: date.month, dayOfMonth: date.day) {
+      if !matches(day: day) {
         next = firstIndex(atOrAfter: (day + 1) * 86_400)
         continue
       }
@@ -243,9 +245,7 @@ struct RuleExpansion: Sendable {
   }
 
   private func slotMatches(_ slot: Int64) -> Bool {
-    let day = slot.floorDiv(86_400)
-    let date = CivilCalendar.date(dayNumber: day)
-    guard dayMatches(day: day, year: date.year, month: date.month, dayOfMonth: date.day) else { return false }
+    guard matches(day: slot.floorDiv(86_400)) else { return false }
     let secondOfDay = Int(slot.floorMod(86_400))
     if !rule.byHour.isEmpty, !rule.byHour.contains(secondOfDay / 3600) { return false }
     if rule.frequency == .minutely, !rule.byMinute.isEmpty, !rule.byMinute.contains(secondOfDay % 3600 / 60) {
@@ -275,6 +275,13 @@ struct RuleExpansion: Sendable {
 
   /// Whether a day passes BYMONTH, BYDAY (a plain weekday or an nth one: a union, as
   /// RFC 5545 reads a list) and BYMONTHDAY.
+  /// `dayMatches` for day number `day`, skipping the calendar date when no filter asks.
+  private func matches(day: Int64) -> Bool {
+    guard filtersDays else { return true }
+    let date = CivilCalendar.date(dayNumber: day)
+    return dayMatches(day: day, year: date.year, month: date.month, dayOfMonth: date.day)
+  }
+
   private func dayMatches(day: Int64, year: Int, month: Int, dayOfMonth: Int) -> Bool {
     if !months.isEmpty, !months.contains(month) { return false }
     let daysInMonth = CivilCalendar.daysInMonth(month, of: year)
