@@ -9,22 +9,17 @@ import Testing
 @Suite(
   .ownThreads, .enabled(if: ZoneCompiler.isUsable, "needs /usr/sbin/zic (libc-bin) and /usr/bin/python3"))
 struct CalendarRuleFiringTests {
-  /// +02:30 all year (until 2030): a zone ICU cannot know.
-  static let atlantis = """
-    Zone\tAtlantis/Capital\t1:00\t-\tATT\t2025 Jun 1
-    \t\t\t2:30\t-\tATT
-    """
-
   func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
 
   @Test(
     "a rule started 66 minutes ago in a zic-compiled zone: its latest occurrence delivered once, late; the next pending",
     arguments: StdoutFirer.allCases)
   func ruleInCompiledZone(firer: StdoutFirer) throws {
-    // Given Atlantis compiled into a scratch TZDIR, and a firer that reads it
+    // Given Atlantis (+02:30 until 2030, a zone ICU cannot know) compiled into a scratch
+    // TZDIR, and a firer that reads it
     let f = try FiringFixture()
     let tzdir = f.folder.file("zoneinfo")
-    try ZoneCompiler.compile(Self.atlantis, into: tzdir, bloat: "slim", scratch: f.folder)
+    try ZoneCompiler.compile(ZoneCompiler.atlantis, into: tzdir, bloat: "slim", scratch: f.folder)
     let environment = ["TZDIR": tzdir, "TZ": "UTC", "NOTIFY_APP": "test"]
     let firing = try StdoutFiring(f, firer, environment: environment)
     // When every 7 minutes from an Atlantis wall-clock time 3990 s ago is scheduled: 9 whole

@@ -13,13 +13,8 @@ struct ZoneDatabaseTests {
   var db: String { folder.file("notify.db") }
   var tzdir: String { folder.file("zoneinfo") }
 
-  /// A made-up country: +01 until 2025-06-01, then +02:30 with DST (+03:30) from 2030.
-  static let atlantis = """
-    Rule\tAtl\t2030\tmax\t-\tApr\tSun>=1\t2:00\t1:00\tS
-    Rule\tAtl\t2030\tmax\t-\tOct\tSun>=1\t3:00\t0\t-
-    Zone\tAtlantis/Capital\t1:00\t-\tATT\t2025 Jun 1
-    \t\t\t2:30\tAtl\tAT%sT
-    """
+  /// Atlantis (`ZoneCompiler.atlantis`): +02:30, DST from 2030.
+  static let atlantis = ZoneCompiler.atlantis
   /// Its government moves the clocks: +04:30 since 2000, no DST.
   static let atlantisMoved = """
     Zone\tAtlantis/Capital\t1:00\t-\tATT\t2000 Jan 1

@@ -2,6 +2,15 @@ import Foundation
 
 /// `zic` and Python's zoneinfo, for zones nobody else knows.
 public enum ZoneCompiler {
+  /// A made-up country no other zone database knows: +01 until 2025-06-01, then +02:30,
+  /// with DST (+03:30) from 2030.
+  public static let atlantis = """
+    Rule\tAtl\t2030\tmax\t-\tApr\tSun>=1\t2:00\t1:00\tS
+    Rule\tAtl\t2030\tmax\t-\tOct\tSun>=1\t3:00\t0\t-
+    Zone\tAtlantis/Capital\t1:00\t-\tATT\t2025 Jun 1
+    \t\t\t2:30\tAtl\tAT%sT
+    """
+
   public static let zic = "/usr/sbin/zic"
   public static let python = "/usr/bin/python3"
 
