@@ -128,8 +128,9 @@ struct InProcessFiringTests {
     // (the service never polls: only its own timer or the store watch can make it deliver)
     let service = NotificationFiringService(center: center)
     let event: NotificationEvent? = try await whileRunning({ try await service.run() }) {
-      // When another connection (as another process would) schedules one due at once
-      try await Task.sleep(for: .milliseconds(300))
+      // When, once the service is firing (its first look at the store is behind it), another
+      // connection (as another process would) schedules one due at once
+      guard await eventually(timeout: 30, { center.isFiring }) else { return nil }
       let other = try LocalNotificationCenter(
         app: "chat", store: try SQLiteStore(path: path), sink: RecordingSink(), clock: SystemClock())
       try other.schedule(NotificationContent(body: "from the CLI"), trigger: .immediately, id: "cli")
