@@ -11,11 +11,11 @@
 # executed: schedule, list, list --json, now, fire-due, cancel on a store of 64 pending,
 # and the daemon starting and delivering one notification to stdout and to the desktop (a
 # private headless session). The daemon's functions come first, so the resident process
-# touches as few pages as possible; then the rest; each part sorted by name (the order
-# within doubles as the install check's test that the list was applied). Functions of the toolchain's static
-# libraries share one section per source file (they are not built with
-# -function-sections): for those one name per section is enough, which keeps the file
-# small.
+# touches as few pages as possible; then the rest; each part sorted by name (an order the
+# default layout does not have, so .ci/install-check can tell that the list was applied).
+# Functions of the toolchain's static libraries share one section per source file (they
+# are not built with -function-sections): for those one name per section is enough, which
+# keeps the file small.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -32,7 +32,7 @@ source scripts/release-flags.sh
 build=(swift build -c release --static-swift-stdlib --product notify --scratch-path .build/link-order
   "${release_flags[@]}" -Xlinker "-Map=$work/notify.map" -Xlinker --no-demangle)
 echo "link-order: release build" >&2
-rm -f "$("${build[@]}" --show-bin-path)/notify"   # relink, so that the map is written
+release_scratch .build/link-order   # relinked, so that the map is written
 "${build[@]}" > "$work/build.log" 2>&1 || { cat "$work/build.log"; exit 1; }
 strip -g -o "$work/notify" "$("${build[@]}" --show-bin-path)/notify"
 bin=$work/notify

@@ -9,6 +9,9 @@ import Foundation
 /// Wall-clock times are "local seconds": the components read as if they were UTC
 /// (`WallClock.localSeconds`), so a day is always 86,400 of them and no zone is involved.
 /// Period 0 is the one holding the start; period `i` is `i × INTERVAL` units later.
+///
+/// A class, though immutable: a walk reads it at every period, and a struct of these sets
+/// and arrays was copied, every field retained, each time.
 final class RuleExpansion: Sendable {
   let rule: RecurrenceRule
   /// DTSTART in local seconds.
@@ -273,8 +276,6 @@ final class RuleExpansion: Sendable {
     }
   }
 
-  /// Whether a day passes BYMONTH, BYDAY (a plain weekday or an nth one: a union, as
-  /// RFC 5545 reads a list) and BYMONTHDAY.
   /// `dayMatches` for day number `day`, skipping the calendar date when no filter asks.
   private func matches(day: Int64) -> Bool {
     guard filtersDays else { return true }
@@ -282,6 +283,8 @@ final class RuleExpansion: Sendable {
     return dayMatches(day: day, year: date.year, month: date.month, dayOfMonth: date.day)
   }
 
+  /// Whether a day passes BYMONTH, BYDAY (a plain weekday or an nth one: a union, as
+  /// RFC 5545 reads a list) and BYMONTHDAY.
   private func dayMatches(day: Int64, year: Int, month: Int, dayOfMonth: Int) -> Bool {
     if !months.isEmpty, !months.contains(month) { return false }
     let daysInMonth = CivilCalendar.daysInMonth(month, of: year)
