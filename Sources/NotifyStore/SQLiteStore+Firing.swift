@@ -133,7 +133,7 @@ extension SQLiteStore: FiringStore {
   }
 
   public func keepClaim(_ claim: Claim, owner: FirerIdentity, now: Date) throws(NotifyError) -> Bool {
-    let claimedAt = try read { db in
+    let claimedAt = try readOneStatement { db in
       try Int64.fetchOne(
         db.cachedStatement(
           sql: "SELECT claimed_at FROM claim WHERE notification_rowid = ? AND occurrence = ? AND owner = ?"),

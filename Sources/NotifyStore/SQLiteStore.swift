@@ -120,6 +120,19 @@ public final class SQLiteStore: @unchecked Sendable {
     }
   }
 
+  /// `read` for a body of one statement, which SQLite runs in a read transaction of its
+  /// own: without GRDB's transaction and read-only switches around it (four statements
+  /// more), for checks made once per hand-off.
+  func readOneStatement<T>(_ body: (Database) throws -> T) throws(NotifyError) -> T {
+    do {
+      return try queue.unsafeReentrantRead(body)
+    } catch let error as NotifyError {
+      throw error
+    } catch {
+      throw StoreErrors.map(error, path: path)
+    }
+  }
+
   /// The schema this version writes: its last migration's name (`notify --version`).
   public static var schemaVersion: String { StoreSchema.latest }
 
