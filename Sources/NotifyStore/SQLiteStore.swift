@@ -93,8 +93,8 @@ public final class SQLiteStore: @unchecked Sendable {
 
   /// Runs `body` in one IMMEDIATE transaction, mapping SQLite failures to `NotifyError`.
   func write<T>(_ body: (Database) throws -> T) throws(NotifyError) -> T {
-    do {
-      return try queue.writeWithoutTransaction { db in
+    try mappingErrors {
+      try queue.writeWithoutTransaction { db in
         var result: T?
         try db.inTransaction(.immediate) {
           result = try body(db)
@@ -102,30 +102,25 @@ public final class SQLiteStore: @unchecked Sendable {
         }
         return result!
       }
-    } catch let error as NotifyError {
-      throw error
-    } catch {
-      throw StoreErrors.map(error, path: path)
     }
   }
 
   /// Runs `body` in a read transaction, mapping SQLite failures to `NotifyError`.
   func read<T>(_ body: (Database) throws -> T) throws(NotifyError) -> T {
-    do {
-      return try queue.read(body)
-    } catch let error as NotifyError {
-      throw error
-    } catch {
-      throw StoreErrors.map(error, path: path)
-    }
+    try mappingErrors { try queue.read(body) }
   }
 
   /// `read` for a body of one statement, which SQLite runs in a read transaction of its
   /// own: without GRDB's transaction and read-only switches around it (four statements
   /// more), for checks made once per hand-off.
   func readOneStatement<T>(_ body: (Database) throws -> T) throws(NotifyError) -> T {
+    try mappingErrors { try queue.unsafeReentrantRead(body) }
+  }
+
+  /// `body`'s result, its failures as `NotifyError` (SQLite's mapped, naming the store).
+  private func mappingErrors<T>(_ body: () throws -> T) throws(NotifyError) -> T {
     do {
-      return try queue.unsafeReentrantRead(body)
+      return try body()
     } catch let error as NotifyError {
       throw error
     } catch {
