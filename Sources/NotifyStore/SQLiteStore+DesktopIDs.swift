@@ -5,11 +5,12 @@ import NotifyCore
 extension SQLiteStore {
   /// The notification server's id for the app's notification `id` and the server instance
   /// that gave it (`DesktopSink.serverInstance`), remembered so that another process can
-  /// pass it as `replaces_id` to that same server.
+  /// pass it as `replaces_id` to that same server. Read before each Notify: one statement
+  /// (`readOneStatement`), like the claim check before each hand-off.
   public func desktopServerID(app: String, id: String) throws(NotifyError) -> (
     serverID: UInt32, server: String?
   )? {
-    try read { db in
+    try readOneStatement { db in
       try Row.fetchOne(
         db.cachedStatement(sql: "SELECT server_id, server FROM desktop_id WHERE app = ? AND id = ?"),
         arguments: [app, id]
