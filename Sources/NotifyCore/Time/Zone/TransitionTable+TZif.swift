@@ -157,23 +157,19 @@ private struct TZifReader {
     return String(decoding: text, as: UTF8.self)
   }
 
-  private mutating func uint32() throws -> UInt32 {
-    guard bytes.count - position >= 4 else {
-      throw ZoneDataError("the file ends inside its data block (truncated)")
-    }
-    var value: UInt32 = 0
-    for byte in bytes[position..<position + 4] { value = value << 8 | UInt32(byte) }
-    position += 4
-    return value
-  }
+  private mutating func uint32() throws -> UInt32 { try bigEndian() }
 
-  private mutating func uint64() throws -> UInt64 {
-    guard bytes.count - position >= 8 else {
+  private mutating func uint64() throws -> UInt64 { try bigEndian() }
+
+  /// The next big-endian unsigned integer of `T`'s width.
+  private mutating func bigEndian<T: FixedWidthInteger & UnsignedInteger>() throws -> T {
+    let size = T.bitWidth / 8
+    guard bytes.count - position >= size else {
       throw ZoneDataError("the file ends inside its data block (truncated)")
     }
-    var value: UInt64 = 0
-    for byte in bytes[position..<position + 8] { value = value << 8 | UInt64(byte) }
-    position += 8
+    var value: T = 0
+    for byte in bytes[position..<position + size] { value = value << 8 | T(byte) }
+    position += size
     return value
   }
 }
