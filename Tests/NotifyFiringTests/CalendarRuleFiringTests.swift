@@ -28,10 +28,11 @@ struct CalendarRuleFiringTests {
     let now = Date().timeIntervalSince1970.rounded(.down)
     let anchor = Date(timeIntervalSince1970: now - 3990)
     let wall = try ZoneCompiler.zoneinfoWallClock(zone: "Atlantis/Capital", tzdir: tzdir, instant: anchor)
-    let scheduled = try CommandRunner(environment: environment).run([
-      "schedule", "--db", f.path, "--id", "rule", "--at", wall, "--time-zone", "Atlantis/Capital",
-      "--rrule", "FREQ=MINUTELY;INTERVAL=7", "--title", "every 7 minutes",
-    ])
+    let scheduled = try notify(
+      [
+        "schedule", "--id", "rule", "--at", wall, "--time-zone", "Atlantis/Capital",
+        "--rrule", "FREQ=MINUTELY;INTERVAL=7", "--title", "every 7 minutes",
+      ], db: f.path, environment: environment)
     #expect(scheduled.status == 0, "\(scheduled.stderr)")
     try firing.act()
     // Then the firer delivers occurrence 10 once, late, at the instant zoneinfo gives
@@ -49,9 +50,8 @@ struct CalendarRuleFiringTests {
     let line = try #require(try json(first.line) as? [String: Any])
     #expect(line["fireDate"] as? String == instants[0])
     // And the next occurrence is what list and show --upcoming say is pending
-    let show = try CommandRunner(environment: environment).run([
-      "show", "rule", "--db", f.path, "--upcoming", "2", "--json",
-    ])
+    let show = try notify(
+      ["show", "rule", "--upcoming", "2", "--json"], db: f.path, environment: environment)
     let item = try #require(try json(show.stdout) as? [String: Any], "\(show.stderr)")
     #expect(item["fireDate"] as? String == instants[1])
     #expect(item["upcoming"] as? [String] == Array(instants[1...2]))

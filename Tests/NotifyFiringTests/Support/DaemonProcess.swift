@@ -162,8 +162,11 @@ func rfc3339(_ date: Date) -> String {
   return formatter.string(from: date)
 }
 
-/// Runs `notify ARGUMENTS --db DB` to completion.
+/// Runs `notify ARGUMENTS --db DB` to completion, with `environment` added.
 @discardableResult
-func notify(_ arguments: [String], db: String) throws -> CommandRunner.Result {
-  try CommandRunner(environment: ["JOURNAL_STREAM": "", "INVOCATION_ID": ""]).run(arguments + ["--db", db])
+func notify(_ arguments: [String], db: String, environment: [String: String] = [:]) throws
+  -> CommandRunner.Result
+{
+  try CommandRunner(environment: ["JOURNAL_STREAM": "", "INVOCATION_ID": ""].merging(environment) { $1 })
+    .run(arguments + ["--db", db])
 }

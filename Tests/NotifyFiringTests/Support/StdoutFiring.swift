@@ -37,10 +37,7 @@ final class StdoutFiring {
   /// Lets the firer act: a resident one acts by itself; `fire-due` is run once.
   func act() throws {
     guard resident == nil else { return }
-    let run = try CommandRunner(
-      environment: ["JOURNAL_STREAM": "", "INVOCATION_ID": ""].merging(environment) { $1 }
-    )
-    .run(["fire-due", "--sink", "stdout", "--db", f.path])
+    let run = try notify(["fire-due", "--sink", "stdout"], db: f.path, environment: environment)
     #expect(run.status == 0, "\(run.stderr)")
     runs += run.stdout.split(separator: "\n").map(String.init)
   }
