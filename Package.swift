@@ -5,7 +5,7 @@ import PackageDescription
 //
 //   NotifyCLI ─┬─ Notify ─┬─ NotifyFiring ─┬─ NotifySound ─┐
 //   ChatClient ┘          │                └─ NotifyZones ─┤
-//                         ├─ NotifyStore ──────────────────┼─ NotifyCore
+//                         ├─ NotifyStore ── CSQLite ───────┼─ NotifyCore
 //                         └─ NotifyDesktop ── CSystemd     ┘
 //
 // NotifyCore is pure: values, rules (the firing decisions among them) and `now` in,
@@ -38,6 +38,7 @@ let package = Package(
       pkgConfig: "libsystemd",
       providers: [.apt(["libsystemd-dev"])]
     ),
+    .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "NotifyCore"),
     .target(name: "NotifyZones", dependencies: ["NotifyCore"]),
     .target(
@@ -46,7 +47,7 @@ let package = Package(
     ),
     .target(
       name: "NotifyStore",
-      dependencies: ["NotifyCore", .product(name: "GRDB", package: "GRDB.swift")]
+      dependencies: ["NotifyCore", "CSQLite", .product(name: "GRDB", package: "GRDB.swift")]
     ),
     .target(
       name: "NotifyDesktop",

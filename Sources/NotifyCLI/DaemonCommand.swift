@@ -54,6 +54,12 @@ struct DaemonCommand: ParsableCommand {
     let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
       pendingCount: { try store.pendingCount() }, attached: sinks.desktop)
+    // Short-lived processes close without a checkpoint: the daemon makes one as it goes idle.
+    loop.onIdle = {
+      do { try store.checkpointIfWritten() } catch {
+        Logger(label: "notify.store").notice("no checkpoint: \(error)")
+      }
+    }
     // A snooze clicked here stores its copy on this process's connection: re-arm for it.
     sinks.onPendingChange = { [unowned loop] in loop.nudge() }
     if let desktop = sinks.desktop {

@@ -22,7 +22,23 @@ struct StoreOptions: ParsableArguments {
         .invalidData, "NOTIFY_DB is not valid UTF-8 text",
         fix: "set NOTIFY_DB to a path encoded as UTF-8, or pass --db PATH")
     }
-    return try SQLiteStore(path: path)
+    return try SQLiteStore(path: path, busyTimeout: try Self.busyTimeout())
+  }
+
+  /// How long to wait for other processes before exit 75: `NOTIFY_BUSY_TIMEOUT` seconds
+  /// (a decimal from 0.1 to 3600), else the store's default of 5.
+  static func busyTimeout(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws(NotifyError) -> TimeInterval {
+    guard let text = environment["NOTIFY_BUSY_TIMEOUT"], !text.isEmpty else {
+      return SQLiteStore.defaultBusyTimeout
+    }
+    guard let seconds = Double(text), seconds >= 0.1, seconds <= 3600 else {
+      throw NotifyError(
+        .usage, "NOTIFY_BUSY_TIMEOUT is \(Escaper.visible(text)), not a number of seconds from 0.1 to 3600",
+        fix: "set it to seconds such as 5 or 0.5, or unset it for the default of 5")
+    }
+    return seconds
   }
 
   /// The app's center on the store: the command goes through the library's API, as an app

@@ -38,6 +38,8 @@ public final class FiringLoop: @unchecked Sendable {
     public var retryDelay: TimeInterval
     /// Whether the loop fires at all (false: it only dispatches the desktop's signals).
     public var fires: Bool
+    /// How long a sleep must be for the loop to count as going idle (`onIdle`).
+    public var idleDelay: TimeInterval = 30
 
     /// Creates a configuration.
     public init(
@@ -61,6 +63,11 @@ public final class FiringLoop: @unchecked Sendable {
   /// launcher badges in step with the store there; an app's center reads what others
   /// recorded of its notifications.
   public var onWake: (() -> Void)?
+
+  /// Called on the loop's thread at the end of a wake-up after which it sleeps for at
+  /// least `Configuration.idleDelay` (nothing due sooner): never a wake-up of its own. The
+  /// daemon checkpoints the store's WAL there, which short-lived processes leave to it.
+  public var onIdle: (() -> Void)?
 
   let firer: Firer
   let clock: any NotifyClock
@@ -307,8 +314,15 @@ public final class FiringLoop: @unchecked Sendable {
         logger.notice("batch budget spent; the rest continues on the next iteration")
       }
       if let next = wake.next { try timer.arm(at: next) } else { timer.disarm() }
+      if let onIdle, wake.next.map({ $0.timeIntervalSince(clock.now()) >= configuration.idleDelay }) ?? true {
+        onIdle()
+      }
       noteSinkFault(wake.report)
       updateStatus()
+    } catch let error where error.isCorruptStore {
+      // A damaged file never heals by waiting: stop (74), as the open would have.
+      failure = error
+      loop?.exit(1)
     } catch {
       logger.error("could not read the store; trying again in \(Int(configuration.retryDelay)) s: \(error)")
       try? timer.arm(at: clock.now() + configuration.retryDelay)

@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import GRDB
 import NotifyCore
@@ -6,7 +7,7 @@ import NotifyCore
 /// (CLI, daemon, fire-due, embedding apps). See SPEC.md §9.
 ///
 /// Every public operation is one IMMEDIATE transaction, so concurrent processes
-/// serialize on SQLite's write lock and the busy timeout (5 s) applies.
+/// serialize on SQLite's write lock and the busy timeout (5 s unless set) applies.
 public final class SQLiteStore: @unchecked Sendable {
   // Safe: GRDB's `DatabaseQueue` serializes every access to the connection; the other
   // properties are immutable or lock-protected (`Locked`, `HandOffJournals`).
@@ -16,14 +17,20 @@ public final class SQLiteStore: @unchecked Sendable {
   let queue: DatabaseQueue
   /// `PRAGMA data_version` as last read by `changedByOthers()`.
   let dataVersion = Locked(0)
+  /// The WAL's size and time of change when a checkpoint last copied all of it.
+  let checkpointedWAL = Locked<[Int]>([])
   /// This connection's firers' hand-off journals.
   let handOffJournals = HandOffJournals()
   /// Who this connection is in history's `writer` column: the pid and a random part, so
   /// that two stores open in one process are told apart too.
   public let writer: String
 
-  /// How long a writer waits for another process before giving up with exit 75.
-  public static let busyTimeout: TimeInterval = 5
+  /// How long an open or a write waits for other processes before giving up with exit 75,
+  /// unless the opener says otherwise (`NOTIFY_BUSY_TIMEOUT` for the command).
+  public static let defaultBusyTimeout: TimeInterval = 5
+
+  /// This connection's busy timeout.
+  public let busyTimeout: TimeInterval
 
   /// The default store path: `$XDG_STATE_HOME/notify/notify.db` (`~/.local/state`).
   public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment)
@@ -41,54 +48,56 @@ public final class SQLiteStore: @unchecked Sendable {
   /// store is held to that (`StoreFiles.secure`); a symbolic link, another user's file, a
   /// file that is not a notify store (another program's database among them), a corrupt one
   /// or one from a newer notify is refused with exit 74 and left untouched.
-  public init(path given: String) throws(NotifyError) {
+  ///
+  /// Many processes open one store at once (GRDB's `DatabaseSharing.md`): a store that is
+  /// there and current opens without any lock of notify's own; a new one is made whole in
+  /// a file of its own and linked into place (`StoreCreator`), so creators never wait on
+  /// each other; only an old or half-made store takes the migration lock (`StoreLock`).
+  /// The whole open, lock and SQLite's busy waits together, keeps to one `busyTimeout`.
+  public init(path given: String, busyTimeout: TimeInterval = SQLiteStore.defaultBusyTimeout)
+    throws(NotifyError)
+  {
     let path = StoreFiles.filePath(given)
     self.path = path
+    self.busyTimeout = busyTimeout
     var random = SystemRandomNumberGenerator()
     let writer = "\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
     self.writer = writer
+    let deadline = StoreDeadline(seconds: busyTimeout)
     try StoreFiles.prepare(path: path)
     var config = Configuration()
-    config.busyMode = .timeout(Self.busyTimeout)
+    config.busyMode = .timeout(busyTimeout)
     config.label = "notify"
     config.prepareDatabase { db in
-      try StoreFiles.checkIsNotifyStore(db, path: path)
-      // WAL lets readers and one writer work at once across processes.
-      let mode = try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? ""
-      if mode.lowercased() != "wal" {
-        try db.execute(sql: "PRAGMA journal_mode = WAL")
-      }
+      // A short process that closes last leaves the WAL for the next one: no checkpoint and
+      // its syncs at every exit (the daemon checkpoints when idle, `checkpoint()`).
+      notify_sqlite_no_checkpoint_on_close(db.sqliteConnection)
+      sqlite3_busy_timeout(db.sqliteConnection, deadline.remainingMilliseconds)
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      // The WAL is cut back to this size whenever a checkpoint lets it start over.
+      try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
       // History rows name their writer (HistoryWriter) without every caller passing it.
       db.add(function: DatabaseFunction("notify_writer", argumentCount: 0, pure: false) { _ in writer })
     }
     do {
-      // Several processes may open a new store at once: switching it to WAL and migrating
-      // both need the file to themselves, so opening is serialized by a lock file (held
-      // for the open only, a few syscalls on an existing store).
-      queue = try StoreFiles.withLock(path: path + ".lock", timeout: Self.busyTimeout) {
-        let queue = try DatabaseQueue(path: path, configuration: config)
-        try Self.migrate(queue, path: path)
-        return queue
+      if !StoreFiles.exists(path) {
+        try StoreCreator.create(at: path, deadline: deadline)
       }
+      let queue = try DatabaseQueue(path: path, configuration: config)
+      if try queue.read({ db in try StoreState.read(db, path: path) }) != .current {
+        try StoreLock.holding(path + ".lock", until: deadline, store: path) {
+          try StoreState.setUp(queue, path: path)
+        }
+      }
+      try queue.inDatabase { db in
+        sqlite3_busy_timeout(db.sqliteConnection, Int32(busyTimeout * 1000))
+      }
+      self.queue = queue
     } catch let error as NotifyError {
       throw error
     } catch {
-      throw StoreErrors.map(error, path: path)
+      throw StoreErrors.map(error, path: path, busyTimeout: busyTimeout)
     }
-  }
-
-  private static func migrate(_ queue: DatabaseQueue, path: String) throws {
-    let migrator = StoreSchema.migrator
-    let (done, superseded) = try queue.read { db in
-      (try migrator.hasCompletedMigrations(db), try migrator.hasBeenSuperseded(db))
-    }
-    if superseded {
-      throw NotifyError(
-        .ioError, "the store \(Escaper.visible(path)) was written by a newer version of notify",
-        fix: "upgrade notify, or point \(term: .storePath) at another file; the store was left untouched")
-    }
-    if !done { try migrator.migrate(queue) }
   }
 
   /// Runs `body` in one IMMEDIATE transaction, mapping SQLite failures to `NotifyError`.
@@ -124,12 +133,36 @@ public final class SQLiteStore: @unchecked Sendable {
     } catch let error as NotifyError {
       throw error
     } catch {
-      throw StoreErrors.map(error, path: path)
+      throw StoreErrors.map(error, path: path, busyTimeout: busyTimeout)
     }
   }
 
   /// The schema this version writes: its last migration's name (`notify --version`).
   public static var schemaVersion: String { StoreSchema.latest }
+
+  /// The most the WAL keeps of its size once checkpointed (SQLite's automatic checkpoint at
+  /// 1000 pages, about 4 MiB, bounds it while processes write).
+  static let walSizeLimit = 1 << 20
+
+  /// Copies what the WAL holds into the store file without waiting for anyone (a passive
+  /// checkpoint), when the WAL was written since the last one: run by the daemon as it
+  /// goes idle, since short-lived processes close without one. Returns whether it ran.
+  @discardableResult
+  public func checkpointIfWritten() throws(NotifyError) -> Bool {
+    let written = StoreFiles.stamp(path + "-wal")
+    guard written != checkpointedWAL.value else { return false }
+    let complete = try mappingErrors {
+      try queue.writeWithoutTransaction { db in
+        let row = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
+        let (busy, frames, copied): (Int, Int, Int) = (row?[0] ?? 1, row?[1] ?? -1, row?[2] ?? -1)
+        return busy == 0 && frames == copied
+      }
+    }
+    // A checkpoint that could not copy everything (a reader held frames) runs again at the
+    // next idle moment.
+    if complete { checkpointedWAL.value = written }
+    return true
+  }
 
   /// `PRAGMA integrity_check`: "ok" for a sound store.
   public func integrityCheck() throws(NotifyError) -> String {

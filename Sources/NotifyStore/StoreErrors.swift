@@ -4,7 +4,7 @@ import NotifyCore
 
 /// Maps SQLite failures to the spec's exit codes with text that says what to do.
 enum StoreErrors {
-  static func map(_ error: any Error, path: String) -> NotifyError {
+  static func map(_ error: any Error, path: String, busyTimeout: TimeInterval) -> NotifyError {
     if let error = error as? NotifyError { return error }
     guard let db = error as? DatabaseError else {
       return NotifyError(
@@ -27,14 +27,13 @@ enum StoreErrors {
     }
     switch code {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
-      return NotifyError(
-        .temporary,
-        "the store \(Escaper.visible(path)) stayed busy for more than \(Int(SQLiteStore.busyTimeout)) s",
-        fix: "another process holds it; try again")
+      return StoreBusy.error(store: path, waited: busyTimeout)
     case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-      return NotifyError(
+      var corrupt = NotifyError(
         .ioError, "the store \(Escaper.visible(path)) is corrupt or not a notify database",
         fix: "move it aside to recover what you can (sqlite3 FILE .recover); notify never replaces it")
+      corrupt.isCorruptStore = true
+      return corrupt
     case .SQLITE_FULL:
       return NotifyError(
         .ioError, "the disk holding \(Escaper.visible(path)) is full; nothing was changed",

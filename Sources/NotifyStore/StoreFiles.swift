@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import NotifyCore
 
-/// The store's file-system side: private folders and files, and a lock for migrations.
+/// The store's file-system side: private folders and files.
 enum StoreFiles {
   /// The path SQLite is given: always a file path, never an SQLite name (`:memory:`) or URI
   /// (`file:...?mode=memory`): a relative path is made absolute, so both name files.
@@ -13,9 +13,9 @@ enum StoreFiles {
 
   /// The rules every store file follows (SPEC.md §9), checked before SQLite touches the
   /// file: not a symbolic link, owned by this user, mode 0600 (set when it is not), in a
-  /// folder of this user's at 0700 (set likewise). SQLite gives `-wal` and `-shm` the
-  /// store file's mode as it creates them. Only `stat` and `chmod`: no descriptor of the
-  /// store is opened here (closing one would drop this process's SQLite locks on it).
+  /// folder of this user's at 0700 (set likewise), its `-wal` and `-shm` at 0600 too. Only
+  /// `stat` and `chmod`: no descriptor of the store is opened here (closing one would drop
+  /// this process's SQLite locks on it).
   static func secure(path: String) throws(NotifyError) {
     let shown = Escaper.visible(path)
     var info = stat()
@@ -32,6 +32,16 @@ enum StoreFiles {
         fix: "use a store of your own (\(term: .storePath)); notify never uses another user's")
     }
     if info.st_mode & 0o777 != 0o600 { chmod(path, 0o600) }
+    // The WAL and its index outlive every process now (no checkpoint on close), so they
+    // are held to the same mode rather than made anew from the store's.
+    for companion in [path + "-wal", path + "-shm"] {
+      var companionInfo = stat()
+      if lstat(companion, &companionInfo) == 0, companionInfo.st_mode & S_IFMT == S_IFREG,
+        companionInfo.st_uid == getuid(), companionInfo.st_mode & 0o777 != 0o600
+      {
+        chmod(companion, 0o600)
+      }
+    }
     let folder = (path as NSString).deletingLastPathComponent
     var folderInfo = stat()
     if !folder.isEmpty, stat(folder, &folderInfo) == 0, folderInfo.st_uid == getuid(),
@@ -52,7 +62,7 @@ enum StoreFiles {
   /// Refuses a database that has tables but not notify's first migration: another
   /// program's. Run on the store's own connection as it opens, before anything is written
   /// (a second descriptor of the file, opened and closed here, would drop this process's
-  /// SQLite locks on it), and inside the open lock, so that no store is caught half made.
+  /// SQLite locks on it). A store is never caught half made: new ones are linked in whole.
   static func checkIsNotifyStore(_ db: Database, path: String) throws {
     let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table'")
     guard !tables.isEmpty else { return }
@@ -70,8 +80,9 @@ enum StoreFiles {
     }
   }
 
-  /// Creates the folder (0700) and the file (0600) when absent. Existing ones are held to
-  /// the store's rules (`secure`): a file that is not a store is refused, never replaced.
+  /// Creates the folder (0700) when absent, and holds an existing store to the store's
+  /// rules (`secure`): a file that is not a store is refused, never replaced. A store that
+  /// is not there is made by `StoreCreator`, never here as an empty file.
   static func prepare(path: String) throws(NotifyError) {
     let folder = (path as NSString).deletingLastPathComponent
     if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
@@ -85,49 +96,28 @@ enum StoreFiles {
       }
     }
     // An existing store is never opened here: closing any descriptor of a file drops every
-    // POSIX lock this process holds on it, SQLite's included, and another process closing
-    // the store would then checkpoint and delete the WAL under this process's connections.
+    // POSIX lock this process holds on it, SQLite's included.
     try secure(path: path)
     var info = stat()
-    if stat(path, &info) == 0 {
-      guard info.st_mode & S_IFMT != S_IFDIR else {
-        throw NotifyError(
-          .ioError, "cannot open the store \(Escaper.visible(path)): Is a directory",
-          fix: "check the path and its permissions"
-        )
-      }
-      return
-    }
-    let fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    if fd < 0 {
-      let reason = String(cString: strerror(errno))
-      // Another process created it first.
-      if errno == EEXIST { return }
+    if stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
       throw NotifyError(
-        .ioError, "cannot open the store \(Escaper.visible(path)): \(reason)",
-        fix: "check the path and its permissions")
+        .ioError, "cannot open the store \(Escaper.visible(path)): Is a directory",
+        fix: "check the path and its permissions"
+      )
     }
-    close(fd)
   }
 
-  /// Runs `body` holding an exclusive `flock` on `path` (created 0600). Waits at most
-  /// `timeout` for it, like SQLite's busy timeout: a process stopped or hung while
-  /// opening the store must not block every other one forever (exit 75 instead).
-  static func withLock<T>(path: String, timeout: TimeInterval, _ body: () throws -> T) throws -> T {
-    let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { return try body() }
-    defer { close(fd) }
-    let deadline = Date() + timeout
-    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      guard errno == EWOULDBLOCK || errno == EINTR, Date() < deadline else {
-        throw NotifyError(
-          .temporary,
-          "the store \(Escaper.visible(String(path.dropLast(5)))) stayed busy for more than \(Int(timeout)) s (another process is opening it)",
-          fix: "try again; if it persists, look for a stopped notify process")
-      }
-      usleep(2000)
-    }
-    defer { flock(fd, LOCK_UN) }
-    return try body()
+  /// The size and time of last change of the file at `path` (empty when there is none):
+  /// whether it was written since, without opening it.
+  static func stamp(_ path: String) -> [Int] {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return [] }
+    return [Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+  }
+
+  /// Whether anything is at `path` (a link included: `secure` refuses those).
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
   }
 }

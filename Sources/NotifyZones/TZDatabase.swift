@@ -41,7 +41,15 @@ public final class TZDatabase: ZoneDatabase, @unchecked Sendable {
     guard real.hasPrefix(root == "/" ? "/" : root + "/") else {
       throw .invalidName(name: name, reason: "it leads outside \(folder)")
     }
-    guard let bytes = ZoneFile.read(real) else { throw .unknown(name: name, folder: folder) }
+    guard let bytes = ZoneFile.read(real) else {
+      if let size = ZoneFile.sizeIfTooLarge(real) {
+        throw .malformed(
+          name: name,
+          reason:
+            "\(real) is \(size) bytes, more than the \(ZoneFile.maximumSize >> 20) MiB a zone file may have")
+      }
+      throw .unknown(name: name, folder: folder)
+    }
     let zone = try Zone(identifier: name, tzif: bytes)
     lock.withLock {
       cache[name] = zone

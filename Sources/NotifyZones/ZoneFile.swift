@@ -25,6 +25,15 @@ enum ZoneFile {
     return nil
   }
 
+  /// The size of the regular file at `path` when it is over `maximumSize`, else nil.
+  static func sizeIfTooLarge(_ path: String) -> Int? {
+    var info = stat()
+    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > maximumSize else {
+      return nil
+    }
+    return Int(info.st_size)
+  }
+
   /// The target of the symbolic link at `path`, or nil when it is not one.
   static func linkTarget(_ path: String) -> String? {
     var buffer = [CChar](repeating: 0, count: 4096)

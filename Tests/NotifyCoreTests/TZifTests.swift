@@ -117,6 +117,12 @@ struct TZifTests {
     badDesignation.types = [(0, 0, 40)]
     var noNewline = good
     noNewline.removeLast()
+    var hugeOffset = TZifTests.moved(version: 0, footer: "")
+    hugeOffset.types = [(3600, 0, 0), (Int32.max, 0, 4)]
+    var hugeNegative = TZifTests.moved(version: 0, footer: "")
+    hugeNegative.types = [(-1_000_000_000, 0, 0), (7200, 0, 4)]
+    var justPast = TZifTests.moved(version: 0, footer: "")
+    justPast.types = [(93_600, 0, 0), (7200, 0, 4)]
     return [
       Broken(name: "wrong magic", bytes: wrongMagic, mentions: "magic 'TZif'"),
       Broken(name: "short header", bytes: Array(good.prefix(20)), mentions: "too short"),
@@ -128,6 +134,11 @@ struct TZifTests {
       Broken(
         name: "footer that is not a rule",
         bytes: TZifTests.moved(version: UInt8(ascii: "2"), footer: "nonsense!").bytes, mentions: "footer"),
+      Broken(
+        name: "UT offset 2^31-1", bytes: hugeOffset.bytes, mentions: "UT offset of 2147483647 s is outside"),
+      Broken(
+        name: "UT offset -10^9", bytes: hugeNegative.bytes, mentions: "UT offset of -1000000000 s is outside"),
+      Broken(name: "UT offset 26 h", bytes: justPast.bytes, mentions: "UT offset of 93600 s is outside"),
     ]
   }()
 
@@ -136,5 +147,44 @@ struct TZifTests {
     let error = #expect(throws: ZoneError.self) { try Zone(identifier: "Test/Broken", tzif: broken.bytes) }
     #expect(error?.description.contains("Test/Broken") == true)
     #expect(error?.description.contains(broken.mentions) == true, "\(error?.description ?? "")")
+  }
+
+  @Test("30,000 transitions that change nothing: the next real change is found without recursion or a scan")
+  func manyUnchangedTransitions() throws {
+    // Given a 64-bit table where only the last of 30,001 transitions changes the offset
+    let count = 30_000
+    var bytes = TZifBytes(
+      types: [(3600, 0, 0), (3600, 0, 0), (7200, 1, 4)], designations: "+01\0+02\0", footer: "")
+    bytes.times = (0..<count).map { 1_000_000_000 + Int64($0) * 60 } + [2_000_000_000]
+    bytes.indices = (0..<count).map { UInt8($0 % 2) } + [2]
+    let zone = try Zone(identifier: "Test/Flat", tzif: bytes.bytes)
+    // When the next change after the first entry is asked for, Then it is the one real change
+    #expect(zone.nextTransition(after: 999_999_999) == 2_000_000_000)
+    #expect(zone.nextTransition(after: 1_500_000_000) == 2_000_000_000)
+    #expect(zone.nextTransition(after: 2_000_000_000) == nil)
+    #expect(zone.utcOffset(at: 1_999_999_999) == 3600)
+    #expect(zone.utcOffset(at: 2_000_000_000) == 7200)
+  }
+
+  @Test("a zone's next change agrees with a walk of its offsets, entries that change nothing included")
+  func nextTransitionMatchesTheOffsets() throws {
+    // Given a table where every third transition changes nothing, and a footer after it
+    var bytes = TZifBytes(
+      types: [(3600, 0, 0), (7200, 1, 4), (3600, 0, 0)], designations: "+01\0+02\0",
+      footer: "<+01>-1<+02>,M3.5.0,M10.5.0/3")
+    bytes.times = (0..<30).map { 1_600_000_000 + Int64($0) * 86_400 * 40 }
+    bytes.indices = (0..<30).map { [UInt8(1), 2, 0][$0 % 3] }
+    let zone = try Zone(identifier: "Test/Mixed", tzif: bytes.bytes)
+    // When walked from before the table to past it, Then each change found is where the offset changes
+    var after: Int64 = 1_599_000_000
+    var found = 0
+    while let next = zone.nextTransition(after: after), next < 1_800_000_000 {
+      #expect(zone.localTimeType(at: next) != zone.localTimeType(at: next - 1), "at \(next)")
+      // and nothing changed between
+      #expect(zone.localTimeType(at: next - 1) == zone.localTimeType(at: after + 1) || after + 1 == next)
+      after = next
+      found += 1
+    }
+    #expect(found >= 20)
   }
 }

@@ -37,10 +37,12 @@ struct StoreReplacedTests {
     }
     switch change {
     case .replaced:
-      // (as a store is replaced with its files: the old one's WAL would be replayed onto it)
+      // (as a store is replaced: with its WAL, which holds its latest commits and takes the
+      // place of the old one's, which would otherwise be replayed onto it)
       #expect(rename(other, f.path) == 0)
-      unlink(f.path + "-wal")
+      #expect(rename(other + "-wal", f.path + "-wal") == 0)
       unlink(f.path + "-shm")
+      unlink(other + "-shm")
     case .deleted: #expect(unlink(f.path) == 0)
     }
     // Then the daemon stops with 75 and says why

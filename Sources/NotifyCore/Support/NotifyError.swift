@@ -29,6 +29,8 @@ public struct NotifyError: Error, Hashable, Sendable, CustomStringConvertible {
   /// got the call but did not answer in time). A firer does not try it again, which could
   /// show it twice; it records the delivery with this error as its note.
   public var mayHaveBeenShown = false
+  /// The store's file is damaged (exit 74): trying again never helps, so a firer stops.
+  public var isCorruptStore = false
 
   /// Creates an error whose text refers to `Term`s: `"\(term: .userInfo) is not JSON"`.
   public init(_ kind: Kind, _ problem: ErrorText, fix: ErrorText? = nil) {

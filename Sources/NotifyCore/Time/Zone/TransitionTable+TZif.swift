@@ -63,6 +63,9 @@ private struct TZifReader {
     let types: [LocalTimeType]
   }
 
+  /// The UT offsets a local time type may have (RFC 8536 §3.2: -25 h < offset < 26 h).
+  static let utcOffsets: ClosedRange<Int32> = -89_999...93_599
+
   mutating func header() throws -> Header {
     guard bytes.count - position >= 44 else {
       throw ZoneDataError("\(bytes.count) bytes is too short for a TZif header")
@@ -117,7 +120,9 @@ private struct TZifReader {
     var rawTypes: [(offset: Int32, isDST: Bool, designation: Int)] = []
     for _ in 0..<header.typeCount {
       let offset = Int32(bitPattern: try uint32())
-      guard offset != Int32.min else { throw ZoneDataError("a UT offset of -2^31 is not allowed") }
+      guard Self.utcOffsets.contains(offset) else {
+        throw ZoneDataError("a UT offset of \(offset) s is outside RFC 8536's -89999...93599")
+      }
       let isDST = bytes[position]
       guard isDST <= 1 else { throw ZoneDataError("a DST indicator of \(isDST) is neither 0 nor 1") }
       let designation = Int(bytes[position + 1])

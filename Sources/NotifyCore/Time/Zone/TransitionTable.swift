@@ -11,21 +11,36 @@ struct TransitionTable: Sendable, Hashable {
   /// none (version 1, or an empty footer), and then the last transition's type holds.
   let footer: POSIXTimeZone?
 
+  /// The transitions that change the local time type, ascending: the table's without
+  /// those that change nothing (zic writes some; a file may hold thousands).
+  let changes: [Int64]
+
   init(times: [Int64], typeIndices: [UInt8], types: [LocalTimeType], footer: POSIXTimeZone?) {
     self.times = times
     self.typeIndices = typeIndices
     self.types = types
     self.footer = footer
+    var changes: [Int64] = []
+    var previous = types[0]
+    for (time, index) in zip(times, typeIndices) {
+      let type = types[Int(index)]
+      if type != previous { changes.append(time) }
+      previous = type
+    }
+    self.changes = changes
   }
 
+  /// The first change after `unixSeconds`: a binary search of `changes`, then the footer's
+  /// rule past the table's last entry.
   func nextTransition(after unixSeconds: Int64) -> Int64? {
-    if let next = times.first(where: { $0 > unixSeconds }) {
-      // Skip table entries that change nothing (zic writes some).
-      let before = localTimeType(at: next - 1)
-      if localTimeType(at: next) != before { return next }
-      return nextTransition(after: next)
+    var low = 0
+    var high = changes.count
+    while low < high {
+      let middle = (low + high) / 2
+      if changes[middle] <= unixSeconds { low = middle + 1 } else { high = middle }
     }
-    return footer?.nextTransition(after: unixSeconds)
+    if low < changes.count { return changes[low] }
+    return footer?.nextTransition(after: max(unixSeconds, times.last ?? unixSeconds))
   }
 
   func localTimeType(at unixSeconds: Int64) -> LocalTimeType {

@@ -1,0 +1,102 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+/// Makes a new store whole in a file of its own beside the store's path, then links it
+/// into place (`link(2)` fails when the path exists): every process that finds no store
+/// makes one at once, the first link wins, and the others open the winner's. Creators
+/// never wait on each other, and no process ever sees a half-made store.
+enum StoreCreator {
+  /// Creates the store at `path` unless another process does first.
+  static func create(at path: String, deadline: StoreDeadline) throws {
+    let folder = (path as NSString).deletingLastPathComponent
+    let name = (path as NSString).lastPathComponent
+    removeLeftovers(in: folder, of: name)
+    var random = SystemRandomNumberGenerator()
+    let temporary = "\(folder)/.\(name).new-\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
+    let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard fd >= 0 else { throw Self.failure("create", temporary) }
+    close(fd)
+    defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
+    try build(temporary)
+    // Another process linked its store while this one built: use that one, unsynced work
+    // thrown away (most creators of a burst end here, before their sync).
+    guard !StoreFiles.exists(path) else { return }
+    try syncFile(temporary)
+    if link(temporary, path) == 0 {
+      syncFolder(folder)
+      return
+    }
+    switch errno {
+    case EEXIST:
+      return
+    case EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK:
+      // A file system without hard links: rename under the migration lock instead, so that
+      // no creator replaces a store another one made meanwhile.
+      try StoreLock.holding(path + ".lock", until: deadline, store: path) {
+        guard !StoreFiles.exists(path) else { return }
+        guard rename(temporary, path) == 0 else { throw Self.failure("move into place", temporary) }
+        syncFolder(folder)
+      }
+    default:
+      throw Self.failure("link into place", temporary)
+    }
+  }
+
+  /// The schema, in WAL mode, without syncs: the file is synced once, whole, before it is
+  /// linked. Closing checkpoints the WAL into the file.
+  private static func build(_ path: String) throws {
+    var config = Configuration()
+    config.label = "notify-create"
+    config.prepareDatabase { db in
+      try db.execute(sql: "PRAGMA synchronous = OFF")
+      try db.execute(sql: "PRAGMA journal_mode = WAL")
+    }
+    let queue = try DatabaseQueue(path: path, configuration: config)
+    try StoreSchema.migrator.migrate(queue)
+    try queue.close()
+  }
+
+  /// Removes the files of creators that died before they finished (named by their pid).
+  private static func removeLeftovers(in folder: String, of name: String) {
+    let prefix = ".\(name).new-"
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
+    else {
+      return
+    }
+    for leftover in names where leftover.hasPrefix(prefix) {
+      guard let pid = Int32(leftover.dropFirst(prefix.count).prefix { $0 != "-" }),
+        kill(pid, 0) != 0, errno == ESRCH
+      else { continue }
+      unlink("\(folder)/\(leftover)")
+    }
+  }
+
+  private static func syncFile(_ path: String) throws {
+    let fd = open(path, O_RDWR | O_CLOEXEC)
+    guard fd >= 0 else { throw failure("open", path) }
+    defer { close(fd) }
+    guard fsync(fd) == 0 else { throw failure("sync", path) }
+  }
+
+  /// Makes the new name durable (best effort: a folder that cannot be opened for it is one
+  /// the store could not be linked into either).
+  private static func syncFolder(_ folder: String) {
+    let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    fsync(fd)
+    close(fd)
+  }
+
+  private static func failure(_ step: String, _ path: String) -> NotifyError {
+    let reason = String(cString: strerror(errno))
+    if errno == ENOSPC {
+      return NotifyError(
+        .ioError, "the disk holding \(Escaper.visible(path)) is full; no store was created",
+        fix: "free some space and try again")
+    }
+    return NotifyError(
+      .ioError, "cannot \(step) the new store \(Escaper.visible(path)): \(reason)",
+      fix: "check that the store's folder is yours and writable")
+  }
+}
