@@ -125,12 +125,14 @@ struct AppLauncher: Sendable {
               + "and the entry has no usable Exec line; install the app's D-Bus service file"))
       }
       return spawn(
-        program: program, arguments: fallback, workingDirectory: nil, token: response.activationToken
+        program: program, arguments: fallback, workingDirectory: nil, app: response.notification.app,
+        token: response.activationToken
       )
       .map { _ in "exec" }
     case .exec(let program, let arguments, let workingDirectory):
       return spawn(
         program: program, arguments: arguments, workingDirectory: workingDirectory,
+        app: response.notification.app,
         token: response.activationToken
       ).map { _ in "exec" }
     }
@@ -149,8 +151,9 @@ struct AppLauncher: Sendable {
 
   /// Starts `program` in a session of its own, with default signal handling and an empty
   /// signal mask (the daemon blocks SIGTERM and SIGINT for its loop), stdin from
-  /// /dev/null, and the environment a launched app should see.
-  func spawn(program: String, arguments: [String], workingDirectory: String?, token: String?)
+  /// /dev/null, and the environment a launched app should see: the store, and `app` as
+  /// `NOTIFY_APP` (never the daemon's own, which names another app or none).
+  func spawn(program: String, arguments: [String], workingDirectory: String?, app: String, token: String?)
     -> Result<pid_t, LaunchRefusal>
   {
     var childEnvironment = environment
@@ -160,6 +163,7 @@ struct AppLauncher: Sendable {
       childEnvironment[name] = nil
     }
     childEnvironment["NOTIFY_DB"] = storePath
+    childEnvironment["NOTIFY_APP"] = app
     childEnvironment["XDG_ACTIVATION_TOKEN"] = token
     childEnvironment["DESKTOP_STARTUP_ID"] = token
     var attributes = posix_spawnattr_t()

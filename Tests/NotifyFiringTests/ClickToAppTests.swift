@@ -41,7 +41,7 @@ struct ClickToAppTests {
       let script = """
         #!/bin/sh
         n=$(ls "\(launches)" | grep -c args)
-        { printf '%s\\n' "$@"; echo "token=$XDG_ACTIVATION_TOKEN"; echo "db=$NOTIFY_DB"; } > "\(launches)/$n.args.tmp"
+        { printf '%s\\n' "$@"; echo "token=$XDG_ACTIVATION_TOKEN"; echo "db=$NOTIFY_DB"; echo "app=$NOTIFY_APP"; } > "\(launches)/$n.args.tmp"
         mv "\(launches)/$n.args.tmp" "\(launches)/$n.args"
         "\(CommandRunner.product("embedded-app-fixture"))" --app \(app) --launch-response "\(launches)/$n.response.tmp" --exit \\
           && mv "\(launches)/$n.response.tmp" "\(launches)/$n.response"
@@ -135,8 +135,10 @@ struct ClickToAppTests {
     try apps.entry("leaver", "Type=Application\nName=Leaver\nExec=\(try apps.launcher(app: "leaver"))")
     let environment = desktop.environment.merging(apps.environment) { $1 }
     func startDaemon() throws -> NotifyProcess {
+      // (with an app of its own in NOTIFY_APP, which a launched app must not inherit)
       let daemon = try NotifyProcess(
-        ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: environment)
+        ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
+        environment: environment.merging(["NOTIFY_APP": "t"]) { $1 })
       #expect(daemon.waitReady(), "\(daemon.errorText)")
       return daemon
     }
@@ -180,6 +182,8 @@ struct ClickToAppTests {
     try desktop.dunstctl("action", "0")
     #expect(waitUntil(timeout: 15) { apps.read("0.response") != nil }, "\(running.errorText)")
     #expect(apps.read("0.response")?.contains(#""id":"left""#) == true, "\(apps.read("0.response") ?? "-")")
+    // And it runs as the clicked app: NOTIFY_APP is its id, not the daemon's
+    #expect(apps.read("0.args")?.contains("app=leaver\n") == true, "\(apps.read("0.args") ?? "-")")
     // (the click is recorded once the launch is under way: the app may read first)
     #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 })
     let activated = try #require(try f.events(.activated).first)
