@@ -34,13 +34,12 @@ struct StoreFaultTests {
 
   static let kept = (0..<5).map { "keep\($0)" }
 
-  @Test("a full disk: schedule exits 74 saying so; the daemon waits it out and delivers after")
+  @Test(
+    "a full disk: schedule exits 74 saying so; the daemon waits it out and delivers after",
+    .enabled(if: ScratchMount.isAllowed, "needs root (CAP_SYS_ADMIN) to mount a tmpfs"))
   func fullDisk() throws {
-    let (mount, reason) = ScratchMount.make(size: "4m")
-    guard let mount else {
-      CrashTests.report("full disk: skipped: \(reason)")
-      return
-    }
+    let (made, reason) = ScratchMount.make(size: "4m")
+    let mount = try #require(made, "\(reason)")
     // Given a store on a small tmpfs with five notifications and a daemon running on it,
     // held stopped (SIGSTOP) while the fault is set up, so that a busy machine cannot let it
     // deliver first
@@ -87,13 +86,11 @@ struct StoreFaultTests {
   }
 
   @Test(
-    "a read-only file system: commands and the daemon exit 74 saying so; nothing changes; a restart recovers")
+    "a read-only file system: commands and the daemon exit 74 saying so; nothing changes; a restart recovers",
+    .enabled(if: ScratchMount.isAllowed, "needs root (CAP_SYS_ADMIN) to mount a tmpfs"))
   func readOnly() throws {
-    let (mount, reason) = ScratchMount.make(size: "4m")
-    guard let mount else {
-      CrashTests.report("read-only: skipped: \(reason)")
-      return
-    }
+    let (made, reason) = ScratchMount.make(size: "4m")
+    let mount = try #require(made, "\(reason)")
     // Given a store with five notifications and one due in 1 s, on a file system remounted
     // read-only (a mount with a writer open cannot be: the daemon starts after)
     let folder = TemporaryFolder(prefix: "notify-ro")
