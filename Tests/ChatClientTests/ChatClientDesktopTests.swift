@@ -193,7 +193,13 @@ struct ChatClientDesktopTests {
     #expect(await eventually(timeout: 15) { displayed(desktop) == 1 }, "\(client.stderr)")
     let badge = CommandRunner(environment: ["NOTIFY_DB": bench.store])
     // (The badge is recorded just after the sink showed the message.)
-    #expect(await eventually(timeout: 5) { (try? badge.run(["badge", "--app", "chat"]).stdout) == "1\n" })
+    // (each read must succeed: a failed one, busy (75) or otherwise, is not "not yet")
+    #expect(
+      try await eventually(timeout: 5) {
+        let read = try badge.run(["badge", "--app", "chat"])
+        try #require(read.status == 0, "badge exit \(read.status): \(read.stderr)")
+        return read.stdout == "1\n"
+      })
 
     // When the user types a line
     client.type("on my way")
