@@ -9,8 +9,11 @@
 # again and it reuses what runs and restarts what died (a test kills dunst or the bus
 # daemon, then calls start again). stop ends the processes it started and removes STATE_DIR.
 #
-# STATE_DIR defaults to $NOTIFY_SESSION_DIR, else $XDG_RUNTIME_DIR/notify-desktop-session
-# (or /tmp/notify-desktop-session-UID). Environment:
+# STATE_DIR defaults to $NOTIFY_SESSION_DIR, else to $NOTIFY_CI_TMP/desktop inside a
+# `.ci/run` (its own temporary folder), else start makes a new one with mktemp (under
+# $XDG_RUNTIME_DIR, or /tmp) and adds `export NOTIFY_SESSION_DIR='…'` to what it prints, so
+# that start, stop and status in the same shell find it again: no fixed name is shared by
+# two sessions on one machine. Environment:
 #   NOTIFY_SESSION_DISPLAY  X display to use (default :99; an Xvfb already serving it is
 #                           reused and left running); `auto` starts an Xvfb on a free one.
 #   NOTIFY_DUNSTRC          dunst configuration (default: a test-friendly one written to
@@ -22,9 +25,8 @@
 set -euo pipefail
 
 command=${1:-start}
-default_state=/tmp/notify-desktop-session-$(id -u)
-[ -z "${XDG_RUNTIME_DIR:-}" ] || default_state=$XDG_RUNTIME_DIR/notify-desktop-session
-state=${2:-${NOTIFY_SESSION_DIR:-$default_state}}
+state=${2:-${NOTIFY_SESSION_DIR:-}}
+[ -n "$state" ] || [ -z "${NOTIFY_CI_TMP:-}" ] || state=$NOTIFY_CI_TMP/desktop
 display_wanted=${NOTIFY_SESSION_DISPLAY:-:99}
 # How long each part may take to come up. Waits end as soon as it is up; the bound is for
 # a machine busy with a parallel test run, where a restarted dunst once took over 10 s.
@@ -191,14 +193,22 @@ case $command in
     for tool in Xvfb dbus-daemon dbus-send dunst; do
       command -v "$tool" >/dev/null || die "$tool is not installed (apt-get install xvfb dbus dunst)"
     done
+    made_here=
+    if [ -z "$state" ]; then
+      state=$(mktemp -d "${XDG_RUNTIME_DIR:-/tmp}/notify-desktop-session.XXXXXX")
+      made_here=1
+    fi
     mkdir -p -m 700 "$state"
     start_xvfb
     start_bus
     start_dunst
-    printf "export DBUS_SESSION_BUS_ADDRESS='%s'; export DISPLAY='%s'\n" \
+    printf "export DBUS_SESSION_BUS_ADDRESS='%s'; export DISPLAY='%s'" \
       "$(cat "$state/bus.address")" "$(cat "$state/display")"
+    [ -z "$made_here" ] || printf "; export NOTIFY_SESSION_DIR='%s'" "$state"
+    printf '\n'
     ;;
   stop)
+    [ -n "$state" ] || die "which session? pass STATE_DIR or set NOTIFY_SESSION_DIR (start prints it)"
     [ -d "$state" ] || exit 0
     stop_pid "$state/dunst.pid" dunst
     stop_pid "$state/bus.pid" dbus-daemon
@@ -206,6 +216,7 @@ case $command in
     rm -rf "$state"
     ;;
   status)
+    [ -n "$state" ] || die "which session? pass STATE_DIR or set NOTIFY_SESSION_DIR (start prints it)"
     for entry in dunst:dunst bus:dbus-daemon xvfb:Xvfb; do
       if alive "$state/${entry%%:*}.pid" "${entry#*:}"; then
         echo "${entry#*:} running (pid $(cat "$state/${entry%%:*}.pid"))"

@@ -31,7 +31,9 @@ struct ChatClientDesktopTests {
     return Scene(desktop: desktop, server: server, client: client, bob: bob)
   }
 
-  @Test func aClickWhileRunningOpensThePrivateConversation() async throws {
+  @Test(.needsIRCServer, .needsHeadlessDesktop) func aClickWhileRunningOpensThePrivateConversation()
+    async throws
+  {
     // Given bob's private message on screen
     let scene = try await start()
     let (desktop, client, bob) = (scene.desktop, scene.client, scene.bob)
@@ -69,7 +71,9 @@ struct ChatClientDesktopTests {
     withExtendedLifetime(scene) {}
   }
 
-  @Test func aClickAfterTheClientQuitStartsItFromItsDesktopEntry() async throws {
+  @Test(.needsIRCServer, .needsHeadlessDesktop) func aClickAfterTheClientQuitStartsItFromItsDesktopEntry()
+    async throws
+  {
     // Given a desktop, a scratch XDG_DATA_HOME with the client's entry installed in it, and
     // the daemon on the same store and desktop, looking up entries there only
     let desktop = try HeadlessDesktop(in: bench.folder.file("session"))
@@ -140,7 +144,9 @@ struct ChatClientDesktopTests {
     withExtendedLifetime((desktop, server, daemon)) {}
   }
 
-  @Test func whileTheUserTypesNotificationsAppearInTheTranscriptOnly() async throws {
+  @Test(.needsIRCServer, .needsHeadlessDesktop) func whileTheUserTypesNotificationsAppearInTheTranscriptOnly()
+    async throws
+  {
     // Given the user typing in the channel
     let scene = try await start()
     let (desktop, client, bob) = (scene.desktop, scene.client, scene.bob)
@@ -177,7 +183,9 @@ struct ChatClientDesktopTests {
     withExtendedLifetime(scene) {}
   }
 
-  @Test func readingWithdrawsTheBubblesAndClearsTheBadge() async throws {
+  @Test(.needsIRCServer, .needsHeadlessDesktop) func readingWithdrawsTheBubblesAndClearsTheBadge()
+    async throws
+  {
     // Given bob's private message on screen, unread
     let scene = try await start()
     let (desktop, client, bob) = (scene.desktop, scene.client, scene.bob)
@@ -185,7 +193,13 @@ struct ChatClientDesktopTests {
     #expect(await eventually(timeout: 15) { displayed(desktop) == 1 }, "\(client.stderr)")
     let badge = CommandRunner(environment: ["NOTIFY_DB": bench.store])
     // (The badge is recorded just after the sink showed the message.)
-    #expect(await eventually(timeout: 5) { (try? badge.run(["badge", "--app", "chat"]).stdout) == "1\n" })
+    // (each read must succeed: a failed one, busy (75) or otherwise, is not "not yet")
+    #expect(
+      try await eventually(timeout: 5) {
+        let read = try badge.run(["badge", "--app", "chat"])
+        try #require(read.status == 0, "badge exit \(read.status): \(read.stderr)")
+        return read.stdout == "1\n"
+      })
 
     // When the user types a line
     client.type("on my way")

@@ -7,7 +7,7 @@ import Testing
 /// text from the network made plain, `[nick]` mentions, a stuck sink that holds up
 /// neither the chat nor any message, owed messages shown once when the server returns,
 /// and a badge that only goes down when the user reads.
-@Suite(.serialized, .ownThreads)
+@Suite(.serialized, .ownThreads, .needsIRCServer)
 struct ChatClientFixesTests {
   let bench = ChatClientBench()
   var nick: String { bench.nick }
@@ -122,7 +122,7 @@ struct ChatClientFixesTests {
     #expect(try center.badge() == 1)
   }
 
-  @Test func aHungNotificationServerHoldsUpNeitherTheChatNorAnyMessage() async throws {
+  @Test(.needsHeadlessDesktop) func aHungNotificationServerHoldsUpNeitherTheChatNorAnyMessage() async throws {
     // Given the client on a desktop whose notification server (dunst) is frozen: it keeps
     // its name on the bus but answers nothing, so each call waits for its 5 s timeout
     let desktop = try HeadlessDesktop(in: bench.folder.file("session"))
@@ -174,7 +174,9 @@ struct ChatClientFixesTests {
     #expect(client.isRunning)
   }
 
-  @Test func messagesRefusedWhileTheServerIsGoneAreShownOnceWhenItReturns() async throws {
+  @Test(.needsHeadlessDesktop) func messagesRefusedWhileTheServerIsGoneAreShownOnceWhenItReturns()
+    async throws
+  {
     // Given the client on a desktop, and the notification server gone
     let desktop = try HeadlessDesktop(in: bench.folder.file("session"))
     let server = try bench.startServer()

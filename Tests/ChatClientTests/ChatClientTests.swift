@@ -5,7 +5,7 @@ import Testing
 
 /// The example chat client end to end, against a real IRC server (ngIRCd on loopback),
 /// with the stdout sink and a store in a fresh folder.
-@Suite(.serialized, .ownThreads)
+@Suite(.serialized, .ownThreads, .needsIRCServer)
 struct ChatClientTests {
   let bench = ChatClientBench()
   var store: String { bench.store }

@@ -8,20 +8,9 @@ final class IRCServer: @unchecked Sendable {
   let port: UInt16
   private let process: RunningProcess
 
-  /// Why a server cannot be started here, or nil when it can be tried.
-  static var unavailableReason: String? {
-    let candidates = [
-      "/usr/sbin/ngircd", "/usr/bin/ngircd", "/usr/local/sbin/ngircd", "/usr/local/bin/ngircd",
-    ]
-    return candidates.contains(where: FileManager.default.isExecutableFile(atPath:))
-      ? nil : "ngircd is not installed (apt-get install ngircd)"
-  }
-
   /// Starts ngircd in `folder`; throws a reason when it does not listen within 10 s.
   init(in folder: TemporaryFolder) throws {
-    let executable =
-      ["/usr/sbin/ngircd", "/usr/bin/ngircd", "/usr/local/sbin/ngircd", "/usr/local/bin/ngircd"]
-      .first(where: FileManager.default.isExecutableFile(atPath:)) ?? "ngircd"
+    let executable = TestEnvironment.ircServer ?? "ngircd"
     var lastProblem = "no attempt"
     for _ in 0..<3 {
       let port = try IRCServer.freePort()

@@ -33,9 +33,12 @@ struct DaemonEndToEndTests {
     }
     // (all of them before the first is due: else the order is not the daemon's to keep)
     try #require(Date() < start, "the machine is too busy: scheduling 20 took over 6 s")
-    // Then all 20 come out, in fire order, each once and none early
+    // Then all 20 come out, in fire order, each once and none early (counted once nothing is
+    // due or claimed and the firer has stopped: a duplicate, were there one, is in by then)
     #expect(waitUntil(timeout: 15) { daemon.deliveries.count >= 20 }, "\(daemon.errorText)")
-    Thread.sleep(forTimeInterval: 0.3)  // room for a duplicate to show up, were there one
+    #expect(f.waitSettled(), "\(daemon.errorText)")
+    daemon.send(SIGTERM)
+    #expect(daemon.waitExit() == 0, "\(daemon.errorText)")
     let lines = daemon.deliveries
     #expect(lines.map(\.id) == (0..<20).map { "n\($0)" })
     // And its log names each delivery by id and app (the daemon's; an app logs only what
@@ -86,8 +89,11 @@ struct DaemonEndToEndTests {
     try #require(
       Date() < doomedAt, "the machine is too busy: starting the daemon and cancelling took over 6 s")
     // Then only the witness comes out, after the cancelled one's instant has passed
+    // (counted once nothing is due or claimed and the firer has stopped)
     #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
-    Thread.sleep(forTimeInterval: 0.2)
+    #expect(f.waitSettled(), "\(daemon.errorText)")
+    daemon.send(SIGTERM)
+    #expect(daemon.waitExit() == 0, "\(daemon.errorText)")
     #expect(daemon.deliveries.map(\.id) == ["witness"])
     #expect(try f.events(.cancelled).map(\.notificationID) == ["doomed"])
   }
@@ -122,15 +128,17 @@ struct DaemonEndToEndTests {
     // Then every occurrence comes out at least once
     let delivered = { daemons.flatMap(\.deliveries).map(\.key) }
     #expect(waitUntil(timeout: 20) { Set(delivered()).isSuperset(of: expected) })
-    Thread.sleep(forTimeInterval: 0.3)
+    // And the store ends with nothing due, claimed or pending
+    #expect(f.waitSettled(), "\(last.errorText)")
+    #expect(try f.store.pending(app: nil).isEmpty)
+    // And, counted once the last firer has stopped too, each duplicate stems from one kill
+    // between hand-off and mark
+    last.send(SIGTERM)
+    #expect(last.waitExit() == 0, "\(last.errorText)")
     let all = delivered()
     #expect(Set(all) == expected)
-    // And each duplicate stems from one kill between hand-off and mark
     let duplicates = all.count - Set(all).count
     #expect(duplicates <= kills, "\(duplicates) duplicates from \(kills) kills")
-    // And the store ends with nothing claimed or pending
-    #expect(try f.store.dueCount(now: Date()) == 0)
-    #expect(try f.store.pending(app: nil).isEmpty)
   }
 
   @Test(
@@ -160,7 +168,13 @@ struct DaemonEndToEndTests {
       runs.append(run)
       #expect(run.waitExit() == 0)
     }
-    Thread.sleep(forTimeInterval: 0.3)
+    // (counted once nothing is due or claimed and every firer has stopped: a duplicate, were
+    // there one, is in their output by then; each fire-due run has exited already)
+    #expect(f.waitSettled(), "\(([a, b] + apps).map(\.errorText))")
+    for firer in [a, b] + apps {
+      firer.send(SIGTERM)
+      #expect(firer.waitExit() == 0, "\(firer.errorText)")
+    }
     // Then every occurrence came out exactly once, whoever delivered it
     let all = seen()
     #expect(Set(all) == expected)
@@ -179,6 +193,10 @@ struct DaemonEndToEndTests {
       db: f.path, folder: f.folder, name: "d", extra: ["--misfire-grace", "1m"])
     #expect(daemon.waitReady())
     #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
+    // (counted once nothing is due or claimed and the daemon has stopped)
+    #expect(f.waitSettled(), "\(daemon.errorText)")
+    daemon.send(SIGTERM)
+    #expect(daemon.waitExit() == 0, "\(daemon.errorText)")
     #expect(daemon.deliveries.map(\.id) == ["recent"])
     #expect(daemon.deliveries.first?.late == true)
     #expect(try f.events(.missed).map(\.notificationID) == ["ancient"])

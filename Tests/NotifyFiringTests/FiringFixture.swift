@@ -37,6 +37,22 @@ final class FiringFixture: @unchecked Sendable {
   func events(_ kind: HistoryEvent.Kind) throws -> [HistoryEvent] {
     try store.history(app: nil, limit: 100_000).filter { $0.kind == kind }.reversed()
   }
+
+  /// True when the store has settled: nothing is due now and nobody holds a claim. A firer
+  /// acts only on what is due or claimed, so once this holds and the firer has stopped,
+  /// what it delivered is all it ever will: a check that nothing more came is then a fact,
+  /// not a guess that a fixed sleep was long enough.
+  var isSettled: Bool {
+    guard let due = try? store.dueCount(now: Date()), let claims = try? store.claimsHeld() else {
+      return false
+    }
+    return due == 0 && claims.alive == 0 && claims.dead == 0
+  }
+
+  /// Waits until `isSettled`, up to `timeout` seconds; true when it settled.
+  func waitSettled(timeout: TimeInterval = 20) -> Bool {
+    waitUntil(timeout: timeout) { isSettled }
+  }
 }
 
 /// An identity of a process that is certainly not running.

@@ -31,19 +31,19 @@ struct RunningAppDeferralTests {
     try f.schedule("theirs", at: due, app: "busy")
     try f.schedule("other", at: due, app: "other")
     // When fire-due runs at once, and again until busy's comes out
+    // (each run must succeed: one that fails, busy (75) or otherwise, is not "not yet")
     var printed: [Delivered] = []
-    func fireDue() -> Bool {
-      guard let run = try? notify(["fire-due", "--sink", "stdout"], db: f.path), run.status == 0 else {
-        return false
-      }
+    func fireDue() throws -> Bool {
+      let run = try notify(["fire-due", "--sink", "stdout"], db: f.path)
+      try #require(run.status == 0, "fire-due exit \(run.status): \(run.stderr)")
       printed += run.stdout.split(separator: "\n").compactMap { Delivered(line: String($0)) }
       return printed.contains { $0.id == "theirs" }
     }
-    let firstRunBeforeGrace = !fireDue() && Date() < due + RunningAppDeferral.grace
+    let firstRunBeforeGrace = try !fireDue() && Date() < due + RunningAppDeferral.grace
     // Then the first run delivers the other app's and leaves busy's to busy (when it ran
     // before the grace was over: a slow machine may not get there)
     if firstRunBeforeGrace { #expect(printed.map(\.id) == ["other"]) }
-    #expect(waitUntil(timeout: 15) { fireDue() })
+    #expect(try waitUntil(timeout: 15) { try fireDue() })
     let late = printed.first { $0.id == "theirs" }
     // Then it was taken over no sooner than the grace after its instant, once
     let taken = try #require(late)

@@ -34,9 +34,9 @@ struct SQLiteFiringStoreTests {
     // Given 300 due occurrences over five apps
     let f = try FiringFixture()
     for i in 0..<300 { try f.schedule("n\(i)", at: now - Double(i % 7), app: "app\(i % 5)") }
-    // When eight connections (threads) claim in small batches until nothing is left,
-    // trying again after a busy timeout as a daemon does (on a loaded machine one of
-    // eight can lose the lock for over 5 s)
+    // When eight connections (threads) claim in small batches until nothing is left (none
+    // may find the store busy past its timeout: eight claimers are a load it is built for,
+    // so a busy error fails the test rather than being tried again)
     let claimed = Collected()
     let (now, me, zone) = (now, me, f.utc)
     try await withThrowingTaskGroup(of: Void.self) { group in
@@ -44,13 +44,8 @@ struct SQLiteFiringStoreTests {
         let store = try f.openAgain()
         group.addTask {
           while true {
-            let claims: [Claim]
-            do {
-              claims = try store.claimDue(
-                now: now, zones: testZones(zone), owner: me, misfireGrace: nil, limit: 7)
-            } catch let error as NotifyError where error.kind == .temporary {
-              continue
-            }
+            let claims = try store.claimDue(
+              now: now, zones: testZones(zone), owner: me, misfireGrace: nil, limit: 7)
             if claims.isEmpty { break }
             claimed.append(claims.map { "\($0.notification.app)/\($0.notification.id)" })
           }

@@ -155,9 +155,9 @@ struct SoundFileReaderSoxTests {
       Foreign(name: "mp3-named.wav", type: "mp3", says: "is an MP3 file"),
     ])
   func otherFormats(_ foreign: Foreign) throws {
-    guard Sox.formats.contains(foreign.type) else {
-      print("skipping \(foreign.name): this sox cannot write \(foreign.type)")
-      return
+    // (known only per case: this one case is reported skipped, the others still run)
+    if !Sox.formats.contains(foreign.type) {
+      try Test.cancel("this sox cannot write \(foreign.type) (apt-get install libsox-fmt-all)")
     }
     // Given a file sox wrote in a format that is not allowed
     let folder = TemporaryDirectory()

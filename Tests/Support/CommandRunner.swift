@@ -9,21 +9,39 @@ public struct CommandRunner: Sendable {
     public var stderr: String
   }
 
-  /// The folder holding the built products (`.build/debug`).
+  /// The folder holding the built products: the one the test bundle was built into
+  /// (`.build/<triple>/debug/notifyPackageTests.xctest` on Linux, where the bundle is the
+  /// test executable itself; `….xctest/Contents/MacOS/…` on macOS).
+  ///
+  /// It is found from the bundle's own path, never by looking for something named `notify`
+  /// higher up: a clone in a folder named `notify` would match that (a directory passes
+  /// `isExecutableFile`). When no `.xctest` is on the way up, or it has no regular `notify`
+  /// beside it, the package's `.build/debug` is used.
   public static let productsFolder: URL = {
-    // The test bundle lives in the products folder: .build/<triple>/debug/notifyPackageTests.xctest
-    var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-    while url.path != "/" {
-      if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("notify").path) {
-        return url
+    let starts = [CommandLine.arguments.first, Bundle.main.executablePath].compactMap { $0 }
+    for start in starts where !start.isEmpty {
+      var url = URL(fileURLWithPath: start).resolvingSymlinksInPath()
+      while url.pathComponents.count > 1 {
+        if url.pathExtension == "xctest" {
+          let folder = url.deletingLastPathComponent()
+          if isRegularExecutable(folder.appendingPathComponent("notify").path) { return folder }
+          break
+        }
+        url.deleteLastPathComponent()
       }
-      url.deleteLastPathComponent()
     }
-    // Fall back to the package's .build/debug.
+    // The package root is three folders above this file: Tests/Support/CommandRunner.swift.
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .deletingLastPathComponent()
     return root.appendingPathComponent(".build/debug")
   }()
+
+  /// True when `path` is a regular file (a link is followed) that may be executed: a
+  /// directory does not count, though `isExecutableFile` says yes to one.
+  public static func isRegularExecutable(_ path: String) -> Bool {
+    var info = stat()
+    return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
+  }
 
   /// The path of a built product such as `notify`.
   public static func product(_ name: String) -> String {

@@ -28,4 +28,18 @@ final class BusMonitor {
 
   /// Everything it printed so far.
   var seen: String { fileBytes(output).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+
+  /// Sends a marker signal its default rule matches and waits until it has printed it: the
+  /// bus passes messages on in order, so whatever it had from others before (a daemon that
+  /// has exited since, say) is in `seen` by then.
+  func catchUp(environment: [String: String]) throws {
+    let marker = "monitor-marker-\(UUID().uuidString.prefix(8))"
+    let sent = try CommandRunner(executable: "dbus-send", environment: environment).run([
+      "--session", "--type=signal", "/notify/test/marker", "com.canonical.Unity.LauncherEntry.Update",
+      "string:\(marker)",
+    ])
+    try #require(sent.status == 0, "dbus-send: \(sent.stderr)")
+    try #require(
+      waitUntil(timeout: 10) { self.seen.contains(marker) }, "dbus-monitor did not print the marker")
+  }
 }

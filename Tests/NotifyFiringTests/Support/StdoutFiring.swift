@@ -60,9 +60,18 @@ final class StdoutFiring {
   /// What the firer logged (a resident one).
   var log: String { resident?.errorText ?? "" }
 
+  /// Stops a resident firer (SIGTERM) and waits for it to exit; what it printed is then all
+  /// it ever will. Does nothing for `fire-due`, whose runs have exited, or once stopped.
   func stop() {
-    guard let resident else { return }
+    guard let resident, resident.isRunning else { return }
     resident.send(SIGTERM)
-    #expect(resident.waitExit() == 0)
+    #expect(resident.waitExit() == 0, "\(resident.errorText)")
+  }
+
+  /// Waits until the store has settled (nothing due, no claim held), then stops the firer:
+  /// a check that nothing more was printed is meaningful after this.
+  func settle() {
+    #expect(f.waitSettled(), "\(log)")
+    stop()
   }
 }

@@ -1,21 +1,15 @@
 import Foundation
+import NotifyTestSupport
 
-/// The built `notify` executable, found next to the test bundle (`.build/debug`), or at
-/// `NOTIFY_BINARY`.
+/// The built `notify` executable: `NOTIFY_BINARY` when set, else the one in the products
+/// folder the test bundle was built into (`CommandRunner.productsFolder`). Only a regular
+/// executable file counts: a clone in a folder named `notify` is not the binary.
 enum NotifyBinary {
   static let path: String? = {
     var candidates: [String] = []
     if let override = ProcessInfo.processInfo.environment["NOTIFY_BINARY"] { candidates.append(override) }
-    for start in [
-      Bundle.main.bundlePath, Bundle.main.executablePath ?? "", CommandLine.arguments.first ?? "",
-    ] where !start.isEmpty {
-      var url = URL(fileURLWithPath: start)
-      for _ in 0..<4 {
-        url.deleteLastPathComponent()
-        candidates.append(url.appendingPathComponent("notify").path)
-      }
-    }
-    let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    candidates.append(CommandRunner.product("notify"))
+    let found = candidates.first(where: CommandRunner.isRegularExecutable)
     if found == nil { print("skipping CLI tests: the notify binary was not found (run swift build first)") }
     return found
   }()

@@ -3,9 +3,12 @@ import Glibc
 import NotifyTestSupport
 
 /// A small tmpfs mounted for one test (full-disk and read-only faults). Needs root (or
-/// CAP_SYS_ADMIN); `make` returns nil with the reason when mounting is not allowed, and the
-/// test skips saying so.
+/// CAP_SYS_ADMIN): tests that use one are enabled only where `isAllowed`, and skipped saying
+/// so elsewhere; `make` returns nil with the reason when mounting fails.
 final class ScratchMount: @unchecked Sendable {
+  /// True when this process may mount a tmpfs: tried once, with a tiny one.
+  static let isAllowed: Bool = make(size: "64k").0 != nil
+
   /// The mount point.
   let path: String
   private let parent: TemporaryFolder
