@@ -52,24 +52,55 @@ extension SQLiteStore {
   }
 
   /// Claims the held occurrences of `apps` that nobody alive is releasing, for `owner` to
-  /// show; oldest first.
+  /// show; oldest first. An occurrence a dead releaser's hand-off journal lists as shown is
+  /// recorded as released then (history `detail.recovered: true`) and not returned: it was
+  /// shown before that firer could record it.
   public func claimHeld(apps: [String], owner: FirerIdentity) throws(NotifyError) -> [HeldNotification] {
     guard !apps.isEmpty else { return [] }
-    return try write { db in
+    let (claimed, retired) = try write { db in
+      var journals: [String: [Int64: HandOffJournal.Release]] = [:]
       var claimed: [HeldNotification] = []
       for app in apps {
         let rows = try Row.fetchAll(
           db, sql: "SELECT * FROM held WHERE app = ? ORDER BY seq", arguments: [app])
         for row in rows {
-          if let by = row["claimed_by"] as String?, ClaimOwner.isAlive(by) { continue }
+          let by = row["claimed_by"] as String?
+          if let by, ClaimOwner.isAlive(by) { continue }
+          let one = HeldTable.decode(row)
+          if let shown = by.flatMap(FirerIdentity.init).flatMap({
+            releaseNoted(one, by: $0, journals: &journals)
+          }) {
+            try Self.recordReleased(one, at: shown.at, summaryID: shown.summaryID, recovered: true, in: db)
+            continue
+          }
           try db.execute(
-            sql: "UPDATE held SET claimed_by = ? WHERE seq = ?",
-            arguments: [owner.description, row["seq"] as Int64])
-          claimed.append(HeldTable.decode(row))
+            sql: "UPDATE held SET claimed_by = ? WHERE seq = ?", arguments: [owner.description, one.key])
+          claimed.append(one)
         }
       }
-      return claimed
+      return (claimed, try finishedJournals(Set(journals.keys), in: db))
     }
+    // Only once the transaction that recorded their releases has committed.
+    for journal in retired { unlink(journal) }
+    return claimed
+  }
+
+  /// What the hand-off journal of `releaser` says of `held`: shown, when and how, or nil.
+  private func releaseNoted(
+    _ held: HeldNotification, by releaser: FirerIdentity,
+    journals: inout [String: [Int64: HandOffJournal.Release]]
+  ) -> HandOffJournal.Release? {
+    let path = HandOffJournal.path(storePath: path, owner: releaser)
+    if journals[path] == nil { journals[path] = HandOffJournal.releases(path) }
+    return journals[path]?[held.key]
+  }
+
+  /// Notes in `owner`'s hand-off journal that it showed `held` (one `write(2)`).
+  public func noteReleased(
+    _ held: [HeldNotification], at date: Date, summaryID: String?, owner: FirerIdentity
+  ) throws(NotifyError) {
+    guard !held.isEmpty else { return }
+    try handOffJournals.append(released: held, at: date, summaryID: summaryID, owner: owner, storePath: path)
   }
 
   /// Gives back held occurrences that could not be shown (the sink refused): the next wake
@@ -91,23 +122,31 @@ extension SQLiteStore {
     guard !held.isEmpty else { return }
     try write { db in
       for one in held.sorted(by: { $0.key < $1.key }) {
-        let delivery = Delivery(
-          notification: one.notification, occurrence: one.occurrence, fireDate: one.fireDate,
-          deliveredAt: date,
-          late: true)
-        var event = HistoryEvent(delivery: delivery)
-        event.detail["heldAt"] = .string(RFC3339.string(from: one.heldAt, milliseconds: true))
-        if let summaryID {
-          event.reason = QuietRelease.summarizedReason
-          event.detail["summary"] = .string(summaryID)
-        }
-        try HistoryWriter.insert(event, in: db)
-        if let badge = one.notification.badge {
-          try BadgeTable.set(app: one.notification.app, count: badge, at: date, in: db)
-        }
-        try db.execute(sql: "DELETE FROM held WHERE seq = ?", arguments: [one.key])
+        try Self.recordReleased(one, at: date, summaryID: summaryID, in: db)
       }
     }
+    handOffJournals.recorded(released: held)
+  }
+
+  /// Records one held occurrence as shown (`markReleased`), inside the caller's transaction.
+  private static func recordReleased(
+    _ one: HeldNotification, at date: Date, summaryID: String?, recovered: Bool = false, in db: Database
+  ) throws {
+    let delivery = Delivery(
+      notification: one.notification, occurrence: one.occurrence, fireDate: one.fireDate, deliveredAt: date,
+      late: true)
+    var event = HistoryEvent(delivery: delivery)
+    event.detail["heldAt"] = .string(RFC3339.string(from: one.heldAt, milliseconds: true))
+    if let summaryID {
+      event.reason = QuietRelease.summarizedReason
+      event.detail["summary"] = .string(summaryID)
+    }
+    if recovered { event.detail["recovered"] = .bool(true) }
+    try HistoryWriter.insert(event, in: db)
+    if let badge = one.notification.badge {
+      try BadgeTable.set(app: one.notification.app, count: badge, at: date, in: db)
+    }
+    try db.execute(sql: "DELETE FROM held WHERE seq = ?", arguments: [one.key])
   }
 }
 
