@@ -12,11 +12,10 @@ extension Firer {
 
   /// Shows what quiet hours held for the apps they no longer hold (quiet ended, or the user
   /// let the app break through): one by one, or as one summary per app with more than a few
-  /// (`QuietRelease`). Returns when to look again while some stay held: the end of quiet
-  /// (nil when it ends only by hand, which commits to the store and so wakes the loop).
-  func releaseHeld(_ report: inout BatchReport) -> Date? {
+  /// (`QuietRelease`). Returns whether some stay held, for apps quiet hours still hold.
+  func releaseHeld(_ report: inout BatchReport) -> Bool {
     recordUnrecordedReleases()
-    guard let apps = try? store.heldApps(app: options.app), !apps.isEmpty else { return nil }
+    guard let apps = try? store.heldApps(app: options.app), !apps.isEmpty else { return false }
     let now = clock.now()
     let quiet = (try? store.quietHours()) ?? QuietHours()
     let quietNow = quiet.isQuiet(at: now, in: clock.zones.local)
@@ -29,7 +28,16 @@ extension Firer {
     if let held = try? store.claimHeld(apps: releasable.keys.sorted(), owner: identity), !held.isEmpty {
       report.releasedFromQuiet += show(held, settings: releasable, at: now)
     }
-    return stillHeld ? quiet.nextChange(after: now, in: clock.zones.local) : nil
+    return stillHeld
+  }
+
+  /// When to look at what quiet hours hold again after a wake-up that leaves some held
+  /// (`QuietRelease.nextLook`); nil when none are. Unreadable quiet hours count as not quiet:
+  /// the look comes at once, and shows them.
+  func releaseDeadline(holding: Bool) -> Date? {
+    guard holding else { return nil }
+    let quiet = (try? store.quietHours()) ?? QuietHours()
+    return QuietRelease.nextLook(holding: true, quiet: quiet, at: clock.now(), in: clock.zones.local)
   }
 
   /// Records the releases a busy store refused earlier; those it refuses again wait for the

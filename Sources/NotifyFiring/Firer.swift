@@ -83,6 +83,8 @@ public final class Firer {
       claimed += other.claimed
       delivered += other.delivered
       failed += other.failed
+      held += other.held
+      releasedFromQuiet += other.releasedFromQuiet
       released += other.released
       stopped = stopped || other.stopped
       interrupted = interrupted || other.interrupted
@@ -187,7 +189,7 @@ public final class Firer {
       report.interrupted = true
       return Wake(report: report, next: nil)
     }
-    let releaseAt = releaseHeld(&report)
+    let stillHeld = releaseHeld(&report)
     var actions = machine.wake(now: clock.now())
     while !actions.isEmpty {
       switch actions.removeFirst() {
@@ -221,25 +223,28 @@ public final class Firer {
             report.released += claims.count
           }
           let retry = fault.kind == .stalled ? clock.now() + Firer.stalledSinkRetry : nil
-          return finished(report, next: retry, releaseAt: releaseAt)
+          return finished(report, next: retry, stillHeld: stillHeld)
         }
       case .giveBack(let claims):
         try release(claims)
         report.released += claims.count
       case .arm(let date):
-        return finished(report, next: date, releaseAt: releaseAt)
+        return finished(report, next: date, stillHeld: stillHeld)
       case .disarm:
-        return finished(report, next: nil, releaseAt: releaseAt)
+        return finished(report, next: nil, stillHeld: stillHeld)
       }
     }
-    return finished(report, next: nil, releaseAt: releaseAt)
+    return finished(report, next: nil, stillHeld: stillHeld)
   }
 
   /// A wake-up's result: the machine's `next` instant, or sooner when what quiet hours hold
-  /// (`releaseAt`) or a release the store could not record yet asks for a look before it.
-  private func finished(_ report: BatchReport, next: Date?, releaseAt: Date?) -> Wake {
+  /// asks for a look when they end (held before and `stillHeld`, or held by this wake-up:
+  /// issue 25, the wake that holds the first one must arm the end of quiet too), or a
+  /// release the store could not record yet asks to be recorded.
+  private func finished(_ report: BatchReport, next: Date?, stillHeld: Bool) -> Wake {
+    let release = releaseDeadline(holding: stillHeld || report.held > 0)
     let retry = unrecordedReleases.isEmpty ? nil : clock.now() + Firer.recordRetry
-    return Wake(report: report, next: [next, releaseAt, retry].compactMap { $0 }.min())
+    return Wake(report: report, next: [next, release, retry].compactMap { $0 }.min())
   }
 
   /// Gives back every claim not handed over yet (on stop, or at the end of a run).
