@@ -64,10 +64,11 @@ extension Firer {
 
   /// Hands the release steps to the sink in order, each under its app's `settings` (read
   /// once, as the apps were found releasable); a step the sink refuses goes back to the
-  /// store with everything after it. A step the sink took is never shown again: it is noted
-  /// at once in the hand-off journal (a crash before it is recorded leaves the note to the
-  /// next firer), then recorded (a busy store leaves it to `recordUnrecordedReleases`).
-  /// Returns how many held occurrences came out.
+  /// store with everything after it; what the app cancelled since the claim is left out. A
+  /// step the sink took is never shown again: it is noted at once in the hand-off journal (a
+  /// crash before it is recorded leaves the note to the next firer), then recorded (a busy
+  /// store leaves it to `recordUnrecordedReleases`). Returns how many held occurrences came
+  /// out.
   private func show(_ held: [HeldNotification], settings: [String: NotificationSettings], at now: Date) -> Int
   {
     var shown = 0
@@ -78,18 +79,19 @@ extension Firer {
         try? store.unclaimHeld(Self.heldOf(steps[position...]))
         break
       }
-      let ones: [HeldNotification]
+      // The app may have cancelled some since they were claimed: a cancel wins unless the
+      // hand-off is under way. A store that cannot be read does not hold them back.
+      let planned = Self.heldOf(steps[position...position])
+      let ones = (try? store.keepHeld(planned, owner: identity)) ?? planned
+      guard !ones.isEmpty else { continue }
       let notification: LocalNotification
       var summaryID: String?
-      switch step {
-      case .each(let one):
-        ones = [one]
-        notification = one.notification
-      case .summary(let app, let all):
-        ones = all
+      if case .summary(let app, _) = step {
         let id = "quiet-" + String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
         summaryID = id
-        notification = QuietRelease.summary(app: app, all, id: id, at: now)
+        notification = QuietRelease.summary(app: app, ones, id: id, at: now)
+      } else {
+        notification = ones[0].notification
       }
       var delivery = Delivery(
         notification: notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1,

@@ -41,6 +41,17 @@ extension SQLiteStore {
     }
   }
 
+  /// The occurrences held for quiet hours (only `app`'s when given), oldest first: what
+  /// `notify list` shows as held.
+  public func held(app: String?) throws(NotifyError) -> [HeldNotification] {
+    try read { db in
+      try Row.fetchAll(
+        db, sql: "SELECT * FROM held \(app == nil ? "" : "WHERE app = ?") ORDER BY fire_date, seq",
+        arguments: app.map { [$0] } ?? []
+      ).map(HeldTable.decode)
+    }
+  }
+
   /// How many occurrences are held (for `notify quiet` and `notify status`).
   public func heldCount(app: String?) throws(NotifyError) -> Int {
     try read { db in
@@ -93,6 +104,53 @@ extension SQLiteStore {
     let path = HandOffJournal.path(storePath: path, owner: releaser)
     if journals[path] == nil { journals[path] = HandOffJournal.releases(path) }
     return journals[path]?[held.key]
+  }
+
+  /// Cancels the app's held occurrences of `id` (every one of the app's when nil), inside the
+  /// caller's transaction: each is deleted and recorded `cancelled` (reason `quiet-hours`,
+  /// `detail.heldAt`), unless a releaser's hand-off journal says it was shown already. Cancel
+  /// wins over a release not yet under way: a releaser checks before each hand-off
+  /// (`keepHeld`). Returns the ids cancelled, oldest first (an id once per occurrence).
+  func cancelHeld(app: String, id: String?, at now: Date, in db: Database) throws -> [String] {
+    var arguments: StatementArguments = [app]
+    if let id { arguments += [id] }
+    let rows = try Row.fetchAll(
+      db, sql: "SELECT * FROM held WHERE app = ? \(id == nil ? "" : "AND notification_id = ?") ORDER BY seq",
+      arguments: arguments)
+    var journals: [String: [Int64: HandOffJournal.Release]] = [:]
+    var cancelled: [String] = []
+    for row in rows {
+      let one = HeldTable.decode(row)
+      let releaser = (row["claimed_by"] as String?).flatMap(FirerIdentity.init)
+      if let releaser, releaseNoted(one, by: releaser, journals: &journals) != nil { continue }
+      try db.execute(sql: "DELETE FROM held WHERE seq = ?", arguments: [one.key])
+      var detail = HistoryEvent.detail(of: one.notification)
+      detail["heldAt"] = .string(RFC3339.string(from: one.heldAt, milliseconds: true))
+      try HistoryWriter.insert(
+        HistoryEvent(
+          at: now, app: app, notificationID: one.notification.id, kind: .cancelled,
+          reason: QuietRelease.heldReason, occurrence: one.occurrence, fireDate: one.fireDate, detail: detail),
+        in: db)
+      cancelled.append(one.notification.id)
+    }
+    return cancelled
+  }
+
+  /// Of `held`, those still held and claimed by `owner`: a releaser asks just before each
+  /// hand-off, so that what the app cancelled meanwhile is not shown.
+  public func keepHeld(_ held: [HeldNotification], owner: FirerIdentity) throws(NotifyError)
+    -> [HeldNotification]
+  {
+    guard !held.isEmpty else { return [] }
+    let kept = try readOneStatement { db in
+      try Set(
+        Int64.fetchAll(
+          db,
+          sql:
+            "SELECT seq FROM held WHERE claimed_by = ? AND seq IN (\(Self.placeholders(held.count)))",
+          arguments: [owner.description] + StatementArguments(held.map(\.key))))
+    }
+    return held.filter { kept.contains($0.key) }
   }
 
   /// Notes in `owner`'s hand-off journal that it showed `held` (one `write(2)`).

@@ -79,6 +79,10 @@ final class BusyReleaseStore: FiringStore, @unchecked Sendable {
 
   func unclaimHeld(_ held: [HeldNotification]) throws { try store.unclaimHeld(held) }
 
+  func keepHeld(_ held: [HeldNotification], owner: FirerIdentity) throws -> [HeldNotification] {
+    try store.keepHeld(held, owner: owner)
+  }
+
   func noteReleased(_ held: [HeldNotification], at date: Date, summaryID: String?, owner: FirerIdentity)
     throws
   {
