@@ -208,8 +208,8 @@ public final class LocalNotificationCenter: Sendable {
     return delivery
   }
 
-  /// Cancels the pending notifications with these ids; returns the ids that were not
-  /// pending (the others are cancelled anyway).
+  /// Cancels the pending notifications with these ids, and what quiet hours hold of them
+  /// (`held()`); returns the ids that were neither (the others are cancelled anyway).
   @discardableResult
   public func cancel(_ ids: [String]) throws(NotifyError) -> [String] {
     let missing = try store.cancel(app: app, ids: ids, at: clock.now())
@@ -217,13 +217,15 @@ public final class LocalNotificationCenter: Sendable {
     return missing
   }
 
-  /// Cancels the pending notification with this id; returns false when it was not pending.
+  /// Cancels the pending notification with this id, and what quiet hours hold of it; returns
+  /// false when it was neither.
   @discardableResult
   public func cancel(id: String) throws(NotifyError) -> Bool {
     try cancel([id]).isEmpty
   }
 
-  /// Cancels every pending notification of the app; returns their ids.
+  /// Cancels every pending notification of the app, and everything quiet hours hold of it;
+  /// returns their ids.
   @discardableResult
   public func cancelAll() throws(NotifyError) -> [String] {
     let ids = try store.cancelAll(app: app, at: clock.now())

@@ -2,15 +2,22 @@ import ArgumentParser
 import Foundation
 import Notify
 
-/// `notify cancel`: removes pending notifications of the app.
+/// `notify cancel`: removes pending notifications of the app, and what quiet hours hold.
 struct CancelCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "cancel", _superCommandName: "notify", abstract: "Cancel pending notifications of the app.")
+    commandName: "cancel", _superCommandName: "notify",
+    abstract: "Cancel pending notifications of the app, and those quiet hours hold.",
+    discussion: """
+      A notification quiet hours hold (notify list marks it "held for quiet hours") is \
+      cancelled too: it is not shown when quiet ends. Each cancel is recorded in history \
+      as cancelled (a held one with reason quiet-hours). Exit 1 when an id is neither \
+      pending nor held (the others are cancelled anyway).
+      """)
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption
 
-  @Flag(name: .long, help: "Cancel every pending notification of the app.")
+  @Flag(name: .long, help: "Cancel every pending and held notification of the app.")
   var all = false
 
   @Argument(help: "Ids to cancel.")
@@ -34,7 +41,8 @@ struct CancelCommand: ParsableCommand {
     }
     let missing = try center.cancel(ids)
     for id in missing {
-      Output.error("not cancelled: '\(id)' is not pending in app '\(app)' (see notify list)")
+      Output.error(
+        "not cancelled: '\(id)' is not pending in app '\(app)', nor held for quiet hours (see notify list)")
     }
     if !missing.isEmpty { throw ExitCode(1) }
   }

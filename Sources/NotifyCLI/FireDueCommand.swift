@@ -12,6 +12,9 @@ struct FireDueCommand: ParsableCommand {
     discussion: """
       For a systemd timer (units/notify-fire.timer) or cron. Missed occurrences are \
       delivered once with late: true (a repeating notification once, then it moves on). \
+      During quiet hours what falls due is held; each run shows what quiet hours no longer \
+      hold, so a held notification comes out at the first run after they end (a run arms \
+      nothing; notify daemon shows it when they end). \
       Shortly before --budget is spent no new delivery starts; what is left stays due for \
       the next run, and the count is printed on stderr. Exit 0 then, 75 if one delivery \
       alone outlasted the whole budget. SIGTERM, SIGINT or SIGHUP stop it the same way \

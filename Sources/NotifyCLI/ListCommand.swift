@@ -2,10 +2,17 @@ import ArgumentParser
 import Foundation
 import Notify
 
-/// `notify list`: pending notifications, soonest first.
+/// `notify list`: what quiet hours hold, then pending notifications, soonest first.
 struct ListCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "list", _superCommandName: "notify", abstract: "List pending notifications, soonest first.")
+    commandName: "list", _superCommandName: "notify",
+    abstract: "List pending notifications, soonest first, after those quiet hours hold.",
+    discussion: """
+      A notification quiet hours hold (it fell due while it was quiet) is listed first, \
+      marked "held for quiet hours", at the instant it fell due; it is shown when quiet \
+      ends unless it is cancelled first (notify cancel). With --json each object has \
+      "state": "held" or "pending"; a held one also has "occurrence" and "heldAt".
+      """)
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption
@@ -21,26 +28,35 @@ struct ListCommand: ParsableCommand {
     // Every reader shows the instant that will fire: computed in the zones of now, so a
     // moved system zone or updated zone data shows before a firer has run.
     let zones = SystemClock().zones
-    let pending = StoredNotification.current(try store.open().pending(app: app), in: zones)
+    let opened = try store.open()
+    let items = ListedNotification.list(
+      held: try opened.held(app: app),
+      pending: StoredNotification.current(try opened.pending(app: app), in: zones))
     if json {
-      Output.line(Output.jsonArray(pending.map(\.jsonRecord)))
+      Output.line(Output.jsonArray(items.map(\.jsonRecord)))
       return
     }
     let zone = zones.local
-    for item in pending {
+    for item in items {
       Output.line(Self.row(item, zone: zone, showApp: allApps))
     }
   }
 
-  /// One readable line: id, next fire in local time, repeat or snooze, title or body.
-  static func row(_ item: StoredNotification, zone: Zone, showApp: Bool) -> String {
+  /// One readable line: the instant in local time (next fire, or when a held one fell due),
+  /// id, held or repeat or snooze, title or body.
+  static func row(_ item: ListedNotification, zone: Zone, showApp: Bool) -> String {
     let n = item.notification
-    var parts = [Output.localTime(item.nextFireDate, zone: zone)]
+    var parts = [Output.localTime(item.fireDate, zone: zone)]
     if showApp { parts.append(Output.safe(n.app)) }
     parts.append(Output.safe(n.id))
-    if let unit = n.schedule.repeatInterval { parts.append("every \(unit.rawValue)") }
-    if let occurrence = item.snoozedOccurrence { parts.append("snoozed (occurrence \(occurrence))") }
-    if let rule = n.schedule.rule { parts.append("rule \(Output.safe(rule.ruleText, limit: 80))") }
+    switch item {
+    case .held(let held):
+      parts.append("held for quiet hours" + (held.occurrence > 1 ? " (occurrence \(held.occurrence))" : ""))
+    case .pending(let pending):
+      if let unit = n.schedule.repeatInterval { parts.append("every \(unit.rawValue)") }
+      if let occurrence = pending.snoozedOccurrence { parts.append("snoozed (occurrence \(occurrence))") }
+      if let rule = n.schedule.rule { parts.append("rule \(Output.safe(rule.ruleText, limit: 80))") }
+    }
     let text = [n.title, n.body].compactMap { $0 }.joined(separator: " — ")
     if !text.isEmpty { parts.append(Output.safe(text, limit: 60)) }
     return parts.joined(separator: "  ")

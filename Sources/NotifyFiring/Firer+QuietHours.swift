@@ -2,12 +2,20 @@ import Foundation
 import NotifyCore
 
 extension Firer {
+  /// Held occurrences a release showed at `at` (in the summary `summaryID`, if one), to be
+  /// recorded.
+  struct ShownRelease {
+    var held: [HeldNotification]
+    var at: Date
+    var summaryID: String?
+  }
+
   /// Shows what quiet hours held for the apps they no longer hold (quiet ended, or the user
   /// let the app break through): one by one, or as one summary per app with more than a few
-  /// (`QuietRelease`). Returns when to look again while some stay held: the end of quiet
-  /// (nil when it ends only by hand, which commits to the store and so wakes the loop).
-  func releaseHeld(_ report: inout BatchReport) -> Date? {
-    guard let apps = try? store.heldApps(app: options.app), !apps.isEmpty else { return nil }
+  /// (`QuietRelease`). Returns whether some stay held, for apps quiet hours still hold.
+  func releaseHeld(_ report: inout BatchReport) -> Bool {
+    recordUnrecordedReleases()
+    guard let apps = try? store.heldApps(app: options.app), !apps.isEmpty else { return false }
     let now = clock.now()
     let quiet = (try? store.quietHours()) ?? QuietHours()
     let quietNow = quiet.isQuiet(at: now, in: clock.zones.local)
@@ -20,12 +28,47 @@ extension Firer {
     if let held = try? store.claimHeld(apps: releasable.keys.sorted(), owner: identity), !held.isEmpty {
       report.releasedFromQuiet += show(held, settings: releasable, at: now)
     }
-    return stillHeld ? quiet.nextChange(after: now, in: clock.zones.local) : nil
+    return stillHeld
+  }
+
+  /// When to look at what quiet hours hold again after a wake-up that leaves some held
+  /// (`QuietRelease.nextLook`); nil when none are. Unreadable quiet hours count as not quiet:
+  /// the look comes at once, and shows them.
+  func releaseDeadline(holding: Bool) -> Date? {
+    guard holding else { return nil }
+    let quiet = (try? store.quietHours()) ?? QuietHours()
+    return QuietRelease.nextLook(holding: true, quiet: quiet, at: clock.now(), in: clock.zones.local)
+  }
+
+  /// Records the releases a busy store refused earlier; those it refuses again wait for the
+  /// next wake (or, when the firer stops, for the firer that takes its held rows over, which
+  /// finds them in the hand-off journal).
+  func recordUnrecordedReleases() {
+    let waiting = unrecordedReleases
+    unrecordedReleases = []
+    for shown in waiting { recordRelease(shown) }
+  }
+
+  /// Records a release the sink took; a store that refuses keeps it in memory, still claimed
+  /// by this firer, so that it is recorded later and never shown again.
+  private func recordRelease(_ shown: ShownRelease) {
+    do {
+      try store.markReleased(shown.held, at: shown.at, summaryID: shown.summaryID)
+    } catch {
+      unrecordedReleases.append(shown)
+      logger.error(
+        "showed \(shown.held.count) held for quiet hours but could not record it yet; trying again at the next wake: \(error)"
+      )
+    }
   }
 
   /// Hands the release steps to the sink in order, each under its app's `settings` (read
   /// once, as the apps were found releasable); a step the sink refuses goes back to the
-  /// store with everything after it. Returns how many held occurrences came out.
+  /// store with everything after it; what the app cancelled since the claim is left out. A
+  /// step the sink took is never shown again: it is noted at once in the hand-off journal (a
+  /// crash before it is recorded leaves the note to the next firer), then recorded (a busy
+  /// store leaves it to `recordUnrecordedReleases`). Returns how many held occurrences came
+  /// out.
   private func show(_ held: [HeldNotification], settings: [String: NotificationSettings], at now: Date) -> Int
   {
     var shown = 0
@@ -36,18 +79,19 @@ extension Firer {
         try? store.unclaimHeld(Self.heldOf(steps[position...]))
         break
       }
-      let ones: [HeldNotification]
+      // The app may have cancelled some since they were claimed: a cancel wins unless the
+      // hand-off is under way. A store that cannot be read does not hold them back.
+      let planned = Self.heldOf(steps[position...position])
+      let ones = (try? store.keepHeld(planned, owner: identity)) ?? planned
+      guard !ones.isEmpty else { continue }
       let notification: LocalNotification
       var summaryID: String?
-      switch step {
-      case .each(let one):
-        ones = [one]
-        notification = one.notification
-      case .summary(let app, let all):
-        ones = all
+      if case .summary(let app, _) = step {
         let id = "quiet-" + String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
         summaryID = id
-        notification = QuietRelease.summary(app: app, all, id: id, at: now)
+        notification = QuietRelease.summary(app: app, ones, id: id, at: now)
+      } else {
+        notification = ones[0].notification
       }
       var delivery = Delivery(
         notification: notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1,
@@ -57,16 +101,25 @@ extension Firer {
       delivery.apply(settings[notification.app] ?? .allowAll)
       do {
         try sink.deliver(delivery)
-        try store.markReleased(ones, at: now, summaryID: summaryID)
-        shown += ones.count
-        logger.info(
-          "showed \(ones.count) held for quiet hours",
-          metadata: ["app": "\(notification.app)", "id": "\(notification.id)"])
+      } catch let error as NotifyError where error.mayHaveBeenShown {
+        // Not tried again: the server may show it (SPEC.md §6: never twice).
+        logger.warning("\(error)", metadata: ["app": "\(notification.app)", "id": "\(notification.id)"])
       } catch {
         logger.warning("could not show what quiet hours held; trying again at the next wake: \(error)")
         try? store.unclaimHeld(Self.heldOf(steps[position...]))
         break
       }
+      // One write(2): from here on a crash cannot show it again.
+      do {
+        try store.noteReleased(ones, at: now, summaryID: summaryID, owner: identity)
+      } catch {
+        logger.warning("could not note a release; recording it at once instead: \(error)")
+      }
+      recordRelease(ShownRelease(held: ones, at: now, summaryID: summaryID))
+      shown += ones.count
+      logger.info(
+        "showed \(ones.count) held for quiet hours",
+        metadata: ["app": "\(notification.app)", "id": "\(notification.id)"])
     }
     return shown
   }

@@ -83,6 +83,8 @@ public final class Firer {
       claimed += other.claimed
       delivered += other.delivered
       failed += other.failed
+      held += other.held
+      releasedFromQuiet += other.releasedFromQuiet
       released += other.released
       stopped = stopped || other.stopped
       interrupted = interrupted || other.interrupted
@@ -115,6 +117,9 @@ public final class Firer {
   /// How long after a sink stalled (`SinkFault.stalled`) the firer asks to be woken to try
   /// again.
   public static let stalledSinkRetry: TimeInterval = 2
+  /// How long after the store was too busy to record a release (what quiet hours held, shown
+  /// when they ended) the firer asks to be woken to record it.
+  public static let recordRetry: TimeInterval = 2
 
   let clock: any NotifyClock
   let sounds: any SoundResolving
@@ -132,6 +137,9 @@ public final class Firer {
   }
   /// Deliveries handed over but not yet recorded because the store was busy.
   private var unrecorded: [HandOff] = []
+  /// Held occurrences a release showed but could not record yet because the store was busy:
+  /// still claimed by this firer, so no release takes them again (`Firer+QuietHours`).
+  var unrecordedReleases: [ShownRelease] = []
 
   /// Creates a firer.
   public init(
@@ -181,7 +189,7 @@ public final class Firer {
       report.interrupted = true
       return Wake(report: report, next: nil)
     }
-    let releaseAt = releaseHeld(&report)
+    let stillHeld = releaseHeld(&report)
     var actions = machine.wake(now: clock.now())
     while !actions.isEmpty {
       switch actions.removeFirst() {
@@ -215,18 +223,28 @@ public final class Firer {
             report.released += claims.count
           }
           let retry = fault.kind == .stalled ? clock.now() + Firer.stalledSinkRetry : nil
-          return Wake(report: report, next: [retry, releaseAt].compactMap { $0 }.min())
+          return finished(report, next: retry, stillHeld: stillHeld)
         }
       case .giveBack(let claims):
         try release(claims)
         report.released += claims.count
       case .arm(let date):
-        return Wake(report: report, next: releaseAt.map { min($0, date) } ?? date)
+        return finished(report, next: date, stillHeld: stillHeld)
       case .disarm:
-        return Wake(report: report, next: releaseAt)
+        return finished(report, next: nil, stillHeld: stillHeld)
       }
     }
-    return Wake(report: report, next: releaseAt)
+    return finished(report, next: nil, stillHeld: stillHeld)
+  }
+
+  /// A wake-up's result: the machine's `next` instant, or sooner when what quiet hours hold
+  /// asks for a look when they end (held before and `stillHeld`, or held by this wake-up:
+  /// issue 25, the wake that holds the first one must arm the end of quiet too), or a
+  /// release the store could not record yet asks to be recorded.
+  private func finished(_ report: BatchReport, next: Date?, stillHeld: Bool) -> Wake {
+    let release = releaseDeadline(holding: stillHeld || report.held > 0)
+    let retry = unrecordedReleases.isEmpty ? nil : clock.now() + Firer.recordRetry
+    return Wake(report: report, next: [next, release, retry].compactMap { $0 }.min())
   }
 
   /// Gives back every claim not handed over yet (on stop, or at the end of a run).
@@ -238,6 +256,8 @@ public final class Firer {
       try release(claims)
       released += claims.count
     }
+    // What is still unrecorded keeps its journal lines: the next firer records it.
+    recordUnrecordedReleases()
     store.endHandOffs(owner: identity)
     return released
   }

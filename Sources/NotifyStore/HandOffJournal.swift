@@ -2,7 +2,10 @@ import Foundation
 import NotifyCore
 
 /// A firer's record of what it handed to its sink and has not yet recorded in the store:
-/// one line per hand-off, appended with one `write(2)` right after the sink took it.
+/// one line per hand-off, appended with one `write(2)` right after the sink took it. What
+/// quiet hours held and a release showed is noted the same way (`held SEQ MILLIS SUMMARY`),
+/// so that the firer taking over a dead releaser's held rows records them instead of
+/// showing them again.
 ///
 /// It is what lets a burst be handed over together and recorded in one transaction
 /// afterwards without weakening SPEC.md §6: when the firer dies before that transaction,
@@ -39,7 +42,15 @@ final class HandOffJournal {
 
   /// Appends one hand-off.
   func append(_ handOff: HandOff) throws(NotifyError) {
-    let line = Self.line(handOff)
+    try append(line: Self.line(handOff))
+  }
+
+  /// Appends the release of held occurrences, shown at `date` (in the summary `summaryID`).
+  func append(released held: [HeldNotification], at date: Date, summaryID: String?) throws(NotifyError) {
+    try append(line: held.map { Self.line(released: $0.key, at: date, summaryID: summaryID) }.joined())
+  }
+
+  private func append(line: String) throws(NotifyError) {
     let written = line.withCString { write(fd, $0, strlen($0)) }
     guard written == line.utf8.count else {
       throw NotifyError(
@@ -56,8 +67,14 @@ final class HandOffJournal {
     "\(handOff.claim.rowID) \(handOff.claim.occurrence) \(Millis.from(handOff.delivery.deliveredAt))\n"
   }
 
+  /// `held SEQ handedOverAtMillis SUMMARY` (`-` for none) as one line.
+  static func line(released seq: Int64, at date: Date, summaryID: String?) -> String {
+    "held \(seq) \(Millis.from(date)) \(summaryID ?? "-")\n"
+  }
+
   /// When each hand-off a journal file lists was made, keyed by (row, occurrence); empty
-  /// when there is no such file. A line cut short by a crash is ignored.
+  /// when there is no such file. A line cut short by a crash is ignored, and so are the
+  /// lines of released held occurrences (`releases`).
   static func read(_ path: String) -> [Key: Date] {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
     var entries: [Key: Date] = [:]
@@ -71,10 +88,42 @@ final class HandOffJournal {
     return entries
   }
 
+  /// The held occurrences a journal file lists as shown by a release, keyed by the held
+  /// row's key; empty when there is no such file. A line cut short by a crash is ignored.
+  static func releases(_ path: String) -> [Int64: Release] {
+    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+    // Only whole lines: a summary id cut short would still parse.
+    let whole = text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
+    var entries: [Int64: Release] = [:]
+    for line in whole.split(separator: "\n", omittingEmptySubsequences: true) {
+      let fields = line.split(separator: " ")
+      guard fields.count == 4, fields[0] == "held", let seq = Int64(fields[1]), let millis = Int64(fields[2])
+      else { continue }
+      entries[seq] = Release(at: Millis.date(millis), summaryID: fields[3] == "-" ? nil : String(fields[3]))
+    }
+    return entries
+  }
+
   /// A claimed occurrence's identity.
   struct Key: Hashable {
     var rowID: Int64
     var occurrence: Int
+  }
+
+  /// A held occurrence a release showed: when, and in which summary bubble (nil: alone).
+  struct Release: Hashable {
+    var at: Date
+    var summaryID: String?
+  }
+
+  /// What one line is about: a claimed occurrence, or a held one (by its key).
+  enum Entry: Hashable {
+    case claim(Key)
+    case held(Int64)
+
+    init(_ handOff: HandOff) {
+      self = .claim(Key(rowID: handOff.claim.rowID, occurrence: handOff.claim.occurrence))
+    }
   }
 }
 
@@ -84,10 +133,32 @@ final class HandOffJournals: @unchecked Sendable {
   // Safe: every access to `open` and `unrecorded` holds `lock`.
   private let lock = NSLock()
   private var open: [FirerIdentity: HandOffJournal] = [:]
-  private var unrecorded: [HandOffJournal.Key: FirerIdentity] = [:]
+  private var unrecorded: [HandOffJournal.Entry: FirerIdentity] = [:]
 
   /// Appends `handOff` to `owner`'s journal, opening it first when needed.
   func append(_ handOff: HandOff, owner: FirerIdentity, storePath: String) throws(NotifyError) {
+    try append([HandOffJournal.Entry(handOff)], owner: owner, storePath: storePath) {
+      journal throws(NotifyError) in
+      try journal.append(handOff)
+    }
+  }
+
+  /// Appends the release of `held` (shown at `date`, in the summary `summaryID`) to
+  /// `owner`'s journal, opening it first when needed.
+  func append(
+    released held: [HeldNotification], at date: Date, summaryID: String?, owner: FirerIdentity,
+    storePath: String
+  ) throws(NotifyError) {
+    try append(held.map { .held($0.key) }, owner: owner, storePath: storePath) {
+      journal throws(NotifyError) in
+      try journal.append(released: held, at: date, summaryID: summaryID)
+    }
+  }
+
+  private func append(
+    _ entries: [HandOffJournal.Entry], owner: FirerIdentity, storePath: String,
+    _ write: (HandOffJournal) throws(NotifyError) -> Void
+  ) throws(NotifyError) {
     lock.lock()
     defer { lock.unlock() }
     let journal: HandOffJournal
@@ -97,18 +168,26 @@ final class HandOffJournals: @unchecked Sendable {
       journal = try HandOffJournal(storePath: storePath, owner: owner)
       open[owner] = journal
     }
-    try journal.append(handOff)
-    unrecorded[HandOffJournal.Key(rowID: handOff.claim.rowID, occurrence: handOff.claim.occurrence)] = owner
+    try write(journal)
+    for entry in entries { unrecorded[entry] = owner }
   }
 
   /// These hand-offs are recorded in the store now: a journal all of whose lines are is
   /// emptied.
   func recorded(_ handOffs: [HandOff]) {
+    recorded(handOffs.map(HandOffJournal.Entry.init))
+  }
+
+  /// These released held occurrences are recorded in the store now.
+  func recorded(released held: [HeldNotification]) {
+    recorded(held.map { .held($0.key) })
+  }
+
+  private func recorded(_ entries: [HandOffJournal.Entry]) {
     lock.withLock {
       var owners: Set<FirerIdentity> = []
-      for handOff in handOffs {
-        let key = HandOffJournal.Key(rowID: handOff.claim.rowID, occurrence: handOff.claim.occurrence)
-        if let owner = unrecorded.removeValue(forKey: key) { owners.insert(owner) }
+      for entry in entries {
+        if let owner = unrecorded.removeValue(forKey: entry) { owners.insert(owner) }
       }
       for owner in owners where !unrecorded.values.contains(owner) { open[owner]?.empty() }
     }

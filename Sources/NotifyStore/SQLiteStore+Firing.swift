@@ -267,11 +267,15 @@ extension SQLiteStore: FiringStore {
       notification: ClaimSnapshot.decode(row["snapshot"]), handedOverAt: handedOverAt)
   }
 
-  /// Of these dead firers' journals, the ones whose owner holds no claim any more.
-  private func finishedJournals(_ paths: Set<String>, in db: Database) throws -> [String] {
+  /// Of these dead firers' journals, the ones whose owner holds no claim and no held row
+  /// being released any more.
+  func finishedJournals(_ paths: Set<String>, in db: Database) throws -> [String] {
     guard !paths.isEmpty else { return [] }
-    let owners = try String.fetchAll(db, sql: "SELECT DISTINCT owner FROM claim").compactMap(
-      FirerIdentity.init)
+    let owners = try String.fetchAll(
+      db,
+      sql:
+        "SELECT DISTINCT owner FROM claim UNION SELECT DISTINCT claimed_by FROM held WHERE claimed_by IS NOT NULL"
+    ).compactMap(FirerIdentity.init)
     return Array(paths.subtracting(owners.map { HandOffJournal.path(storePath: path, owner: $0) }))
   }
 

@@ -41,6 +41,17 @@ extension SQLiteStore {
     }
   }
 
+  /// The occurrences held for quiet hours (only `app`'s when given), oldest first: what
+  /// `notify list` shows as held.
+  public func held(app: String?) throws(NotifyError) -> [HeldNotification] {
+    try read { db in
+      try Row.fetchAll(
+        db, sql: "SELECT * FROM held \(app == nil ? "" : "WHERE app = ?") ORDER BY fire_date, seq",
+        arguments: app.map { [$0] } ?? []
+      ).map(HeldTable.decode)
+    }
+  }
+
   /// How many occurrences are held (for `notify quiet` and `notify status`).
   public func heldCount(app: String?) throws(NotifyError) -> Int {
     try read { db in
@@ -52,24 +63,102 @@ extension SQLiteStore {
   }
 
   /// Claims the held occurrences of `apps` that nobody alive is releasing, for `owner` to
-  /// show; oldest first.
+  /// show; oldest first. An occurrence a dead releaser's hand-off journal lists as shown is
+  /// recorded as released then (history `detail.recovered: true`) and not returned: it was
+  /// shown before that firer could record it.
   public func claimHeld(apps: [String], owner: FirerIdentity) throws(NotifyError) -> [HeldNotification] {
     guard !apps.isEmpty else { return [] }
-    return try write { db in
+    let (claimed, retired) = try write { db in
+      var journals: [String: [Int64: HandOffJournal.Release]] = [:]
       var claimed: [HeldNotification] = []
       for app in apps {
         let rows = try Row.fetchAll(
           db, sql: "SELECT * FROM held WHERE app = ? ORDER BY seq", arguments: [app])
         for row in rows {
-          if let by = row["claimed_by"] as String?, ClaimOwner.isAlive(by) { continue }
+          let by = row["claimed_by"] as String?
+          if let by, ClaimOwner.isAlive(by) { continue }
+          let one = HeldTable.decode(row)
+          if let shown = by.flatMap(FirerIdentity.init).flatMap({
+            releaseNoted(one, by: $0, journals: &journals)
+          }) {
+            try Self.recordReleased(one, at: shown.at, summaryID: shown.summaryID, recovered: true, in: db)
+            continue
+          }
           try db.execute(
-            sql: "UPDATE held SET claimed_by = ? WHERE seq = ?",
-            arguments: [owner.description, row["seq"] as Int64])
-          claimed.append(HeldTable.decode(row))
+            sql: "UPDATE held SET claimed_by = ? WHERE seq = ?", arguments: [owner.description, one.key])
+          claimed.append(one)
         }
       }
-      return claimed
+      return (claimed, try finishedJournals(Set(journals.keys), in: db))
     }
+    // Only once the transaction that recorded their releases has committed.
+    for journal in retired { unlink(journal) }
+    return claimed
+  }
+
+  /// What the hand-off journal of `releaser` says of `held`: shown, when and how, or nil.
+  private func releaseNoted(
+    _ held: HeldNotification, by releaser: FirerIdentity,
+    journals: inout [String: [Int64: HandOffJournal.Release]]
+  ) -> HandOffJournal.Release? {
+    let path = HandOffJournal.path(storePath: path, owner: releaser)
+    if journals[path] == nil { journals[path] = HandOffJournal.releases(path) }
+    return journals[path]?[held.key]
+  }
+
+  /// Cancels the app's held occurrences of `id` (every one of the app's when nil), inside the
+  /// caller's transaction: each is deleted and recorded `cancelled` (reason `quiet-hours`,
+  /// `detail.heldAt`), unless a releaser's hand-off journal says it was shown already. Cancel
+  /// wins over a release not yet under way: a releaser checks before each hand-off
+  /// (`keepHeld`). Returns the ids cancelled, oldest first (an id once per occurrence).
+  func cancelHeld(app: String, id: String?, at now: Date, in db: Database) throws -> [String] {
+    var arguments: StatementArguments = [app]
+    if let id { arguments += [id] }
+    let rows = try Row.fetchAll(
+      db, sql: "SELECT * FROM held WHERE app = ? \(id == nil ? "" : "AND notification_id = ?") ORDER BY seq",
+      arguments: arguments)
+    var journals: [String: [Int64: HandOffJournal.Release]] = [:]
+    var cancelled: [String] = []
+    for row in rows {
+      let one = HeldTable.decode(row)
+      let releaser = (row["claimed_by"] as String?).flatMap(FirerIdentity.init)
+      if let releaser, releaseNoted(one, by: releaser, journals: &journals) != nil { continue }
+      try db.execute(sql: "DELETE FROM held WHERE seq = ?", arguments: [one.key])
+      var detail = HistoryEvent.detail(of: one.notification)
+      detail["heldAt"] = .string(RFC3339.string(from: one.heldAt, milliseconds: true))
+      try HistoryWriter.insert(
+        HistoryEvent(
+          at: now, app: app, notificationID: one.notification.id, kind: .cancelled,
+          reason: QuietRelease.heldReason, occurrence: one.occurrence, fireDate: one.fireDate, detail: detail),
+        in: db)
+      cancelled.append(one.notification.id)
+    }
+    return cancelled
+  }
+
+  /// Of `held`, those still held and claimed by `owner`: a releaser asks just before each
+  /// hand-off, so that what the app cancelled meanwhile is not shown.
+  public func keepHeld(_ held: [HeldNotification], owner: FirerIdentity) throws(NotifyError)
+    -> [HeldNotification]
+  {
+    guard !held.isEmpty else { return [] }
+    let kept = try readOneStatement { db in
+      try Set(
+        Int64.fetchAll(
+          db,
+          sql:
+            "SELECT seq FROM held WHERE claimed_by = ? AND seq IN (\(Self.placeholders(held.count)))",
+          arguments: [owner.description] + StatementArguments(held.map(\.key))))
+    }
+    return held.filter { kept.contains($0.key) }
+  }
+
+  /// Notes in `owner`'s hand-off journal that it showed `held` (one `write(2)`).
+  public func noteReleased(
+    _ held: [HeldNotification], at date: Date, summaryID: String?, owner: FirerIdentity
+  ) throws(NotifyError) {
+    guard !held.isEmpty else { return }
+    try handOffJournals.append(released: held, at: date, summaryID: summaryID, owner: owner, storePath: path)
   }
 
   /// Gives back held occurrences that could not be shown (the sink refused): the next wake
@@ -91,23 +180,31 @@ extension SQLiteStore {
     guard !held.isEmpty else { return }
     try write { db in
       for one in held.sorted(by: { $0.key < $1.key }) {
-        let delivery = Delivery(
-          notification: one.notification, occurrence: one.occurrence, fireDate: one.fireDate,
-          deliveredAt: date,
-          late: true)
-        var event = HistoryEvent(delivery: delivery)
-        event.detail["heldAt"] = .string(RFC3339.string(from: one.heldAt, milliseconds: true))
-        if let summaryID {
-          event.reason = QuietRelease.summarizedReason
-          event.detail["summary"] = .string(summaryID)
-        }
-        try HistoryWriter.insert(event, in: db)
-        if let badge = one.notification.badge {
-          try BadgeTable.set(app: one.notification.app, count: badge, at: date, in: db)
-        }
-        try db.execute(sql: "DELETE FROM held WHERE seq = ?", arguments: [one.key])
+        try Self.recordReleased(one, at: date, summaryID: summaryID, in: db)
       }
     }
+    handOffJournals.recorded(released: held)
+  }
+
+  /// Records one held occurrence as shown (`markReleased`), inside the caller's transaction.
+  private static func recordReleased(
+    _ one: HeldNotification, at date: Date, summaryID: String?, recovered: Bool = false, in db: Database
+  ) throws {
+    let delivery = Delivery(
+      notification: one.notification, occurrence: one.occurrence, fireDate: one.fireDate, deliveredAt: date,
+      late: true)
+    var event = HistoryEvent(delivery: delivery)
+    event.detail["heldAt"] = .string(RFC3339.string(from: one.heldAt, milliseconds: true))
+    if let summaryID {
+      event.reason = QuietRelease.summarizedReason
+      event.detail["summary"] = .string(summaryID)
+    }
+    if recovered { event.detail["recovered"] = .bool(true) }
+    try HistoryWriter.insert(event, in: db)
+    if let badge = one.notification.badge {
+      try BadgeTable.set(app: one.notification.app, count: badge, at: date, in: db)
+    }
+    try db.execute(sql: "DELETE FROM held WHERE seq = ?", arguments: [one.key])
   }
 }
 

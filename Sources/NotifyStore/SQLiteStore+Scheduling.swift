@@ -71,8 +71,9 @@ extension SQLiteStore {
     return discarded
   }
 
-  /// Cancels the app's pending notifications with these ids; returns the ids that were
-  /// not pending (the others are cancelled anyway). One transaction.
+  /// Cancels the app's pending notifications with these ids, and their occurrences quiet
+  /// hours hold; returns the ids that were neither (the others are cancelled anyway). One
+  /// transaction.
   public func cancel(app: String, ids: [String], at now: Date) throws(NotifyError) -> [String] {
     try write { db in
       var missing: [String] = []
@@ -87,13 +88,16 @@ extension SQLiteStore {
         // A claim not yet handed over loses to the cancel too (`ClaimLease`): its owner
         // checks before handing over and skips it.
         let claimed = try cancelClaims(app: app, id: id, recording: rows.isEmpty, at: now, in: db)
-        if rows.isEmpty && !claimed { missing.append(id) }
+        // What quiet hours hold is the app's to withdraw too (issue 25).
+        let held = try cancelHeld(app: app, id: id, at: now, in: db)
+        if rows.isEmpty && !claimed && held.isEmpty { missing.append(id) }
       }
       return missing
     }
   }
 
-  /// Cancels every pending notification of the app; returns their ids. One transaction.
+  /// Cancels every pending notification of the app, and every occurrence quiet hours hold;
+  /// returns their ids. One transaction.
   public func cancelAll(app: String, at now: Date) throws(NotifyError) -> [String] {
     try write { db in
       let rows = try Row.fetchAll(
@@ -113,6 +117,7 @@ extension SQLiteStore {
       where try cancelClaims(app: app, id: id, recording: !ids.contains(id), at: now, in: db) {
         if !ids.contains(id) { ids.append(id) }
       }
+      for id in try cancelHeld(app: app, id: nil, at: now, in: db) where !ids.contains(id) { ids.append(id) }
       return ids
     }
   }

@@ -129,8 +129,20 @@ public protocol FiringStore: AnyObject {
   /// firer is releasing.
   func heldApps(app: String?) throws -> [String]
 
-  /// Claims the held occurrences of `apps` for `owner` to show.
+  /// Claims the held occurrences of `apps` for `owner` to show. Those a dead releaser noted
+  /// as shown (`noteReleased`) are recorded as released instead, not returned.
   func claimHeld(apps: [String], owner: FirerIdentity) throws -> [HeldNotification]
+
+  /// Of `held`, those still held and claimed by `owner`, asked just before each hand-off of a
+  /// release: the app may have cancelled some meanwhile.
+  func keepHeld(_ held: [HeldNotification], owner: FirerIdentity) throws -> [HeldNotification]
+
+  /// Notes durably, at once and without a transaction, that `owner` showed these held
+  /// occurrences at `date` (in the summary `summaryID`, if one): should `owner` die before
+  /// `markReleased`, the firer that takes its held rows over records them instead of
+  /// showing them again.
+  func noteReleased(_ held: [HeldNotification], at date: Date, summaryID: String?, owner: FirerIdentity)
+    throws
 
   /// Gives back held occurrences the sink did not take.
   func unclaimHeld(_ held: [HeldNotification]) throws

@@ -17,6 +17,20 @@ public enum QuietRelease {
     quiet && !settings.breaksQuietHours && notification.urgency != .critical
   }
 
+  /// When a firer is to look at what quiet hours hold again, after a wake-up that leaves
+  /// something held (`holding`: held before and still quiet for its app, or held by this
+  /// wake-up): when the quiet in force ends, or at once when it has ended already (it ended
+  /// during the wake-up). Nil when nothing is held, or when the quiet ends only by hand
+  /// (`notify quiet off` commits to the store, which wakes every firer).
+  ///
+  /// A firer arms the earliest of this and its next due instant, so that what it held comes
+  /// out when quiet ends by itself (`quiet on --for`, a nightly window) with nothing else due.
+  public static func nextLook(holding: Bool, quiet: QuietHours, at now: Date, in zone: Zone) -> Date? {
+    guard holding else { return nil }
+    guard quiet.isQuiet(at: now, in: zone) else { return now }
+    return quiet.currentPeriodEnd(after: now, in: zone)
+  }
+
   /// One step of a release.
   public enum Step: Hashable, Sendable {
     /// Shown as it was, late.

@@ -1,0 +1,12 @@
+import NotifyCore
+
+extension LocalNotificationCenter {
+  /// The app's notifications quiet hours hold, oldest first.
+  ///
+  /// Each fell due while it was quiet and is shown when quiet hours end, unless the app
+  /// withdraws it first: `cancel(_:)` and `cancelAll()` cancel held ones as they cancel
+  /// pending ones (history `cancelled`, reason `quiet-hours`).
+  public func held() throws(NotifyError) -> [HeldNotification] {
+    try store.held(app: app)
+  }
+}
