@@ -2,7 +2,7 @@
 # Installs notify for a user (or into a package tree), or removes exactly what it installed.
 #
 #   scripts/install.sh [install|uninstall] [--prefix DIR] [--destdir DIR] [--no-enable]
-#                      [--binary PATH] [--man-pages DIR]
+#                      [--binary PATH] [--man-pages DIR] [--force]
 #
 # install (the default) builds the release binary as units/README.md recommends
 # (`swift build -c release --static-swift-stdlib` with the link layout of
@@ -15,19 +15,39 @@
 #   share/fish/vendor_completions.d/notify.fish
 #   share/systemd/user/ (PREFIX ~/.local) or lib/systemd/user/ (other prefixes):
 #     notify.service, notify-fire.service, notify-fire.timer, ExecStart= pointing at bin/notify
-#   share/notify/installed-files                      what was installed, for uninstall
+#     (in double quotes when the path has a space or other character systemd would split on)
+#   share/notify/installed-files                      what was installed, for uninstall, one
+#                                                     path a line, appended as each file goes in
+#   share/notify/installed-files.sha256               the sha256 of each file as installed
+#   share/notify/installed-files.backups              files --force moved aside (see below)
 # then, when DESTDIR is empty and a user systemd instance answers, enables and starts
 # notify.service (not with --no-enable); otherwise it says what to run. Running it again
 # installs the same files again. DESTDIR is prepended to every path written (for
 # packaging); the files still name PREFIX.
 #
+# install never overwrites a file it did not install: before writing anything it checks
+# every target, and a file that exists but is not in installed-files, or differs from what
+# was installed (its sha256), makes it stop with exit 73, naming the file. With --force
+# such a file is renamed FILE.notify-backup (recorded in installed-files.backups) and
+# uninstall puts it back; if FILE.notify-backup exists already, it stops even with --force.
+# PREFIX must be absolute and normalized (no //, /./, /../), and may not contain $, quotes,
+# a backslash or control characters, which an ExecStart= cannot name (exit 64); spaces, &,
+# |, % and the like are fine. A failure midway leaves installed-files listing what was put
+# in place, so uninstall removes it.
+#
 # uninstall disables the units (when a user systemd instance answers and DESTDIR is empty)
-# and removes the files listed in share/notify/installed-files, the list, and the folders
-# that leaves empty. The store ($NOTIFY_DB, ~/.local/state/notify) is never touched.
+# and removes the files listed in share/notify/installed-files, puts back the files --force
+# moved aside, removes the lists and the folders that leaves empty. A listed file changed
+# since it was installed is left in place (and said so) unless --force. The store
+# ($NOTIFY_DB, ~/.local/state/notify) is never touched.
 #
 # --binary PATH installs a notify already built instead of building one; --man-pages DIR
 # takes pages generate-manual wrote there (swift-argument-parser's tool, what its plugin
 # runs) instead of generating them from the binary.
+#
+# Exit status: 0 done; 1 a build or an install step failed, or nothing to uninstall; 64 a
+# bad argument or prefix; 66 --binary is not executable; 73 a file that is not ours is in
+# the way (see --force).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,6 +57,7 @@ destdir=""
 enable=yes
 binary=""
 man_pages=""
+force=no
 while [ $# -gt 0 ]; do
   case "$1" in
     install | uninstall) action=$1 ;;
@@ -45,7 +66,8 @@ while [ $# -gt 0 ]; do
     --no-enable) enable=no ;;
     --binary) binary=${2:?--binary needs a path}; shift ;;
     --man-pages) man_pages=${2:?--man-pages needs a folder}; shift ;;
-    -h | --help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --force) force=yes ;;
+    -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) echo "install.sh: unknown argument '$1': see scripts/install.sh --help" >&2; exit 64 ;;
   esac
   shift
@@ -54,7 +76,21 @@ case "$prefix" in
   /*) ;;
   *) echo "install.sh: --prefix must be an absolute path, not '$prefix'" >&2; exit 64 ;;
 esac
-prefix=${prefix%/}
+while [ "$prefix" != / ] && [ "${prefix%/}" != "$prefix" ]; do prefix=${prefix%/}; done
+[ "$prefix" = / ] && prefix=""
+# The prefix ends up in ExecStart= of the units (systemd.service(5) "COMMAND LINES"):
+# systemd rejects an executable path with quotes or a backslash, expands $, and no control
+# character may appear; a newline would also break installed-files. Everything else is
+# written quoted and escaped (systemd_path below).
+bad_prefix() {
+  echo "install.sh: --prefix '$prefix' $1; choose another prefix" >&2
+  exit 64
+}
+case "$prefix" in
+  *[[:cntrl:]]*) bad_prefix "contains a control character (a newline, a tab, ...), which a systemd ExecStart= cannot name" ;;
+  *[\$\"\'\\]*) bad_prefix "contains \$, a quote or a backslash, which a systemd ExecStart= cannot name (systemd.service(5))" ;;
+  *//* | */./* | */../* | */. | */..) bad_prefix "is not normalized (//, /./ or /../), which systemd rejects in ExecStart=" ;;
+esac
 
 if [ "$prefix" = "$HOME/.local" ]; then
   units_dir="$prefix/share/systemd/user"   # $XDG_DATA_HOME/systemd/user: searched by systemd --user
@@ -62,6 +98,47 @@ else
   units_dir="$prefix/lib/systemd/user"     # /usr/lib/systemd/user, /usr/local/lib/systemd/user
 fi
 manifest="$prefix/share/notify/installed-files"
+sums="$manifest.sha256"       # "SHA256  PATH", the last line for a path wins
+backups="$manifest.backups"   # PATH, moved to PATH.notify-backup by --force
+
+# The sha256 of a file (of what a symlink points to: a symlink is never ours anyway).
+sha256() { sha256sum < "$1" | cut -d' ' -f1; }
+
+# What an earlier install recorded: listed[PATH]=1, sum[PATH]=SHA256, backed_up[PATH]=1.
+declare -A listed=() sum=() backed_up=()
+read_manifest() {
+  local line
+  if [ -f "$destdir$manifest" ]; then
+    while IFS= read -r line; do if [ -n "$line" ]; then listed[$line]=1; fi; done < "$destdir$manifest"
+  fi
+  if [ -f "$destdir$sums" ]; then
+    while IFS= read -r line; do if [ -n "$line" ]; then sum[${line#*  }]=${line%%  *}; fi; done < "$destdir$sums"
+  fi
+  if [ -f "$destdir$backups" ]; then
+    while IFS= read -r line; do if [ -n "$line" ]; then backed_up[$line]=1; fi; done < "$destdir$backups"
+  fi
+}
+
+# Whether the file at PATH (under DESTDIR) is the one an earlier install put there: listed,
+# a regular file, and the same as when installed (a list from before sums were kept, or an
+# install interrupted before the sum was written, has none: listed is then enough).
+ours() {
+  local file="$destdir$1"
+  [ -n "${listed[$1]:-}" ] && [ -f "$file" ] && [ ! -L "$file" ] \
+    && { [ -z "${sum[$1]:-}" ] || [ "$(sha256 "$file")" = "${sum[$1]}" ]; }
+}
+
+# PATH as the first word of an ExecStart= line: as it is when it has nothing systemd would
+# split or expand, otherwise in double quotes; % is doubled either way (a specifier).
+# (bad_prefix has already refused $, quotes, backslashes and control characters.)
+systemd_path() {
+  local escaped=${1//%/%%}
+  if [[ $1 =~ [^A-Za-z0-9/._+@:,=~%-] ]]; then
+    printf '"%s"' "$escaped"
+  else
+    printf '%s' "$escaped"
+  fi
+}
 
 # A user systemd instance that answers (not when installing into a package tree).
 user_systemd() {
@@ -73,15 +150,31 @@ uninstall() {
     echo "install.sh: nothing to uninstall: no $destdir$manifest" >&2
     exit 1
   fi
+  read_manifest
   if user_systemd; then
     systemctl --user disable --now notify.service notify-fire.timer > /dev/null 2>&1 || true
   fi
-  local dirs=()
+  local dirs=() file
   while IFS= read -r file; do
-    rm -f "$destdir$file"
+    [ -n "$file" ] || continue
+    if [ -e "$destdir$file" ] || [ -L "$destdir$file" ]; then
+      if ours "$file" || [ "$force" = yes ]; then
+        rm -f -- "$destdir$file"
+      else
+        echo "install.sh: left $destdir$file: it changed since it was installed (--force removes it)" >&2
+      fi
+    fi
+    if [ -n "${backed_up[$file]:-}" ] && { [ -e "$destdir$file.notify-backup" ] || [ -L "$destdir$file.notify-backup" ]; }; then
+      if [ -e "$destdir$file" ] || [ -L "$destdir$file" ]; then
+        echo "install.sh: left $destdir$file.notify-backup: $destdir$file is still there" >&2
+      else
+        mv -T -- "$destdir$file.notify-backup" "$destdir$file"
+        echo "restored $destdir$file (from $destdir$file.notify-backup)"
+      fi
+    fi
     dirs+=("$(dirname "$destdir$file")")
   done < "$destdir$manifest"
-  rm -f "$destdir$manifest"
+  rm -f -- "$destdir$manifest" "$destdir$sums" "$destdir$backups"
   dirs+=("$(dirname "$destdir$manifest")")
   # Folders left empty go too, deepest first; the prefix itself stays.
   printf '%s\n' "${dirs[@]}" | sort -ru | while IFS= read -r dir; do
@@ -141,27 +234,82 @@ install_all() {
   fi
   finish_man_pages "$man_pages" "$work/man"
 
-  local installed=()
-  put() { # put MODE SOURCE TARGET
-    install -D -m "$1" "$2" "$destdir$3"
-    installed+=("$3")
-  }
-  put 755 "$binary" "$prefix/bin/notify"
-  for page in "$work"/man/*.1; do put 644 "$page" "$prefix/share/man/man1/$(basename "$page")"; done
+  # Everything to install, as SOURCE MODE TARGET, made in $work first.
   "$binary" --generate-completion-script bash > "$work/notify.bash"
   "$binary" --generate-completion-script zsh > "$work/_notify"
   "$binary" --generate-completion-script fish > "$work/notify.fish"
-  put 644 "$work/notify.bash" "$prefix/share/bash-completion/completions/notify"
-  put 644 "$work/_notify" "$prefix/share/zsh/site-functions/_notify"
-  put 644 "$work/notify.fish" "$prefix/share/fish/vendor_completions.d/notify.fish"
+  local exec_path content unit
+  exec_path=$(systemd_path "$prefix/bin/notify")
   for unit in units/notify.service units/notify-fire.service units/notify-fire.timer; do
-    sed "s|%h/.local/bin/notify|$prefix/bin/notify|g" "$unit" > "$work/$(basename "$unit")"
-    put 644 "$work/$(basename "$unit")" "$units_dir/$(basename "$unit")"
+    # No sed: the path is data, not a replacement pattern (& | \ would mean something).
+    content=$(< "$unit")
+    printf '%s\n' "${content//"%h/.local/bin/notify"/"$exec_path"}" > "$work/$(basename "$unit")"
   done
+  local sources=() modes=() targets=()
+  plan() { sources+=("$1"); modes+=("$2"); targets+=("$3"); }
+  plan "$binary" 755 "$prefix/bin/notify"
+  for page in "$work"/man/*.1; do plan "$page" 644 "$prefix/share/man/man1/$(basename "$page")"; done
+  plan "$work/notify.bash" 644 "$prefix/share/bash-completion/completions/notify"
+  plan "$work/_notify" 644 "$prefix/share/zsh/site-functions/_notify"
+  plan "$work/notify.fish" 644 "$prefix/share/fish/vendor_completions.d/notify.fish"
+  for unit in notify.service notify-fire.service notify-fire.timer; do plan "$work/$unit" 644 "$units_dir/$unit"; done
+
+  # Before writing anything: no file that is not ours gets overwritten without --force.
+  read_manifest
+  local -A backup=()
+  local target in_the_way=()
+  for target in "${targets[@]}" "$manifest" "$sums" "$backups"; do
+    { [ -e "$destdir$target" ] || [ -L "$destdir$target" ]; } || continue
+    case "$target" in "$manifest" | "$sums" | "$backups") [ -f "$destdir$target" ] && continue ;; esac
+    ours "$target" && continue
+    if [ "$force" = yes ] && ! [ -e "$destdir$target.notify-backup" ] && ! [ -L "$destdir$target.notify-backup" ]; then
+      backup[$target]=1
+    else
+      in_the_way+=("$target")
+    fi
+  done
+  if [ ${#in_the_way[@]} -gt 0 ]; then
+    for target in "${in_the_way[@]}"; do
+      if [ "$force" = yes ]; then
+        echo "install.sh: $destdir$target is not one install.sh installed, and $destdir$target.notify-backup exists already: move one of them away" >&2
+      else
+        echo "install.sh: $destdir$target exists and was not installed by install.sh (or changed since): not overwriting it" >&2
+      fi
+    done
+    [ "$force" = yes ] \
+      || echo "install.sh: nothing was written; move it away, or rerun with --force to install anyway (it is kept as FILE.notify-backup, and uninstall puts it back)" >&2
+    exit 73
+  fi
+
+  # The lists are written as each file goes in, so that a failure midway leaves an
+  # install that uninstall can take back: a backup is listed before the file is moved,
+  # a file before it is written, its sum once it is.
   mkdir -p "$(dirname "$destdir$manifest")"
-  printf '%s\n' "${installed[@]}" > "$destdir$manifest"
-  chmod 644 "$destdir$manifest"
-  echo "installed notify in $destdir$prefix (${#installed[@]} files, listed in $manifest)"
+  local i count=0
+  for i in "${!targets[@]}"; do
+    target=${targets[$i]}
+    if [ -n "${backup[$target]:-}" ]; then
+      if [ -z "${backed_up[$target]:-}" ]; then printf '%s\n' "$target" >> "$destdir$backups"; backed_up[$target]=1; fi
+      mv -T -- "$destdir$target" "$destdir$target.notify-backup"
+      echo "kept $destdir$target as $destdir$target.notify-backup (--force; uninstall puts it back)"
+    fi
+    if [ -z "${listed[$target]:-}" ]; then printf '%s\n' "$target" >> "$destdir$manifest"; listed[$target]=1; fi
+    install -D -m "${modes[$i]}" -- "${sources[$i]}" "$destdir$target" || {
+      echo "install.sh: installing $destdir$target failed; what was installed so far is listed in $destdir$manifest, and 'scripts/install.sh uninstall' with the same --prefix/--destdir removes it" >&2
+      exit 1
+    }
+    sum[$target]=$(sha256 "$destdir$target")
+    printf '%s  %s\n' "${sum[$target]}" "$target" >> "$destdir$sums"
+    count=$((count + 1))
+  done
+  # The sums once more, one line a file (a reinstall appended new ones).
+  while IFS= read -r target; do
+    if [ -n "${sum[$target]:-}" ]; then printf '%s  %s\n' "${sum[$target]}" "$target"; fi
+  done < "$destdir$manifest" > "$destdir$sums.new"
+  mv -f -- "$destdir$sums.new" "$destdir$sums"
+  chmod 644 "$destdir$manifest" "$destdir$sums"
+  if [ -f "$destdir$backups" ]; then chmod 644 "$destdir$backups"; fi
+  echo "installed notify in $destdir$prefix ($count files, listed in $manifest)"
 
   if [ "$enable" = yes ] && user_systemd; then
     systemctl --user daemon-reload
