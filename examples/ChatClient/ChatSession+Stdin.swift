@@ -33,14 +33,14 @@ extension ChatSession {
       // stay up for a click to open the client again.
       inbox.put(.read)
       let conversation = state.conversation
-      connection.send(IRCMessage("PRIVMSG", conversation.target(channel: channel), text))
+      say(text, to: conversation.target(channel: channel), connection, state)
       switch conversation {
       case .channel: Transcript.chat(channel, state.nick, text)
       case .privateChat(let nick): Transcript.chat("to \(nick)", state.nick, text)
       }
     case .message(let nick, let text):
       inbox.put(.read)
-      connection.send(IRCMessage("PRIVMSG", nick, text))
+      say(text, to: nick, connection, state)
       Transcript.chat("to \(nick)", state.nick, text)
     case .query(let nick):
       open(nick.map { .privateChat(with: $0) } ?? .channel, state)

@@ -250,8 +250,15 @@ struct ChatSession: Service {
         "reply to \(Escaper.visible(sender)): type your message (or /msg \(Escaper.visible(sender)) TEXT)")
       return
     }
-    connection.send(IRCMessage("PRIVMSG", sender, text))
+    say(text, to: sender, connection, state)
     Transcript.chat("to \(sender)", state.nick, text)
+  }
+
+  /// Sends `text` to `target` in as many PRIVMSG lines as it takes to keep each within
+  /// IRC's 512 bytes as relayed (`IRCLineSplitter`).
+  func say(_ text: String, to target: String, _ connection: IRCConnection, _ state: SessionState) {
+    let splitter = IRCLineSplitter(command: "PRIVMSG", target: target, nick: state.nick)
+    for piece in splitter.pieces(text) { connection.send(IRCMessage("PRIVMSG", target, piece)) }
   }
 
   /// Makes `conversation` the one typed lines go to, and says so.
