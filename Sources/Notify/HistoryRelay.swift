@@ -27,16 +27,33 @@ final class HistoryRelay: Sendable {
 
   func stop() { cursor.value = nil }
 
-  /// Publishes what others recorded since the last call.
+  /// Publishes what others recorded since the last call. Deliveries and withdrawals reach
+  /// every process of the app; a response (a click, an action, a reply, a close) reaches
+  /// one (`hears`), so that a reply is sent once.
   func relay() {
     guard var last = cursor.value else { return }
+    var online: [AppPresence]?
     while let events = try? store.history(app: app, after: last, writtenByOthers: true), !events.isEmpty {
       for event in events {
         last = max(last, event.sequence)
-        if let published = notificationEvent(for: event) { broadcaster.publish(published) }
+        guard let published = notificationEvent(for: event) else { continue }
+        if event.kind == .activated || event.kind == .dismissed {
+          if online == nil { online = (try? store.presences(app: app)) ?? [] }
+          guard Self.hears(event, online: online ?? [], me: getpid()) else { continue }
+        }
+        broadcaster.publish(published)
       }
       cursor.value = last
     }
+  }
+
+  /// Whether process `me` is the one to hear a response another connection recorded:
+  /// never when an online process of the app recorded it (that one showed the bubble and
+  /// heard it itself), else only when `me` is the app's process online longest (`online`
+  /// is in that order). No process online means nobody hears it here: a click launches.
+  static func hears(_ event: HistoryEvent, online: [AppPresence], me: Int32) -> Bool {
+    if let recorder = event.recordedBy, online.contains(where: { $0.owner.pid == recorder }) { return false }
+    return online.first?.owner.pid == me
   }
 
   /// The app's event for a history row, nil for kinds apps do not hear of (cancelled,

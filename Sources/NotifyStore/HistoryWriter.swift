@@ -24,13 +24,16 @@ enum HistoryWriter {
   static func decode(_ row: Row) -> HistoryEvent {
     var detail: [String: JSONValue] = [:]
     if case .object(let members)? = try? JSONValue.parse(row["detail"]) { detail = members }
-    return HistoryEvent(
+    var event = HistoryEvent(
       sequence: row["seq"], at: Millis.date(row["at"]), app: row["app"],
       notificationID: row["notification_id"],
       kind: HistoryEvent.Kind(rawValue: row["kind"]) ?? .failed, reason: row["reason"],
       occurrence: row["occurrence"], fireDate: (row["fire_at"] as Int64?).map(Millis.date),
       late: (row["late"] as Int?).map { $0 != 0 }, soundRequested: row["sound_requested"],
       soundNote: row["sound_note"], detail: detail)
+    // `writer` is `PID-RANDOM` (SQLiteStore.writer).
+    event.recordedBy = (row["writer"] as String?).flatMap { Int32($0.prefix { $0 != "-" }) }
+    return event
   }
 }
 

@@ -50,13 +50,14 @@ extension SQLiteStore {
     }
   }
 
-  /// The app processes online now (all apps when `app` is nil); entries of processes that
-  /// died are left out (and removed by the next `enter` of their app).
+  /// The app processes online now (all apps when `app` is nil), the longest online first;
+  /// entries of processes that died are left out (and removed by the next `enter` of their
+  /// app).
   public func presences(app: String? = nil) throws(NotifyError) -> [AppPresence] {
     let rows = try read { db in
       let filter = app == nil ? "" : "WHERE app = ?"
       return try Row.fetchAll(
-        db.cachedStatement(sql: "SELECT app, owner, fires FROM presence \(filter)"),
+        db.cachedStatement(sql: "SELECT app, owner, fires FROM presence \(filter) ORDER BY since, owner"),
         arguments: app.map { [$0] } ?? [])
     }
     return rows.compactMap { row in

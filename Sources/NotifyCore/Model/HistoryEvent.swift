@@ -31,6 +31,9 @@ public struct HistoryEvent: Hashable, Sendable {
   public var soundNote: String?
   /// Title, userInfo and other fields worth keeping with the event.
   public var detail: [String: JSONValue]
+  /// The process whose store connection recorded it (nil for rows written before writers
+  /// were kept): who showed a bubble and heard its click.
+  public var recordedBy: Int32?
 
   public init(
     sequence: Int64 = 0, at: Date, app: String, notificationID: String, kind: Kind,
