@@ -38,6 +38,10 @@ struct RuleFlagLimitTests {
       arguments: ["schedule", "--at", "09:00", "--on", "2nd-tue,last", "x"], status: 64,
       says: ["--on 2nd-tue", "--on last", "--rrule 'FREQ=MONTHLY;BYMONTHDAY=-1;BYDAY=2TU'"]),
     Case(
+      name: "700 --except times",
+      arguments: ["schedule", "--at", "09:00", "--every", "1d"] + exceptTimes(700) + ["x"], status: 65,
+      says: ["--except", "700", "at most"]),
+    Case(
       name: "BYSECOND with two seconds",
       arguments: ["schedule", "--at", "09:00", "--rrule", "FREQ=MINUTELY;BYSECOND=0,30", "x"], status: 65,
       says: ["BYSECOND", "once a minute"]),
