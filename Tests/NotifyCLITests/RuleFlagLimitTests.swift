@@ -45,6 +45,18 @@ struct RuleFlagLimitTests {
       name: "BYSECOND with two seconds",
       arguments: ["schedule", "--at", "09:00", "--rrule", "FREQ=MINUTELY;BYSECOND=0,30", "x"], status: 65,
       says: ["BYSECOND", "once a minute"]),
+    Case(
+      name: "negative --snooze", arguments: ["schedule", "--in", "1h", "--snooze", "-5m", "x"], status: 65,
+      says: ["--snooze", "negative"]),
+    Case(
+      name: "negative --budget", arguments: ["fire-due", "--sink", "stdout", "--budget", "-5s"], status: 65,
+      says: ["--budget", "negative"]),
+    Case(
+      name: "negative --misfire-grace", arguments: ["daemon", "--sink", "stdout", "--misfire-grace", "-5m"],
+      status: 65, says: ["--misfire-grace", "negative"]),
+    Case(
+      name: "negative quiet --for", arguments: ["quiet", "on", "--for", "-1h"], status: 65,
+      says: ["--for", "negative"]),
   ]
 
   @Test("is refused with the spec's exit code, naming the flag, and the store untouched", arguments: cases)
