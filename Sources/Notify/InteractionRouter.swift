@@ -98,7 +98,11 @@ struct InteractionRouter: Sendable {
       }
       return true
     } catch {
-      logger.error("could not snooze: \(error)", metadata: metadata)
+      if error.kind == .notTakenEffect {
+        logger.notice("snooze refused: \(error)", metadata: metadata)
+      } else {
+        logger.error("could not snooze: \(error)", metadata: metadata)
+      }
       var history = HistoryEvent(event, at: now)
       history.detail["notSnoozed"] = .string("\(error)")
       try? store.record(history)
