@@ -45,6 +45,8 @@ struct InteractionRecorder: Sendable {
     let now = clock.now()
     let notification = recent.notification(id: event.id) ?? event.shownNotification(at: now)
     broadcaster.publish(
-      NotificationEvent(kind: kind, notification: notification, date: now, userText: event.userText))
+      NotificationEvent(
+        kind: kind, notification: notification, date: now,
+        userText: event.userText.map { NotificationResponse.keptReply($0).text }))
   }
 }

@@ -27,18 +27,26 @@ struct InteractionRouter: Sendable {
     let now = clock.now()
     var history = HistoryEvent(event, at: now)
     if case .activated(let actionKey) = event.kind {
+      // A reply is kept as long as a body may be; history says when it was cut.
+      let reply = event.userText.map(NotificationResponse.keptReply)
       let shown = event.shownNotification(at: now)
       let online = Set(((try? store.presences(app: event.app)) ?? []).map(\.app))
       let route = ClickRoute.decide(
         app: event.app, actionKey: actionKey, action: shown.action(forKey: actionKey),
-        replied: event.userText != nil,
+        replied: reply != nil,
         hostApp: hostApp, onlineApps: online)
       // The reply is the user's content: history keeps it (the store is 0600), logs never.
-      if let text = event.userText { history.detail["text"] = .string(text) }
+      if let reply {
+        history.detail["text"] = .string(reply.text)
+        if let count = reply.originalCount {
+          history.detail["truncated"] = .string(
+            "the reply had \(count) characters; the first \(reply.text.count) are kept")
+        }
+      }
       // What the app reads when it did not hear the click itself (launched, or later).
       let response = NotificationResponse(
         notification: shown, actionKey: actionKey, occurrence: event.occurrence,
-        activationToken: event.activationToken, date: now, userText: event.userText)
+        activationToken: event.activationToken, date: now, userText: reply?.text)
       switch route {
       case .snooze(let seconds):
         return snooze(event, shown, seconds: seconds, at: now)
@@ -90,7 +98,11 @@ struct InteractionRouter: Sendable {
       }
       return true
     } catch {
-      logger.error("could not snooze: \(error)", metadata: metadata)
+      if error.kind == .notTakenEffect {
+        logger.notice("snooze refused: \(error)", metadata: metadata)
+      } else {
+        logger.error("could not snooze: \(error)", metadata: metadata)
+      }
       var history = HistoryEvent(event, at: now)
       history.detail["notSnoozed"] = .string("\(error)")
       try? store.record(history)

@@ -23,8 +23,10 @@ struct ActionOptions: ParsableArguments {
   @Option(name: .customLong("send-label"), help: "The reply field's send button label (with --text-button).")
   var sendLabel: String?
 
+  // Unconditional, as every duration flag is: `-5m` is a bad duration (65), not a missing
+  // value (64).
   @Option(
-    name: .long,
+    name: .long, parsing: .unconditionalSingleValue,
     help: ArgumentHelp(
       "Add a snooze button: the notification comes back after DURATION (10m, 1h, ...; repeatable).",
       valueName: "duration"))

@@ -32,7 +32,7 @@ struct DaemonCommand: ParsableCommand {
   var sink: SinkChoice = .auto
 
   @Option(
-    name: .customLong("misfire-grace"),
+    name: .customLong("misfire-grace"), parsing: .unconditional,
     help: "Record occurrences later than this (e.g. 10m) as missed instead of delivering them late.")
   var misfireGrace: String?
 

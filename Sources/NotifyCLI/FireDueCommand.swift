@@ -28,7 +28,7 @@ struct FireDueCommand: ParsableCommand {
   @Option(name: .long, help: "auto (desktop when a server answers, else stdout), desktop or stdout.")
   var sink: SinkChoice = .auto
 
-  @Option(name: .long, help: "Time allowed for the whole run (e.g. 25s, 1m).")
+  @Option(name: .long, parsing: .unconditional, help: "Time allowed for the whole run (e.g. 25s, 1m).")
   var budget: String = "25s"
 
   func run() throws {

@@ -22,7 +22,8 @@ struct QuietCommand: ParsableCommand {
   var state: Switch?
 
   @Option(
-    name: .customLong("for"), help: ArgumentHelp("With on: how long (e.g. 1h30m).", valueName: "duration"))
+    name: .customLong("for"), parsing: .unconditional,
+    help: ArgumentHelp("With on: how long (e.g. 1h30m).", valueName: "duration"))
   var duration: String?
 
   @Option(

@@ -26,6 +26,8 @@ extension Term {
     case .action: "--button"
     case .textAction: "--text-button"
     case .snooze: "--snooze"
+    case .rule: "--rrule/--every/--on"
+    case .exclusions: "--except"
     }
   }
 }

@@ -9,6 +9,10 @@ extension SQLiteStore {
   /// The copy is pending like any other: it counts against the 64 limit (an eviction is
   /// recorded as for `schedule`), `list` shows it, `cancel` removes it. History records
   /// `snoozed` with the interval. One transaction.
+  ///
+  /// Refused (`notTakenEffect`, nothing written) when the notification as shown was
+  /// cancelled, or replaced by a new schedule of its id, after it was scheduled
+  /// (`SnoozeAdmission`): a bubble can outlive its notification on screen.
   public func snooze(_ notification: LocalNotification, occurrence: Int, seconds: Int, at now: Date)
     throws(NotifyError) -> ScheduleOutcome
   {
@@ -19,6 +23,25 @@ extension SQLiteStore {
     copy.createdAt = now
     try Validator.notification(copy)
     return try write { db in
+      let since = Millis.from(notification.createdAt)
+      let replaced =
+        try Int.fetchOne(
+          db,
+          sql: """
+            SELECT count(*) FROM notification
+            WHERE app = ? AND id = ? AND snoozed_occurrence IS NULL AND created_at > ?
+            """,
+          arguments: [copy.app, copy.id, since]) ?? 0 > 0
+      let cancelled =
+        try Int.fetchOne(
+          db,
+          sql: "SELECT count(*) FROM event WHERE app = ? AND notification_id = ? AND kind = ? AND at >= ?",
+          arguments: [copy.app, copy.id, HistoryEvent.Kind.cancelled.rawValue, since]) ?? 0 > 0
+      if let refusal = SnoozeAdmission.refusal(
+        id: copy.id, replacedSince: replaced, cancelledSince: cancelled)
+      {
+        throw refusal
+      }
       try db.execute(
         sql:
           "DELETE FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL AND snoozed_occurrence IS NOT NULL",

@@ -197,7 +197,7 @@ struct RuleCase {
     if chance(frequency >= .hourly ? 35 : 20) {
       byMinute = some(chance(60) ? [0, 15, 30, 45] : Array(0...59), upTo: 3)
     }
-    if chance(8) { bySecond = some([0, 30, 59], upTo: 2) }
+    if chance(8) { bySecond = some([0, 30, 59], upTo: 1) }
     // dateutil starts a WEEKLY rule's first week at DTSTART rather than at WKST, so its
     // BYSETPOS counts only that week's days from the start on; RFC 5545 (and notify) count
     // the whole week (RecurrenceRuleTests checks that case by hand).

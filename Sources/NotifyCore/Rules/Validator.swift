@@ -112,6 +112,7 @@ public enum Validator {
     if let badge = n.badge { try Validator.badge(badge) }
     try actions(n.actions)
     if case .file(let name) = n.sound { try soundName(name) }
+    try rule(of: n.schedule)
     if let count = n.schedule.repeatCount, count < 1 {
       throw NotifyError(
         .invalidData, "\(term: .repeatCount) must be at least 1", fix: "pass a positive count")
@@ -123,6 +124,36 @@ public enum Validator {
         .invalidData, "the notification has nothing to show",
         fix: "give at least one of a body, \(term: .title), \(term: .sound) or \(term: .badge)")
     }
+  }
+
+  /// The longest rule the store keeps: its canonical text with the EXDATE line, in bytes
+  /// (StoreSchema's CHECK on `repeat_rule`).
+  public static let maxRuleText = 8192
+
+  /// Checks that a schedule's rule, with its ends and excluded dates, fits the store: when
+  /// the excluded dates are what make it too long, says how many fit.
+  public static func rule(of schedule: Schedule) throws(NotifyError) {
+    guard let rule = ((try? schedule.withRuleEnds()) ?? schedule).rule else { return }
+    let length = rule.text.utf8.count
+    guard length > maxRuleText else { return }
+    // "\nEXDATE:" then the dates, a comma between each two.
+    var room = maxRuleText - rule.ruleText.utf8.count - "\nEXDATE:".utf8.count + 1
+    let fitting = rule.exclusions.prefix { exclusion in
+      room -= exclusion.text.utf8.count + 1
+      return room >= 0
+    }.count
+    guard fitting > 0 else {
+      throw NotifyError(
+        .invalidData,
+        "\(term: .rule) is \(length) bytes long as the store writes it, more than the \(maxRuleText) it keeps",
+        fix: "shorten its lists, or split it into two notifications")
+    }
+    throw NotifyError(
+      .invalidData,
+      "\(term: .exclusions) gives \(rule.exclusions.count) dates, which make the rule \(length) bytes long, more than the \(maxRuleText) the store keeps",
+      fix:
+        "give at most \(fitting) (a whole day, YYYY-MM-DD, takes half the room of a time), or schedule a second notification for the later ones"
+    )
   }
 
   /// Checks a notification's actions: at most `NotificationAction.maximumCount`, keys

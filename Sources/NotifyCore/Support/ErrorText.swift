@@ -34,6 +34,8 @@ public enum Term: Hashable, Sendable {
   case quietFor
   /// A notification's action buttons, its text-input action and its snooze intervals.
   case action, textAction, snooze
+  /// A calendar rule, and the dates left out of it (EXDATE).
+  case rule, exclusions
 
   /// How the library names it.
   public var apiName: String {
@@ -60,6 +62,8 @@ public enum Term: Hashable, Sendable {
     case .action: "actions"
     case .textAction: "the text-input action"
     case .snooze: "snooze"
+    case .rule: "the rule"
+    case .exclusions: "the rule's excluded dates"
     }
   }
 }

@@ -16,23 +16,36 @@ extension RecurrenceRule {
     }
     var byDay: [WeekdayEntry] = []
     var byMonthDay: [Int] = []
+    // The items as written, by kind, for the message that refuses mixing them.
+    var weekdayItems: [String] = []
+    var monthDayItems: [String] = []
     if let on {
       for item in on.lowercased().split(separator: ",", omittingEmptySubsequences: false) {
         let text = String(item).trimmingCharacters(in: .whitespaces)
         if let days = weekdayRange(text) {
           byDay += days.map { WeekdayEntry(weekday: $0) }
+          weekdayItems.append(text)
         } else if text == "last" {
           byMonthDay.append(-1)
+          monthDayItems.append(text)
         } else if let day = Int(text), day != 0, abs(day) <= 31 {
           byMonthDay.append(day)
+          monthDayItems.append(text)
         } else if let entry = nthWeekday(text) {
           byDay.append(entry)
+          weekdayItems.append(text)
         } else {
           throw RecurrenceRuleError(
             part: "--on \(visible(text))", "not a weekday, a month day or an nth weekday",
             fix: "use e.g. mon,wed or mon-fri, 1,15 or last, last-fri, -1fri or 2nd-tue")
         }
       }
+    }
+    if !byDay.isEmpty, !byMonthDay.isEmpty {
+      throw mixedKinds(
+        on: on ?? "", weekdays: weekdayItems, monthDays: monthDayItems, frequency: frequency,
+        interval: interval,
+        byDay: byDay, byMonthDay: byMonthDay)
     }
     let hasNth = byDay.contains { $0.ordinal != nil }
     let resolved = frequency ?? (hasNth || !byMonthDay.isEmpty ? .monthly : .weekly)
@@ -48,6 +61,27 @@ extension RecurrenceRule {
     }
     return try RecurrenceRule(
       frequency: resolved, interval: interval, byDay: byDay, byMonthDay: byMonthDay, exclusions: exclusions)
+  }
+
+  /// Weekdays and month days in one `--on` list: as RFC 5545 parts they intersect
+  /// (`mon,15` would be a Monday the 15th), while a list reads as "either". A rule cannot
+  /// say "either", so the list is refused (64) with both ways to say what was meant.
+  private static func mixedKinds(
+    on: String, weekdays: [String], monthDays: [String], frequency: Frequency?, interval: Int,
+    byDay: [WeekdayEntry], byMonthDay: [Int]
+  ) -> RecurrenceRuleError {
+    let days = visible(weekdays.joined(separator: ","))
+    let dates = visible(monthDays.joined(separator: ","))
+    // Month days need a monthly (or yearly) rule; another unit's interval would not carry over.
+    let keepsUnit = frequency == .monthly || frequency == .yearly
+    let intersection = try? RecurrenceRule(
+      frequency: frequency == .yearly ? .yearly : .monthly, interval: keepsUnit ? interval : 1, byDay: byDay,
+      byMonthDay: byMonthDay)
+    let rrule = intersection.map { " (or, for days that are both, --rrule '\($0.ruleText)')" } ?? ""
+    return RecurrenceRuleError(
+      part: "--on \(visible(on))",
+      "mixes weekdays (\(days)) and days of the month (\(dates)), and a rule cannot mean 'either'",
+      fix: "schedule two notifications, one --on \(days) and one --on \(dates)\(rrule)", kind: .usage)
   }
 
   private static func parseEvery(_ text: String) throws(RecurrenceRuleError) -> (Frequency, Int) {

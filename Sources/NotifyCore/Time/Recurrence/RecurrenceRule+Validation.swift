@@ -31,6 +31,13 @@ extension RecurrenceRule {
           "use values from \(range.lowerBound) to \(range.upperBound)")
       }
     }
+    if bySecond.count > 1 {
+      // Two seconds would fire twice a minute: refused as SECONDLY is.
+      throw fail(
+        "BYSECOND=\(bySecond.map(String.init).joined(separator: ","))",
+        "more than one second a minute",
+        "notify repeats at most once a minute: give one BYSECOND, or leave it out")
+    }
     if let bad = byMonthDay.first(where: { $0 == 0 || abs($0) > 31 }) {
       throw fail(
         "BYMONTHDAY=\(bad)", "a month day is 1 to 31, or -31 to -1 counted from the month's end",
