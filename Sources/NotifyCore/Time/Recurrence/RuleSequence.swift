@@ -26,17 +26,23 @@ final class RuleSequence: @unchecked Sendable {
   /// Once a walk reached the rule's end: how many occurrences it has.
   private var end: Int?
   private let fraction: TimeInterval
+  /// Periods expanded by all walks so far (tests read it to bound the cost of a query).
+  private(set) var steps = 0
+  /// Stops a walk after this many periods (tests set it so that a walk too long fails
+  /// rather than hangs); nil: no limit.
+  private let stepLimit: Int?
 
-  init(rule: RecurrenceRule, start: WallClock, zone: Zone?, fraction: TimeInterval) {
+  init(rule: RecurrenceRule, start: WallClock, zone: Zone?, fraction: TimeInterval, stepLimit: Int? = nil) {
     initial = RuleCursor(context: RuleContext(rule: rule, start: start, zone: zone))
     self.fraction = fraction
+    self.stepLimit = stepLimit
   }
 
   /// Occurrence `index`, or nil when the rule has fewer.
   func occurrence(_ index: Int) -> Date? {
     guard index >= 0, index < knownCount else { return nil }
     var found: Date?
-    walk(startingWhere: { $0.cursor.ordinal <= index }) { i, instant in
+    walk(toward: .index(index), startingWhere: { $0.cursor.ordinal <= index }) { i, instant in
       if i == index { found = date(instant) }
       return i < index
     }
@@ -48,7 +54,8 @@ final class RuleSequence: @unchecked Sendable {
     let limit = seconds(instant)
     guard lower < knownCount else { return nil }
     var found: (Int, Date)?
-    walk(startingWhere: { $0.cursor.ordinal <= lower || $0.instant < limit }) { i, at in
+    walk(toward: .instant(limit), startingWhere: { $0.cursor.ordinal <= lower || $0.instant < limit }) {
+      i, at in
       if i >= lower, date(at) >= instant {
         found = (i, date(at))
         return false
@@ -62,7 +69,7 @@ final class RuleSequence: @unchecked Sendable {
   func latest(atOrBefore instant: Date, from lower: Int) -> (index: Int, date: Date)? {
     let limit = seconds(instant)
     var found: (Int, Date)?
-    walk(startingWhere: { $0.instant < limit }) { i, at in
+    walk(toward: .instant(limit), startingWhere: { $0.instant < limit }) { i, at in
       guard date(at) <= instant else { return false }
       if i >= lower { found = (i, date(at)) }
       return true
@@ -90,7 +97,8 @@ final class RuleSequence: @unchecked Sendable {
   /// prefix of the list), calling `visit` with each index and instant until it returns
   /// false or the rule ends, and records the checkpoints it passes.
   private func walk(
-    startingWhere usable: ((cursor: RuleCursor, instant: Int64)) -> Bool, _ visit: (Int, Int64) -> Bool
+    toward target: Target, startingWhere usable: ((cursor: RuleCursor, instant: Int64)) -> Bool,
+    _ visit: (Int, Int64) -> Bool
   ) {
     lock.lock()
     defer { lock.unlock() }
@@ -103,7 +111,11 @@ final class RuleSequence: @unchecked Sendable {
     }
     var cursor = low == 0 ? initial : checkpoints[low - 1].cursor
     if let hot, hot.cursor.ordinal > cursor.ordinal, usable(hot) { cursor = hot.cursor }
+    if let jump = jump(toward: target, from: cursor), usable(jump) { cursor = jump.cursor }
+    let firstSteps = cursor.steps
+    defer { steps += cursor.steps - firstSteps }
     while true {
+      if let stepLimit, cursor.steps - firstSteps > stepLimit { return }
       let before = cursor
       guard let (index, item) = cursor.next() else {
         hot = (cursor, .max)
@@ -120,6 +132,35 @@ final class RuleSequence: @unchecked Sendable {
         return
       }
     }
+  }
+}
+
+extension RuleSequence {
+  /// What a query looks for: an occurrence by number, or the ones around an instant.
+  enum Target {
+    case index(Int)
+    case instant(Int64)
+  }
+
+  /// A cursor further toward `target` than `cursor`, by jumping over whole periods, with
+  /// its first occurrence's instant (`Int64.max` when it has none); nil when the rule's
+  /// times cannot be counted or the jump would not save a few periods.
+  fileprivate func jump(toward target: Target, from cursor: RuleCursor) -> (
+    cursor: RuleCursor, instant: Int64
+  )? {
+    let context = initial.context
+    guard context.fixedCount != nil else { return nil }
+    let wanted: Int64?
+    switch target {
+    case .index(let index): wanted = context.period(forIndex: index)
+    case .instant(let seconds): wanted = context.period(before: seconds)
+    }
+    guard let wanted, wanted > cursor.periodIndex + 2, let position = context.position(before: wanted),
+      position.period > cursor.periodIndex, position.ordinal > cursor.ordinal
+    else { return nil }
+    let jumped = RuleCursor(context: context, at: position)
+    var peek = jumped
+    return (jumped, peek.next()?.item.instant ?? .max)
   }
 }
 
