@@ -103,4 +103,34 @@ struct RuleJumpTests {
     #expect(found?.date == expected?.date)
     #expect(jumped.steps <= Self.stepLimit)
   }
+
+  @Test(
+    "rules whose times per period vary, from year 1000: counted by 400-year cycles, as a full walk numbers them",
+    arguments: [
+      "FREQ=MONTHLY;BYDAY=MO", "FREQ=MONTHLY;BYDAY=-1FR;BYHOUR=9,17", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29",
+      "FREQ=WEEKLY;INTERVAL=3;BYMONTH=1,7;BYDAY=TU,SA", "FREQ=MONTHLY;BYMONTHDAY=31;COUNT=9000",
+      "FREQ=YEARLY;BYDAY=20MO;BYSETPOS=1",
+    ])
+  func variableRulesFromYear1000(rule: String) throws {
+    // Given the rule from 1000-01-01 in New York, walked in full (a cursor never jumps)
+    let newYork = zone("America/New_York")
+    var walk = RuleCursor(
+      context: RuleContext(rule: try RecurrenceRule(parsing: rule), start: Self.yearOne, zone: newYork))
+    var expected: (index: Int, date: Date)?
+    var latest: (index: Int, date: Date)?
+    while expected == nil, let (index, item) = walk.next() {
+      let date = Date(timeIntervalSince1970: TimeInterval(item.instant))
+      if date >= Self.now { expected = (index, date) } else { latest = (index, date) }
+    }
+    // When a fresh sequence is asked the same
+    let jumped = try Self.sequence(rule, zone: newYork)
+    let found = jumped.first(atOrAfter: Self.now, from: 0)
+    let before = jumped.latest(atOrBefore: Self.now, from: 0)
+    // Then it agrees, in a few steps
+    #expect(found?.index == expected?.index)
+    #expect(found?.date == expected?.date)
+    #expect(before?.index == latest?.index)
+    #expect(before?.date == latest?.date)
+    #expect(jumped.steps <= Self.stepLimit)
+  }
 }

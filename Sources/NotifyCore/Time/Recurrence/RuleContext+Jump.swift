@@ -29,11 +29,43 @@ extension RuleContext {
     expansion.period(containing: unixSeconds - 2 * CivilCalendar.secondsPerDay) - 1
   }
 
+  /// Whether the times before any period are counted rather than walked.
+  var isCounted: Bool { fixedCount != nil || cycle != nil }
+
   /// The last period whose number of times before it is at most `index`, so that a
   /// cursor there is not past occurrence `index`; nil when times are not counted.
   func period(forIndex index: Int) -> Int64? {
-    guard let fixedCount, index >= firstCount else { return nil }
-    return 1 + Int64(index - firstCount) / Int64(fixedCount)
+    lastPeriod(withRawCountAtMost: Int64(index))
+  }
+
+  /// The times made before period `period` (1 or more), at or after the start: what
+  /// COUNT counts; nil when they are not counted.
+  func rawCount(before period: Int64) -> Int64? {
+    let first = Int64(firstCount)
+    if let fixedCount { return first + (period - 1) * Int64(fixedCount) }
+    guard let cycle else { return nil }
+    let (whole, rest) = (period - 1).quotientAndRemainder(dividingBy: cycle.periods)
+    return first + whole * cycle.total + cycle.prefix[Int(rest)]
+  }
+
+  /// The last period (1 or more) before which at most `limit` times are made; nil when
+  /// period 0 alone makes more, or times are not counted.
+  func lastPeriod(withRawCountAtMost limit: Int64) -> Int64? {
+    let first = Int64(firstCount)
+    guard limit >= first else { return nil }
+    let rest = limit - first
+    if let fixedCount { return 1 + rest / Int64(fixedCount) }
+    guard let cycle, cycle.total > 0 else { return nil }
+    let whole = rest / cycle.total
+    let left = rest - whole * cycle.total
+    // The last r with prefix[r] <= left (prefix[periods] = total > left).
+    var low = 0
+    var high = Int(cycle.periods)
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if cycle.prefix[middle] <= left { low = middle } else { high = middle - 1 }
+    }
+    return 1 + whole * cycle.periods + Int64(low)
   }
 
   /// A position at period `wanted` or earlier, or nil when the rule's times cannot be
@@ -42,14 +74,11 @@ extension RuleContext {
   /// position stays before its last time) or when a zone change lies within a week of
   /// `wanted` (a time moved out of a gap there could straddle it).
   func position(before wanted: Int64) -> Position? {
-    guard let fixedCount else { return nil }
-    let perPeriod = Int64(fixedCount)
-    let first = Int64(firstCount)
+    guard isCounted else { return nil }
     var period = wanted
     if let count = expansion.rule.count {
-      let last = Int64(count) - 1
-      guard last >= first else { return nil }
-      period = min(period, 1 + (last - first) / perPeriod)
+      guard let last = lastPeriod(withRawCountAtMost: Int64(count) - 1) else { return nil }
+      period = min(period, last)
     }
     if let until = untilLowerBound {
       period = min(period, expansion.period(containing: until) - 1)
@@ -64,10 +93,9 @@ extension RuleContext {
       }
       period = min(period - 1, expansion.period(containing: change - 2 * week))
     }
-    guard isSteady, period > 1 else { return nil }
+    guard isSteady, period > 1, let rawCount = rawCount(before: period) else { return nil }
     let boundary = expansion.periodStart(period)
     guard let skipped = skippedTimes(before: boundary) else { return nil }
-    let rawCount = first + (period - 1) * perPeriod
     return Position(period: period, rawCount: Int(rawCount), ordinal: Int(rawCount) - skipped)
   }
 
@@ -116,5 +144,41 @@ extension RuleContext {
     case .wallClock(let limit)?: limit.localSeconds
     case .day(let day)?: CivilCalendar.dayNumber(year: day.year, month: day.month, day: day.day) * 86_400
     }
+  }
+}
+
+/// The times each period of one calendar cycle makes (`RuleExpansion.cyclePeriods`: the
+/// Gregorian calendar repeats every 400 years, so period p + cycle makes what period p
+/// makes), summed from period 1: a rule whose times per period vary (a MONTHLY BYDAY=MO
+/// has four or five Mondays) is counted from any start by whole cycles plus a lookup.
+/// Made for cycles of at most `maximumPeriods` (WEEKLY and coarser; a DAILY cycle is
+/// 146,097 periods), once per rule and process.
+final class CycleCounts: Sendable {
+  static let maximumPeriods: Int64 = 21_000
+  /// The most times a cycle may make, roughly (its first period's times × its periods),
+  /// for its counts to be made: a bound on the one walk they cost.
+  static let maximumTimes: Int64 = 2_000_000
+
+  /// Periods in a cycle.
+  let periods: Int64
+  /// `prefix[r]`: the times periods 1 to r make; `prefix[periods]` is the cycle's.
+  let prefix: [Int64]
+  /// The times one cycle makes.
+  var total: Int64 { prefix[Int(periods)] }
+
+  init?(_ expansion: RuleExpansion) {
+    guard expansion.rule.frequency >= .weekly, expansion.unreachableTimes == nil,
+      expansion.cyclePeriods <= Self.maximumPeriods
+    else { return nil }
+    periods = expansion.cyclePeriods
+    guard Int64(max(expansion.occurrences(inPeriod: 1).count, 1)) * periods <= Self.maximumTimes else {
+      return nil
+    }
+    var sums: [Int64] = [0]
+    sums.reserveCapacity(Int(periods) + 1)
+    for period in 1...periods {
+      sums.append(sums[sums.count - 1] + Int64(expansion.occurrences(inPeriod: period).count))
+    }
+    prefix = sums
   }
 }

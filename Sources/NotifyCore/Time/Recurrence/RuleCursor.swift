@@ -161,6 +161,9 @@ final class RuleContext: Sendable {
   let fixedCount: Int?
   /// The times period 0 makes at or after the start.
   let firstCount: Int
+  /// For a rule without a fixed count whose periods repeat with the calendar in a short
+  /// cycle (WEEKLY and coarser): the times of a cycle's periods, summed.
+  let cycle: CycleCounts?
 
   init(rule: RecurrenceRule, start: WallClock, zone: Zone?) {
     expansion = RuleExpansion(rule: rule, start: start)
@@ -182,6 +185,7 @@ final class RuleContext: Sendable {
     fixedCount = expansion.fixedCountPerPeriod
     let startSeconds = expansion.start
     firstCount = expansion.occurrences(inPeriod: 0).count(where: { $0 >= startSeconds })
+    cycle = fixedCount == nil ? CycleCounts(expansion) : nil
   }
 
   /// The instant of wall-clock time `wall` (local seconds), and whether a DST gap moved

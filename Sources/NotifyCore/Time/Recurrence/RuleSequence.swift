@@ -54,7 +54,7 @@ final class RuleSequence: @unchecked Sendable {
     let limit = seconds(instant)
     guard lower < knownCount else { return nil }
     var found: (Int, Date)?
-    walk(toward: .instant(limit), startingWhere: { $0.cursor.ordinal <= lower || $0.instant < limit }) {
+    walk(toward: .atOrAfter(limit), startingWhere: { $0.cursor.ordinal <= lower || $0.instant < limit }) {
       i, at in
       if i >= lower, date(at) >= instant {
         found = (i, date(at))
@@ -69,7 +69,7 @@ final class RuleSequence: @unchecked Sendable {
   func latest(atOrBefore instant: Date, from lower: Int) -> (index: Int, date: Date)? {
     let limit = seconds(instant)
     var found: (Int, Date)?
-    walk(toward: .instant(limit), startingWhere: { $0.instant < limit }) { i, at in
+    walk(toward: .atOrBefore(limit), startingWhere: { $0.instant < limit }) { i, at in
       guard date(at) <= instant else { return false }
       if i >= lower { found = (i, date(at)) }
       return true
@@ -111,7 +111,7 @@ final class RuleSequence: @unchecked Sendable {
     }
     var cursor = low == 0 ? initial : checkpoints[low - 1].cursor
     if let hot, hot.cursor.ordinal > cursor.ordinal, usable(hot) { cursor = hot.cursor }
-    if let jump = jump(toward: target, from: cursor), usable(jump) { cursor = jump.cursor }
+    if let jump = jump(toward: target, from: cursor, usable: usable) { cursor = jump }
     let firstSteps = cursor.steps
     defer { steps += cursor.steps - firstSteps }
     while true {
@@ -139,28 +139,42 @@ extension RuleSequence {
   /// What a query looks for: an occurrence by number, or the ones around an instant.
   enum Target {
     case index(Int)
-    case instant(Int64)
+    case atOrAfter(Int64)
+    case atOrBefore(Int64)
   }
 
-  /// A cursor further toward `target` than `cursor`, by jumping over whole periods, with
-  /// its first occurrence's instant (`Int64.max` when it has none); nil when the rule's
-  /// times cannot be counted or the jump would not save a few periods.
-  fileprivate func jump(toward target: Target, from cursor: RuleCursor) -> (
-    cursor: RuleCursor, instant: Int64
-  )? {
+  /// A cursor further toward `target` than `cursor`, by jumping over whole periods; nil
+  /// when the rule's times are not counted or the jump would not save a few periods.
+  fileprivate func jump(
+    toward target: Target, from cursor: RuleCursor, usable: ((cursor: RuleCursor, instant: Int64)) -> Bool
+  ) -> RuleCursor? {
     let context = initial.context
-    guard context.fixedCount != nil else { return nil }
-    let wanted: Int64?
+    guard context.isCounted else { return nil }
+    var wanted: Int64
     switch target {
-    case .index(let index): wanted = context.period(forIndex: index)
-    case .instant(let seconds): wanted = context.period(before: seconds)
+    case .index(let index):
+      guard let period = context.period(forIndex: index) else { return nil }
+      wanted = period
+    case .atOrAfter(let seconds), .atOrBefore(let seconds):
+      wanted = context.period(before: seconds)
     }
-    guard let wanted, wanted > cursor.periodIndex + 2, let position = context.position(before: wanted),
-      position.period > cursor.periodIndex, position.ordinal > cursor.ordinal
-    else { return nil }
-    let jumped = RuleCursor(context: context, at: position)
-    var peek = jumped
-    return (jumped, peek.next()?.item.instant ?? .max)
+    // The latest at or before an instant may lie before the period jumped to (a sparse
+    // rule's period makes nothing before the instant): step back, doubling the step.
+    var back: Int64 = 1
+    for _ in 0..<48 {
+      guard wanted > cursor.periodIndex + 2, let position = context.position(before: wanted),
+        position.period > cursor.periodIndex, position.ordinal > cursor.ordinal
+      else { return nil }
+      let jumped = RuleCursor(context: context, at: position)
+      // Every time before a jump for an instant lies before it; one for an index is
+      // numbered at most that index.
+      guard case .atOrBefore = target else { return jumped }
+      var peek = jumped
+      if usable((jumped, peek.next()?.item.instant ?? .max)) { return jumped }
+      wanted = position.period - back
+      back *= 2
+    }
+    return nil
   }
 }
 

@@ -28,7 +28,7 @@ extension Schedule {
       zone = zoneRule.resolve(zones: zones)
     }
     let context = RuleContext(rule: rule, start: start, zone: zone)
-    guard context.fixedCount == nil else { return nil }
+    guard !context.isCounted else { return nil }
     let limit = Int64(now.timeIntervalSince1970.rounded(.down))
     var cursor = RuleCursor(context: context)
     while cursor.steps <= RuleContext.walkBound {
