@@ -56,4 +56,43 @@ struct LongAgoRuleFiringTests {
     #expect(listed.count == 3 && listed.first.map { $0 > lastMinute && $0 <= lastMinute + 120 } == true)
     #expect(listed == listed.first.map { [$0, $0 + 60, $0 + 120] })
   }
+
+  @Test(
+    "--at 1000-01-01T09:00 --on last-fri is accepted (counted by 400-year cycles); one daily by weekday from 1700 is refused (65)"
+  )
+  func variableRulesFromLongAgo() throws {
+    // Given a store, in UTC
+    let f = try FiringFixture()
+    let environment = ["TZ": "UTC", "NOTIFY_APP": "old"]
+    // When last Fridays from year 1000 are scheduled
+    let scheduled = try notify(
+      ["schedule", "--id", "fridays", "--at", "1000-01-01T09:00", "--on", "last-fri", "--title", "t"],
+      db: f.path,
+      environment: environment)
+    // Then they are accepted, and show --upcoming lists last Fridays of months at 09:00
+    #expect(scheduled.status == 0, "\(scheduled.stderr)")
+    let show = try notify(
+      ["show", "fridays", "--upcoming", "3", "--json"], db: f.path, environment: environment)
+    let item = try #require(try json(show.stdout) as? [String: Any], "\(show.stderr)")
+    let upcoming = (item["upcoming"] as? [String] ?? []).compactMap(RFC3339.date(from:))
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "UTC")!
+    #expect(upcoming.count == 3)
+    for date in upcoming {
+      let parts = calendar.dateComponents([.weekday, .hour, .month], from: date)
+      let weekLater = calendar.dateComponents([.month], from: date + 7 * 86_400)
+      #expect(parts.weekday == 6 && parts.hour == 9 && weekLater.month != parts.month, "\(date)")
+    }
+    // And a DAILY rule filtered by weekday from 1700 (119,000 days: its times are walked) is
+    // refused, naming the part
+    let refused = try notify(
+      [
+        "schedule", "--id", "old", "--at", "1700-01-01T09:00", "--rrule", "FREQ=DAILY;BYDAY=MO,FR", "--title",
+        "t",
+      ],
+      db: f.path, environment: environment)
+    #expect(refused.status == 65)
+    #expect(
+      refused.stderr.contains("'BYDAY=MO,FR'") && refused.stderr.contains("100,000"), "\(refused.stderr)")
+  }
 }
