@@ -4,13 +4,15 @@ import Foundation
 /// every wake-up: occurrence k, the first at or after an instant, the latest at or
 /// before one.
 ///
-/// Cost: an occurrence's index is its count from the anchor, so the first query walks
-/// the rule from its anchor: O(periods from the anchor to the instant asked), each
-/// period costing its occurrences (sub-daily rules skip the days and hours their
-/// filters exclude in one step). The walk leaves a checkpoint every
+/// Cost: an occurrence's index is its count from the anchor. When the rule's times are
+/// counted (`RuleContext.isCounted`), a query jumps to a period just before its answer
+/// with the count computed (`RuleContext.position(before:)`), whatever the start; other
+/// rules are walked from the anchor, O(periods from the anchor to the instant asked)
+/// (sub-daily rules skip the days and hours their filters exclude in one step), which
+/// scheduling bounds (`RuleContext.walkBound`). A walk leaves a checkpoint every
 /// `checkpointSpacing` occurrences, and sequences are kept per process
-/// (`RuleSequenceCache`), so later queries start from the nearest checkpoint: at most
-/// `checkpointSpacing` occurrences plus what lies past the furthest walk so far.
+/// (`RuleSequenceCache`), so later queries start from the nearest checkpoint or the last
+/// walk's end.
 final class RuleSequence: @unchecked Sendable {
   // @unchecked: `checkpoints` is only touched while `lock` is held.
   static let checkpointSpacing = 512
