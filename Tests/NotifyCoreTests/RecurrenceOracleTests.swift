@@ -114,8 +114,12 @@ extension RecurrenceOracleTests {
     for (index, text) in [
       "FREQ=HOURLY;INTERVAL=5;BYMINUTE=0,30", "FREQ=HOURLY;BYSETPOS=-1;BYMINUTE=10,20",
       "FREQ=MINUTELY;INTERVAL=7;BYSECOND=0,30", "FREQ=MINUTELY;INTERVAL=13",
+      "FREQ=MINUTELY;INTERVAL=7;BYHOUR=1,2,3", "FREQ=HOURLY;INTERVAL=5;BYHOUR=1,2,3,4;BYMINUTE=0,29",
     ].enumerated() {
-      let zones = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham"]
+      let zones = [
+        "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham", "Europe/London",
+        "America/Santiago",
+      ]
       cases.append(
         try RuleCase(
           rule: try RecurrenceRule(parsing: text), zoneName: zones[index],

@@ -64,6 +64,20 @@ struct RuleJumpTests {
     #expect(sequence.steps <= Self.stepLimit)
   }
 
+  @Test("FREQ=MINUTELY;BYHOUR=9;BYMINUTE=0,30 from year 1000: counted by the day's cycle of minutes")
+  func minutesOfOneHourFromYear1000() throws {
+    // Given 09:00 and 09:30 every day from 1000-01-01T00:00 (UTC wall-clock times)
+    let sequence = try Self.sequence("FREQ=MINUTELY;BYHOUR=9;BYMINUTE=0,30")
+    let startDay = Self.yearOne.localSeconds / 86_400
+    let tomorrow = Int64(Self.now.timeIntervalSince1970) / 86_400 + 1
+    // When asked for the first at or after now (10:15, so tomorrow's 09:00)
+    let first = sequence.first(atOrAfter: Self.now, from: 0)
+    // Then it is numbered two a day from the start
+    #expect(first?.date == Date(timeIntervalSince1970: TimeInterval(tomorrow * 86_400 + 9 * 3600)))
+    #expect(first?.index == Int(2 * (tomorrow - startDay)))
+    #expect(sequence.steps <= Self.stepLimit)
+  }
+
   @Test("a COUNT rule from year 1000 that ended long ago: its last occurrence, and none after")
   func countEndedLongAgo() throws {
     // Given 500 million minutes from year 1000 (they end in 1950)

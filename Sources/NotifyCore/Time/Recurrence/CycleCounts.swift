@@ -2,6 +2,8 @@
 /// Gregorian calendar repeats every 400 years, so period p + cycle makes what period p
 /// makes), summed from period 1: a rule whose times per period vary (a MONTHLY BYDAY=MO
 /// has four or five Mondays) is counted from any start by whole cycles plus a lookup.
+/// HOURLY and MINUTELY rules that filter no days repeat with the day instead
+/// (`RuleExpansion.dayCyclePeriods`: at most 1,440 periods).
 /// Made for cycles of at most `maximumPeriods` (WEEKLY and coarser; a DAILY cycle is
 /// 146,097 periods), once per rule and process.
 final class CycleCounts: Sendable {
@@ -18,10 +20,9 @@ final class CycleCounts: Sendable {
   var total: Int64 { prefix[Int(periods)] }
 
   init?(_ expansion: RuleExpansion) {
-    guard expansion.rule.frequency >= .weekly, expansion.unreachableTimes == nil,
-      expansion.cyclePeriods <= Self.maximumPeriods
-    else { return nil }
-    periods = expansion.cyclePeriods
+    let cycle = expansion.dayCyclePeriods ?? expansion.cyclePeriods
+    guard expansion.unreachableTimes == nil, cycle <= Self.maximumPeriods else { return nil }
+    periods = cycle
     guard Int64(max(expansion.occurrences(inPeriod: 1).count, 1)) * periods <= Self.maximumTimes else {
       return nil
     }

@@ -155,6 +155,14 @@ final class RuleExpansion: Sendable {
     return count > 0 ? count : nil
   }
 
+  /// For an HOURLY or MINUTELY rule that filters no days: the periods after which its
+  /// slots come back to the same times of day (86,400 s over gcd(86,400 s, the step)), so
+  /// that period p + this makes what period p makes; nil for other rules.
+  var dayCyclePeriods: Int64? {
+    guard rule.frequency == .hourly || rule.frequency == .minutely, !filtersDays else { return nil }
+    return 86_400 / gcd(86_400, step)
+  }
+
   /// Whether the rule makes wall-clock time `wall` (local seconds), at or after its start.
   func makes(_ wall: Int64) -> Bool {
     wall >= start && occurrences(inPeriod: period(containing: wall)).contains(wall)

@@ -35,9 +35,12 @@ extension Schedule {
       guard let (_, item) = cursor.next(), item.instant < limit else { return nil }
     }
     let periods = context.expansion.period(containing: limit) + 1
-    let parts = rule.ruleText.split(separator: ";").filter { part in
-      ["BYMONTH=", "BYDAY=", "BYMONTHDAY=", "BYHOUR=", "BYMINUTE="].contains { part.hasPrefix($0) }
-    }
+    // The day filters make a DAILY or finer rule's times vary; a coarser one's cycle is
+    // too long to count when any of its BY parts do.
+    let varying =
+      rule.frequency <= .daily
+      ? ["BYMONTH=", "BYDAY=", "BYMONTHDAY="] : ["BYMONTH=", "BYDAY=", "BYMONTHDAY=", "BYHOUR=", "BYMINUTE="]
+    let parts = rule.ruleText.split(separator: ";").filter { part in varying.contains { part.hasPrefix($0) } }
     let frequency = rule.frequency.rawValue.lowercased()
     return RecurrenceRuleError(
       part: parts.isEmpty ? "DTSTART=\(start.iso8601)" : parts.joined(separator: ";"),
