@@ -17,6 +17,9 @@ extension SQLiteStore {
     if notification.schedule.rule != nil, notification.schedule.occurrence(0, zones: zones) == nil {
       throw notification.schedule.neverFiresError
     }
+    if let farStart = notification.schedule.farStartError(now: notification.createdAt, zones: zones) {
+      throw farStart
+    }
     guard let first = notification.schedule.occurrence(0, zones: zones) else {
       throw NotifyError(
         .invalidData, "the notification would never fire: \(term: .until) is before its first fire date",

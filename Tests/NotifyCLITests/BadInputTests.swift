@@ -174,6 +174,16 @@ struct BadInputTests {
         ],
         status: 65, says: "'INTERVAL=2;BYHOUR=3'"),
       Case(
+        name: "rule: Monday minutes from year 1000",
+        arguments: [
+          "schedule", "--at", "1000-01-01T00:00", "--rrule", "FREQ=MINUTELY;BYDAY=MO;BYHOUR=9", "x",
+        ],
+        status: 65, says: "'BYDAY=MO'"),
+      Case(
+        name: "rule: month days from year 1",
+        arguments: ["schedule", "--at", "0001-01-01T09:00", "--rrule", "FREQ=DAILY;BYDAY=MO,FR", "x"],
+        status: 65, says: "'BYDAY=MO,FR'"),
+      Case(
         name: "rule: unknown part",
         arguments: ["schedule", "--at", "09:00", "--rrule", "FREQ=DAILY;BYFOO=1", "x"],
         status: 65, says: "'BYFOO=1'"),

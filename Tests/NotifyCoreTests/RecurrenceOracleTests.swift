@@ -96,6 +96,93 @@ struct RecurrenceOracleTests {
   }
 }
 
+extension RecurrenceOracleTests {
+  @Test(
+    "rules started 50 years back: the occurrences around 2026, and their numbers, are dateutil's from the same start"
+  )
+  func rulesStartedLongAgo() throws {
+    // Given random DAILY to YEARLY rules (BYDAY, BYMONTHDAY, BYSETPOS, EXDATE, COUNT,
+    // UNTIL) anchored 50 years before 2026, and a few finer ones anchored weeks or years back
+    var cases: [RuleCase] = []
+    var seed = Self.firstSeed
+    while cases.count < 40 {
+      seed &+= 1
+      var generator = SeededGenerator(seed: seed)
+      let c = RuleCase(seed: seed, using: &generator, yearsBack: 50)
+      if c.rule.frequency >= .daily { cases.append(c) }
+    }
+    for (index, text) in [
+      "FREQ=HOURLY;INTERVAL=5;BYMINUTE=0,30", "FREQ=HOURLY;BYSETPOS=-1;BYMINUTE=10,20",
+      "FREQ=MINUTELY;INTERVAL=7;BYSECOND=0,30", "FREQ=MINUTELY;INTERVAL=13",
+      "FREQ=MINUTELY;INTERVAL=7;BYHOUR=1,2,3", "FREQ=HOURLY;INTERVAL=5;BYHOUR=1,2,3,4;BYMINUTE=0,29",
+    ].enumerated() {
+      let zones = [
+        "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Chatham", "Europe/London",
+        "America/Santiago",
+      ]
+      cases.append(
+        try RuleCase(
+          rule: try RecurrenceRule(parsing: text), zoneName: zones[index],
+          start: WallClock(
+            year: text.contains("HOURLY") ? 2022 : 2026, month: 2, day: 11, hour: 1, minute: 29),
+          end: WallClock(year: 2026, month: 6, day: 1)))
+    }
+    // When dateutil lists every occurrence from the start
+    let answers = try RuleOracle.ask(cases)
+    var compared = 0
+    var jumped = 0
+    for (c, answer) in zip(cases, answers) {
+      guard let answer, answer.complete, answer.instants.count > 2 else { continue }
+      if RuleContext(rule: c.rule, start: c.start, zone: c.zone).isCounted { jumped += 1 }
+      let expected = answer.instants
+      var random = SeededGenerator(seed: c.seed ^ 0xFA5)
+      for _ in 0..<3 {
+        // Then a fresh schedule's first query, near the end, answers with dateutil's
+        // occurrence and its number
+        let schedule = try Schedule(fireDate: .wallClock(c.start, .named(c.zoneName)), rule: c.rule)
+        let low = max(expected[expected.count / 2], c.cutoff - 200 * 86_400)
+        guard low < c.cutoff else { break }
+        let t = Int64.random(in: low...c.cutoff, using: &random)
+        let instant = Date(timeIntervalSince1970: TimeInterval(t))
+        let zones = testZones(c.zone)
+        let first = schedule.firstOccurrence(atOrAfter: instant, zones: zones)
+        let latest = schedule.latestOccurrence(atOrBefore: instant, zones: zones)
+        let after = expected.firstIndex { $0 >= t }
+        let before = expected.lastIndex { $0 <= t }
+        // (none in dateutil's window: ours, if any, lies past it)
+        let firstSeconds = first.map { Int64($0.date.timeIntervalSince1970) }
+        #expect(
+          after == nil
+            ? firstSeconds.map { $0 > c.cutoff } ?? true
+            : first?.index == after && firstSeconds == after.map { expected[$0] },
+          "\(c.context): first at or after \(c.describe(t)) is #\(first?.index ?? -1), dateutil's #\(after ?? -1)"
+        )
+        #expect(
+          latest?.index == before
+            && latest.map { Int64($0.date.timeIntervalSince1970) } == before.map { expected[$0] },
+          "\(c.context): latest at or before \(c.describe(t)) is #\(latest?.index ?? -1), dateutil's #\(before ?? -1)"
+        )
+        // And the occurrences after it are dateutil's next ones
+        if let after {
+          let upcoming = schedule.upcoming(4, from: after, zones: zones).map {
+            Int64($0.timeIntervalSince1970)
+          }
+          .filter { $0 <= c.cutoff }
+          let theirs = expected[after...].prefix(4).filter { $0 <= c.cutoff }
+          #expect(upcoming == Array(theirs.prefix(upcoming.count)), "\(c.context): upcoming from #\(after)")
+        }
+        compared += 1
+      }
+    }
+    #expect(compared > 60, "only \(compared) queries compared")
+    // (rules whose times are counted, so that their queries jump, and the others, walked)
+    #expect(jumped >= 25, "only \(jumped) rules had their times counted")
+    print(
+      "rrule oracle, rules from long ago: \(compared) queries agreed with dateutil, \(jumped) of the rules jumping"
+    )
+  }
+}
+
 /// One random rule, anchor and zone, and the window to compare.
 struct RuleCase {
   static let zones = [
@@ -116,7 +203,21 @@ struct RuleCase {
   /// Instants compared: up to two days before the window's end.
   let cutoff: Int64
 
-  init(seed: UInt64, using random: inout SeededGenerator) {
+  /// A hand-written case: the window runs from `start` to `end`.
+  init(rule: RecurrenceRule, zoneName: String, start: WallClock, end: WallClock) throws {
+    seed = UInt64(bitPattern: Int64(start.localSeconds))
+    self.zoneName = zoneName
+    zone = NotifyCoreTests.zone(zoneName)
+    self.rule = rule
+    self.start = start
+    self.end = end
+    cutoff = end.localSeconds - 3 * 86_400
+    schedule = try Schedule(fireDate: .wallClock(start, .named(zoneName)), rule: rule)
+  }
+
+  /// A random case; `yearsBack` moves its anchor that many years before 2016-2030 and its
+  /// window's end to the end of 2026.
+  init(seed: UInt64, using random: inout SeededGenerator, yearsBack: Int? = nil) {
     self.seed = seed
     zoneName = Self.zones.randomElement(using: &random)!
     zone = NotifyCoreTests.zone(zoneName)
@@ -131,6 +232,10 @@ struct RuleCase {
       wall = WallClock(localSeconds: wall.localSeconds - 1800)
     }
     if Int.random(in: 0..<3, using: &random) > 0 { wall.second = 0 }
+    if let yearsBack {
+      wall.year -= yearsBack
+      wall.day = min(wall.day, CivilCalendar.daysInMonth(wall.month, of: wall.year))
+    }
     start = wall
     var made: RecurrenceRule?
     while made == nil { made = Self.randomRule(start: wall, using: &random) }
@@ -144,8 +249,10 @@ struct RuleCase {
       case .monthly: 10 * 366 * 86_400
       case .yearly: 50 * 366 * 86_400
       }
-    end = WallClock(localSeconds: wall.localSeconds + span)
-    cutoff = wall.localSeconds + span - 3 * 86_400
+    end =
+      yearsBack == nil
+      ? WallClock(localSeconds: wall.localSeconds + span) : WallClock(year: 2027, month: 1, day: 1)
+    cutoff = end.localSeconds - 3 * 86_400
     if zoneName == "UTC", Bool.random(using: &random) {
       schedule = try! Schedule(
         fireDate: .instant(Date(timeIntervalSince1970: TimeInterval(wall.localSeconds))), rule: rule)

@@ -29,6 +29,8 @@ struct RuleCursor: Sendable {
   private var readyPosition = 0
   /// The 0-based index the next item gets.
   private(set) var ordinal = 0
+  /// Periods expanded so far: the cost of the walk, which tests bound.
+  private(set) var steps = 0
   /// Empty periods walked since the last occurrence, bounded by `RuleContext.searchBudget`.
   private var emptyWalk = 0
   /// Where the zone's offset is known to hold, from the last time resolved through it.
@@ -38,6 +40,19 @@ struct RuleCursor: Sendable {
     self.context = context
     rawDone = context.expansion.unreachableTimes != nil
   }
+
+  /// A cursor about to expand the period of `position`, numbered as a walk from the
+  /// start would have numbered it (`RuleContext.position(before:)`).
+  init(context: RuleContext, at position: RuleContext.Position) {
+    self.context = context
+    period = position.period
+    lastProductivePeriod = position.period
+    rawCount = position.rawCount
+    ordinal = position.ordinal
+  }
+
+  /// The period this cursor expands next (its position in the rule).
+  var periodIndex: Int64 { period }
 
   /// The next occurrence and its index, or nil when the rule has no more.
   mutating func next() -> (index: Int, item: Item)? {
@@ -114,6 +129,7 @@ struct RuleCursor: Sendable {
       }
       raw = expansion.occurrences(inPeriod: period)
       rawPosition = 0
+      steps += 1
       if raw.isEmpty {
         emptyWalk += 1
       } else {
@@ -139,8 +155,15 @@ final class RuleContext: Sendable {
   let horizon: Int64
   /// The zone, or nil when wall-clock times are UTC (absolute anchors).
   let zone: Zone?
-  private let excludedTimes: Set<Int64>
-  private let excludedDays: Set<Int64>
+  let excludedTimes: Set<Int64>
+  let excludedDays: Set<Int64>
+  /// `RuleExpansion.fixedCountPerPeriod`: when set, a cursor can jump to any period.
+  let fixedCount: Int?
+  /// The times period 0 makes at or after the start.
+  let firstCount: Int
+  /// For a rule without a fixed count whose periods repeat with the calendar in a short
+  /// cycle (WEEKLY and coarser): the times of a cycle's periods, summed.
+  let cycle: CycleCounts?
 
   init(rule: RecurrenceRule, start: WallClock, zone: Zone?) {
     expansion = RuleExpansion(rule: rule, start: start)
@@ -159,6 +182,10 @@ final class RuleContext: Sendable {
     }
     excludedTimes = times
     excludedDays = days
+    fixedCount = expansion.fixedCountPerPeriod
+    let startSeconds = expansion.start
+    firstCount = expansion.occurrences(inPeriod: 0).count(where: { $0 >= startSeconds })
+    cycle = fixedCount == nil ? CycleCounts(expansion) : nil
   }
 
   /// The instant of wall-clock time `wall` (local seconds), and whether a DST gap moved

@@ -123,6 +123,62 @@ final class RuleExpansion: Sendable {
     return selectPositions(times)
   }
 
+  /// The number of times each period from period 1 on makes, when it is one number for
+  /// all of them: no filter keeps a number of days (or hours, or minutes) that varies from
+  /// period to period. Then the times before period `p` are counted, not walked. Nil
+  /// otherwise (a MONTHLY BYDAY=MO rule has four or five Mondays a month).
+  var fixedCountPerPeriod: Int? {
+    guard unreachableTimes == nil else { return nil }
+    let days = monthDays.union(negativeMonthDays.map { -$0 })
+    switch rule.frequency {
+    case .minutely:
+      guard !filtersDays, rule.byHour.isEmpty, rule.byMinute.isEmpty else { return nil }
+    case .hourly:
+      guard !filtersDays, rule.byHour.isEmpty else { return nil }
+    case .daily:
+      guard !filtersDays else { return nil }
+    case .weekly:
+      guard months.isEmpty, days.isEmpty, nthWeekdays.isEmpty else { return nil }
+    case .monthly:
+      guard months.isEmpty, weekdays.isEmpty, nthWeekdays.isEmpty, days.allSatisfy({ $0 <= 28 }) else {
+        return nil
+      }
+    case .yearly:
+      // Every month of the rule has every day of it in every year (February 28).
+      let shortest = { (month: Int) in month == 2 ? 28 : CivilCalendar.daysInMonth(month, of: 2001) }
+      let ruleMonths = months.isEmpty ? Set(1...12) : months
+      guard weekdays.isEmpty, nthWeekdays.isEmpty, !days.isEmpty,
+        ruleMonths.allSatisfy({ month in days.allSatisfy { $0 <= shortest(month) } })
+      else { return nil }
+    }
+    let count = occurrences(inPeriod: 1).count
+    return count > 0 ? count : nil
+  }
+
+  /// For an HOURLY or MINUTELY rule that filters no days: the periods after which its
+  /// slots come back to the same times of day (86,400 s over gcd(86,400 s, the step)), so
+  /// that period p + this makes what period p makes; nil for other rules.
+  var dayCyclePeriods: Int64? {
+    guard rule.frequency == .hourly || rule.frequency == .minutely, !filtersDays else { return nil }
+    return 86_400 / gcd(86_400, step)
+  }
+
+  /// Whether the rule makes wall-clock time `wall` (local seconds), at or after its start.
+  func makes(_ wall: Int64) -> Bool {
+    wall >= start && occurrences(inPeriod: period(containing: wall)).contains(wall)
+  }
+
+  /// The times the rule makes in `low..<high` (local seconds), at or after its start.
+  func times(from low: Int64, to high: Int64) -> [Int64] {
+    let low = max(low, start)
+    guard low < high else { return [] }
+    var found: [Int64] = []
+    for index in max(period(containing: low), 0)...max(period(containing: high - 1), 0) {
+      found += occurrences(inPeriod: index).filter { $0 >= low && $0 < high }
+    }
+    return found
+  }
+
   /// The first period index after `index` that can hold an occurrence: sub-daily rules
   /// jump over days (and, for MINUTELY, hours) their filters exclude.
   func nextPeriod(after index: Int64) -> Int64 {

@@ -4,13 +4,15 @@ import Foundation
 /// every wake-up: occurrence k, the first at or after an instant, the latest at or
 /// before one.
 ///
-/// Cost: an occurrence's index is its count from the anchor, so the first query walks
-/// the rule from its anchor: O(periods from the anchor to the instant asked), each
-/// period costing its occurrences (sub-daily rules skip the days and hours their
-/// filters exclude in one step). The walk leaves a checkpoint every
+/// Cost: an occurrence's index is its count from the anchor. When the rule's times are
+/// counted (`RuleContext.isCounted`), a query jumps to a period just before its answer
+/// with the count computed (`RuleContext.position(before:)`), whatever the start; other
+/// rules are walked from the anchor, O(periods from the anchor to the instant asked)
+/// (sub-daily rules skip the days and hours their filters exclude in one step), which
+/// scheduling bounds (`RuleContext.walkBound`). A walk leaves a checkpoint every
 /// `checkpointSpacing` occurrences, and sequences are kept per process
-/// (`RuleSequenceCache`), so later queries start from the nearest checkpoint: at most
-/// `checkpointSpacing` occurrences plus what lies past the furthest walk so far.
+/// (`RuleSequenceCache`), so later queries start from the nearest checkpoint or the last
+/// walk's end.
 final class RuleSequence: @unchecked Sendable {
   // @unchecked: `checkpoints` is only touched while `lock` is held.
   static let checkpointSpacing = 512
@@ -26,17 +28,23 @@ final class RuleSequence: @unchecked Sendable {
   /// Once a walk reached the rule's end: how many occurrences it has.
   private var end: Int?
   private let fraction: TimeInterval
+  /// Periods expanded by all walks so far (tests read it to bound the cost of a query).
+  private(set) var steps = 0
+  /// Stops a walk after this many periods (tests set it so that a walk too long fails
+  /// rather than hangs); nil: no limit.
+  private let stepLimit: Int?
 
-  init(rule: RecurrenceRule, start: WallClock, zone: Zone?, fraction: TimeInterval) {
+  init(rule: RecurrenceRule, start: WallClock, zone: Zone?, fraction: TimeInterval, stepLimit: Int? = nil) {
     initial = RuleCursor(context: RuleContext(rule: rule, start: start, zone: zone))
     self.fraction = fraction
+    self.stepLimit = stepLimit
   }
 
   /// Occurrence `index`, or nil when the rule has fewer.
   func occurrence(_ index: Int) -> Date? {
     guard index >= 0, index < knownCount else { return nil }
     var found: Date?
-    walk(startingWhere: { $0.cursor.ordinal <= index }) { i, instant in
+    walk(toward: .index(index), startingWhere: { $0.cursor.ordinal <= index }) { i, instant in
       if i == index { found = date(instant) }
       return i < index
     }
@@ -48,7 +56,8 @@ final class RuleSequence: @unchecked Sendable {
     let limit = seconds(instant)
     guard lower < knownCount else { return nil }
     var found: (Int, Date)?
-    walk(startingWhere: { $0.cursor.ordinal <= lower || $0.instant < limit }) { i, at in
+    walk(toward: .atOrAfter(limit), startingWhere: { $0.cursor.ordinal <= lower || $0.instant < limit }) {
+      i, at in
       if i >= lower, date(at) >= instant {
         found = (i, date(at))
         return false
@@ -62,7 +71,7 @@ final class RuleSequence: @unchecked Sendable {
   func latest(atOrBefore instant: Date, from lower: Int) -> (index: Int, date: Date)? {
     let limit = seconds(instant)
     var found: (Int, Date)?
-    walk(startingWhere: { $0.instant < limit }) { i, at in
+    walk(toward: .atOrBefore(limit), startingWhere: { $0.instant < limit }) { i, at in
       guard date(at) <= instant else { return false }
       if i >= lower { found = (i, date(at)) }
       return true
@@ -90,7 +99,8 @@ final class RuleSequence: @unchecked Sendable {
   /// prefix of the list), calling `visit` with each index and instant until it returns
   /// false or the rule ends, and records the checkpoints it passes.
   private func walk(
-    startingWhere usable: ((cursor: RuleCursor, instant: Int64)) -> Bool, _ visit: (Int, Int64) -> Bool
+    toward target: Target, startingWhere usable: ((cursor: RuleCursor, instant: Int64)) -> Bool,
+    _ visit: (Int, Int64) -> Bool
   ) {
     lock.lock()
     defer { lock.unlock() }
@@ -103,7 +113,11 @@ final class RuleSequence: @unchecked Sendable {
     }
     var cursor = low == 0 ? initial : checkpoints[low - 1].cursor
     if let hot, hot.cursor.ordinal > cursor.ordinal, usable(hot) { cursor = hot.cursor }
+    if let jump = jump(toward: target, from: cursor, usable: usable) { cursor = jump }
+    let firstSteps = cursor.steps
+    defer { steps += cursor.steps - firstSteps }
     while true {
+      if let stepLimit, cursor.steps - firstSteps > stepLimit { return }
       let before = cursor
       guard let (index, item) = cursor.next() else {
         hot = (cursor, .max)
@@ -120,6 +134,49 @@ final class RuleSequence: @unchecked Sendable {
         return
       }
     }
+  }
+}
+
+extension RuleSequence {
+  /// What a query looks for: an occurrence by number, or the ones around an instant.
+  enum Target {
+    case index(Int)
+    case atOrAfter(Int64)
+    case atOrBefore(Int64)
+  }
+
+  /// A cursor further toward `target` than `cursor`, by jumping over whole periods; nil
+  /// when the rule's times are not counted or the jump would not save a few periods.
+  fileprivate func jump(
+    toward target: Target, from cursor: RuleCursor, usable: ((cursor: RuleCursor, instant: Int64)) -> Bool
+  ) -> RuleCursor? {
+    let context = initial.context
+    guard context.isCounted else { return nil }
+    var wanted: Int64
+    switch target {
+    case .index(let index):
+      guard let period = context.period(forIndex: index) else { return nil }
+      wanted = period
+    case .atOrAfter(let seconds), .atOrBefore(let seconds):
+      wanted = context.period(before: seconds)
+    }
+    // The latest at or before an instant may lie before the period jumped to (a sparse
+    // rule's period makes nothing before the instant): step back, doubling the step.
+    var back: Int64 = 1
+    for _ in 0..<48 {
+      guard wanted > cursor.periodIndex + 2, let position = context.position(before: wanted),
+        position.period > cursor.periodIndex, position.ordinal > cursor.ordinal
+      else { return nil }
+      let jumped = RuleCursor(context: context, at: position)
+      // Every time before a jump for an instant lies before it; one for an index is
+      // numbered at most that index.
+      guard case .atOrBefore = target else { return jumped }
+      var peek = jumped
+      if usable((jumped, peek.next()?.item.instant ?? .max)) { return jumped }
+      wanted = position.period - back
+      back *= 2
+    }
+    return nil
   }
 }
 
