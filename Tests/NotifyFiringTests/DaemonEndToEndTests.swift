@@ -125,6 +125,8 @@ struct DaemonEndToEndTests {
     }
     let last = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "final")
     daemons.append(last)
+    // (ready before anything else: a stop sent while it still starts would find no handler)
+    #expect(last.waitReady(), "\(last.errorText)")
     // Then every occurrence comes out at least once
     let delivered = { daemons.flatMap(\.deliveries).map(\.key) }
     #expect(waitUntil(timeout: 20) { Set(delivered()).isSuperset(of: expected) })
@@ -172,6 +174,7 @@ struct DaemonEndToEndTests {
     // there one, is in their output by then; each fire-due run has exited already)
     #expect(f.waitSettled(), "\(([a, b] + apps).map(\.errorText))")
     for firer in [a, b] + apps {
+      #expect(firer.waitReady(), "\(firer.errorText)")
       firer.send(SIGTERM)
       #expect(firer.waitExit() == 0, "\(firer.errorText)")
     }
