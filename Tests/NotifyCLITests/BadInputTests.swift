@@ -310,7 +310,7 @@ struct BadInputTests {
     let notify = CommandRunner(environment: ["NOTIFY_DB": db, "NOTIFY_APP": "tests"])
     let seeded = try notify.run(["schedule", "--in", "1h", "--id", "keep", "seed"])
     try #require(seeded.status == 0, "seeding failed: \(seeded.stderr)")
-    let before = try #require(fileBytes(db))
+    let before = try #require(storeBytes(db))
     // When the bad input is given
     let result = try notify.run(c.arguments)
     // Then the exit code and message are the spec's, and the store is byte for byte the same
@@ -319,7 +319,7 @@ struct BadInputTests {
     if c.status != 64 || result.stderr.contains("notify: error:") {
       #expect(result.stderr.contains("notify: "), "stderr: \(result.stderr)")
     }
-    #expect(fileBytes(db) == before)
+    #expect(storeBytes(db) == before)
   }
 
   @Test("an argument that is not UTF-8 is refused with 65")

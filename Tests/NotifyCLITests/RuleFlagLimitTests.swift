@@ -67,7 +67,7 @@ struct RuleFlagLimitTests {
     let notify = CommandRunner(environment: ["NOTIFY_DB": db, "NOTIFY_APP": "tests"])
     let seeded = try notify.run(["schedule", "--in", "1h", "--id", "keep", "seed"])
     try #require(seeded.status == 0, "seeding failed: \(seeded.stderr)")
-    let before = try #require(FileManager.default.contents(atPath: db))
+    let before = try #require(storeBytes(db))
     // When the flag is given
     let result = try notify.run(c.arguments)
     // Then the exit code is the spec's, the message names the flag and the fix
@@ -78,7 +78,7 @@ struct RuleFlagLimitTests {
     #expect(result.stderr.contains("notify: error:"), "stderr: \(result.stderr)")
     #expect(!result.stderr.contains("CHECK"), "stderr: \(result.stderr)")
     // And the store is byte for byte the same
-    #expect(FileManager.default.contents(atPath: db) == before)
+    #expect(storeBytes(db) == before)
   }
 
   @Test("--on with only weekdays and nth weekdays is still a union")

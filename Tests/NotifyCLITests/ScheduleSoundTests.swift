@@ -36,14 +36,14 @@ struct ScheduleSoundTests {
     #expect(kept.stderr.contains("40.0 s"))
     #expect(try notify.run(["show", "k", "--json"]).stdout.contains("\"sound\": \"long.wav\""))
     // When it is scheduled with --strict-sound, Then it is refused and the store is unchanged
-    let before = try #require(fileBytes(folder.file("notify.db")))
+    let before = try #require(storeBytes(folder.file("notify.db")))
     let strict = try notify.run([
       "schedule", "--in", "1h", "--id", "s", "--sound", "long.wav", "--strict-sound", "x",
     ])
     #expect(strict.status == 65)
     #expect(strict.stderr.contains("notify: error:"))
     #expect(strict.stderr.contains("shorter than 30 s"))
-    #expect(fileBytes(folder.file("notify.db")) == before)
+    #expect(storeBytes(folder.file("notify.db")) == before)
   }
 
   @Test("a valid sound from the app's folder is accepted silently; a missing one warns", .needsSox)

@@ -249,7 +249,7 @@ struct BadInputAcrossCommandsTests {
     let resolve = { (text: String) in
       text.hasPrefix("@") ? text.replacingOccurrences(of: "@", with: folder.path + "/") : text
     }
-    let before = try #require(fileBytes(db))
+    let before = try #require(storeBytes(db))
     let notAStore = fileBytes(resolve(Fixture.notAStore))
     // When the bad input is given (with --db unless the case names its own store)
     var arguments = c.arguments.map(resolve)
@@ -277,7 +277,7 @@ struct BadInputAcrossCommandsTests {
     #expect(
       controls.isEmpty, "raw control characters echoed: \(controls.map { String($0.value, radix: 16) })")
     // And the store, and a file that is not a store, are byte for byte as they were
-    #expect(fileBytes(db) == before)
+    #expect(storeBytes(db) == before)
     #expect(fileBytes(resolve(Fixture.notAStore)) == notAStore)
   }
 
@@ -320,7 +320,7 @@ struct BadInputAcrossCommandsTests {
     let db = folder.file("notify.db")
     let seeded = try runNotify(["schedule", "--app", "tests", "--in", "1h", "--id", "keep", "seed"], db: db)
     try #require(seeded.status == 0, "seeding failed: \(seeded.stderr)")
-    let before = try #require(fileBytes(db))
+    let before = try #require(storeBytes(db))
     let shell = CommandRunner(
       executable: "/bin/sh",
       environment: [
@@ -329,7 +329,7 @@ struct BadInputAcrossCommandsTests {
     let result = try shell.run(["-c", c.command], timeout: 30)
     #expect(result.status == 65, "stderr: \(result.stderr)")
     #expect(result.stderr.contains(c.says), "stderr: \(result.stderr)")
-    #expect(fileBytes(db) == before)
+    #expect(storeBytes(db) == before)
     // Nothing else was created beside the store (a repaired name would be a different file)
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
       !$0.hasPrefix("notify.db")

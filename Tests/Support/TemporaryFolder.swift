@@ -21,6 +21,14 @@ public final class TemporaryFolder: @unchecked Sendable {
 /// The bytes of a file, or nil when it does not exist (for byte-for-byte store checks).
 public func fileBytes(_ path: String) -> Data? { FileManager.default.contents(atPath: path) }
 
+/// What a store holds on disk: its file and its WAL, where commits stay until a checkpoint
+/// (short processes close without one). A store whose file and WAL are byte for byte as
+/// they were had nothing committed to it; the file alone says nothing.
+public func storeBytes(_ db: String) -> Data? {
+  guard let file = fileBytes(db) else { return nil }
+  return file + (fileBytes(db + "-wal") ?? Data())
+}
+
 /// The permission bits of `path` itself (a link is not followed), or nil when it is absent.
 public func fileMode(_ path: String) -> UInt32? {
   var info = stat()
