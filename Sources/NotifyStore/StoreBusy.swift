@@ -46,9 +46,7 @@ struct LockHolder {
   /// (any range when nil).
   static func find(file: String, range: ClosedRange<Int64>?) -> LockHolder? {
     var info = stat()
-    guard stat(file, &info) == 0,
-      let table = try? String(contentsOfFile: "/proc/locks", encoding: .utf8)
-    else { return nil }
+    guard stat(file, &info) == 0, let table = readWhole("/proc/locks") else { return nil }
     for line in table.split(separator: "\n") {
       // "1: POSIX  ADVISORY  WRITE 1234 08:01:5678 120 120", "2: FLOCK  ADVISORY  WRITE 99 00:2a:7 0 EOF"
       let fields = line.split(separator: " ", omittingEmptySubsequences: true)
@@ -63,6 +61,23 @@ struct LockHolder {
       return LockHolder(pid: pid, command: command(of: pid), isStopped: isStopped(pid))
     }
     return nil
+  }
+
+  /// A file of `/proc` read to its end: such files report a size of 0, and one read may
+  /// return only the first page of a long table.
+  private static func readWhole(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+      if count < 0, errno == EINTR { continue }
+      guard count > 0 else { break }
+      bytes += chunk[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   private static func command(of pid: Int32) -> String {

@@ -53,13 +53,27 @@ struct StoreFaultTests {
     daemon.send(SIGSTOP)
     // When one notification falls due while the disk is full (the write-ahead log emptied
     // first, so that the next write must grow it)
-    let due = Date() + 0.3
+    let due = Date() + 2  // (room for the WAL to be emptied first)
     let scheduled = try runNotify(
       ["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db)
     try #require(scheduled.status == 0, "\(scheduled.stderr)")
-    try DatabaseQueue(path: db).writeWithoutTransaction {
-      try $0.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)")
+    // (the daemon may have been stopped inside a read, which keeps the WAL from being
+    // emptied: it runs a moment between tries until the WAL is empty)
+    let emptied = waitUntil(timeout: 20) {
+      let truncated = try? DatabaseQueue(path: db).writeWithoutTransaction { db in
+        try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(TRUNCATE)").map { ($0[0] as Int) == 0 } ?? false
+      }
+      if truncated == true,
+        (try? FileManager.default.attributesOfItem(atPath: db + "-wal")[.size] as? Int) == 0
+      {
+        return true
+      }
+      daemon.send(SIGCONT)
+      Thread.sleep(forTimeInterval: 0.05)
+      daemon.send(SIGSTOP)
+      return false
     }
+    try #require(emptied, "the WAL could not be emptied")
     let filler = mount.file("filler")
     Self.fill(filler)
     let refused = try runNotify(["schedule", "--app", "faults", "--in", "1h", "refused"], db: db)
