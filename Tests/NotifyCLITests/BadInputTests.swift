@@ -305,21 +305,16 @@ struct BadInputTests {
   @Test("is refused with the spec's exit code and the store untouched", arguments: cases)
   func refused(_ c: Case) throws {
     // Given a store that already holds one notification
-    let folder = TemporaryFolder()
-    let db = folder.file("notify.db")
-    let notify = CommandRunner(environment: ["NOTIFY_DB": db, "NOTIFY_APP": "tests"])
-    let seeded = try notify.run(["schedule", "--in", "1h", "--id", "keep", "seed"])
-    try #require(seeded.status == 0, "seeding failed: \(seeded.stderr)")
-    let before = try #require(storeBytes(db))
+    let store = try SeededStore()
     // When the bad input is given
-    let result = try notify.run(c.arguments)
+    let result = try store.notify.run(c.arguments)
     // Then the exit code and message are the spec's, and the store is byte for byte the same
     #expect(result.status == c.status, "stderr: \(result.stderr)")
     #expect(result.stderr.contains(c.says), "stderr: \(result.stderr)")
     if c.status != 64 || result.stderr.contains("notify: error:") {
       #expect(result.stderr.contains("notify: "), "stderr: \(result.stderr)")
     }
-    #expect(storeBytes(db) == before)
+    #expect(store.isUntouched)
   }
 
   @Test("an argument that is not UTF-8 is refused with 65")

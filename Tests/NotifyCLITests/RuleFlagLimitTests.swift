@@ -62,14 +62,9 @@ struct RuleFlagLimitTests {
   @Test("is refused with the spec's exit code, naming the flag, and the store untouched", arguments: cases)
   func refused(_ c: Case) throws {
     // Given a store that already holds one notification
-    let folder = TemporaryFolder()
-    let db = folder.file("notify.db")
-    let notify = CommandRunner(environment: ["NOTIFY_DB": db, "NOTIFY_APP": "tests"])
-    let seeded = try notify.run(["schedule", "--in", "1h", "--id", "keep", "seed"])
-    try #require(seeded.status == 0, "seeding failed: \(seeded.stderr)")
-    let before = try #require(storeBytes(db))
+    let store = try SeededStore()
     // When the flag is given
-    let result = try notify.run(c.arguments)
+    let result = try store.notify.run(c.arguments)
     // Then the exit code is the spec's, the message names the flag and the fix
     #expect(result.status == c.status, "stderr: \(result.stderr)")
     for text in c.says {
@@ -78,7 +73,7 @@ struct RuleFlagLimitTests {
     #expect(result.stderr.contains("notify: error:"), "stderr: \(result.stderr)")
     #expect(!result.stderr.contains("CHECK"), "stderr: \(result.stderr)")
     // And the store is byte for byte the same
-    #expect(storeBytes(db) == before)
+    #expect(store.isUntouched)
   }
 
   @Test("--on with only weekdays and nth weekdays is still a union")
