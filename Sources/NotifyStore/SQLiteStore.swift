@@ -70,7 +70,7 @@ public final class SQLiteStore: @unchecked Sendable {
     config.label = "notify"
     config.prepareDatabase { db in
       // A short process that closes last leaves the WAL for the next one: no checkpoint and
-      // its syncs at every exit (the daemon checkpoints when idle, `checkpoint()`).
+      // its syncs at every exit (the daemon checkpoints as it goes idle, `checkpointIfWritten()`).
       notify_sqlite_no_checkpoint_on_close(db.sqliteConnection)
       sqlite3_busy_timeout(db.sqliteConnection, deadline.remainingMilliseconds)
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
