@@ -51,8 +51,8 @@ public final class SQLiteStore: @unchecked Sendable {
   ///
   /// Many processes open one store at once (GRDB's `DatabaseSharing.md`): a store that is
   /// there and current opens without any lock of notify's own; a new one is made whole in
-  /// a file of its own and linked into place (`StoreCreator`), so creators never wait on
-  /// each other; only an old or half-made store takes the migration lock (`StoreLock`).
+  /// a file of its own by one process and linked into place (`StoreCreator`); only a new,
+  /// old or half-made store takes the migration lock (`StoreLock`).
   /// The whole open, lock and SQLite's busy waits together, keeps to one `busyTimeout`.
   public init(path given: String, busyTimeout: TimeInterval = SQLiteStore.defaultBusyTimeout)
     throws(NotifyError)

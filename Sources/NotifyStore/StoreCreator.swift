@@ -3,43 +3,40 @@ import GRDB
 import NotifyCore
 
 /// Makes a new store whole in a file of its own beside the store's path, then links it
-/// into place (`link(2)` fails when the path exists): every process that finds no store
-/// makes one at once, the first link wins, and the others open the winner's. Creators
-/// never wait on each other, and no process ever sees a half-made store.
+/// into place, holding the migration lock: of the processes that find no store at once, one
+/// builds and syncs it while the others block in `flock` (no polling) and then open it.
+/// Nobody ever sees a half-made store, and a slow disk syncs one new store, not one per
+/// creator.
 enum StoreCreator {
   /// Creates the store at `path` unless another process does first.
   static func create(at path: String, deadline: StoreDeadline) throws {
-    let folder = (path as NSString).deletingLastPathComponent
-    let name = (path as NSString).lastPathComponent
-    removeLeftovers(in: folder, of: name)
-    var random = SystemRandomNumberGenerator()
-    let temporary = "\(folder)/.\(name).new-\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
-    let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-    guard fd >= 0 else { throw Self.failure("create", temporary) }
-    close(fd)
-    defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
-    try build(temporary)
-    // Another process linked its store while this one built: use that one, unsynced work
-    // thrown away (most creators of a burst end here, before their sync).
-    guard !StoreFiles.exists(path) else { return }
-    try syncFile(temporary)
-    if link(temporary, path) == 0 {
-      syncFolder(folder)
-      return
-    }
-    switch errno {
-    case EEXIST:
-      return
-    case EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK:
-      // A file system without hard links: rename under the migration lock instead, so that
-      // no creator replaces a store another one made meanwhile.
-      try StoreLock.holding(path + ".lock", until: deadline, store: path) {
-        guard !StoreFiles.exists(path) else { return }
-        guard rename(temporary, path) == 0 else { throw Self.failure("move into place", temporary) }
-        syncFolder(folder)
+    try StoreLock.holding(path + ".lock", until: deadline, store: path) {
+      guard !StoreFiles.exists(path) else { return }
+      let folder = (path as NSString).deletingLastPathComponent
+      let name = (path as NSString).lastPathComponent
+      removeLeftovers(in: folder, of: name)
+      var random = SystemRandomNumberGenerator()
+      let temporary = "\(folder)/.\(name).new-\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
+      let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+      guard fd >= 0 else { throw Self.failure("create", temporary) }
+      close(fd)
+      defer { for suffix in ["", "-wal", "-shm", "-journal"] { unlink(temporary + suffix) } }
+      try build(temporary)
+      try syncFile(temporary)
+      // `link` never replaces a store that appeared meanwhile (made without the lock, by a
+      // process that could not create the lock file); a file system without hard links
+      // gets a rename.
+      if link(temporary, path) != 0 {
+        switch errno {
+        case EEXIST:
+          return
+        case EPERM, ENOTSUP, EOPNOTSUPP, EXDEV, EMLINK:
+          guard rename(temporary, path) == 0 else { throw Self.failure("move into place", temporary) }
+        default:
+          throw Self.failure("link into place", temporary)
+        }
       }
-    default:
-      throw Self.failure("link into place", temporary)
+      syncFolder(folder)
     }
   }
 

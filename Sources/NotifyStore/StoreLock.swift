@@ -3,8 +3,8 @@ import Foundation
 import NotifyCore
 import Synchronization
 
-/// The migration lock: an exclusive `flock` on a file beside the store, taken only to set a
-/// store up or migrate it (`StoreState.needsSetUp`), never to open a current one.
+/// The migration lock: an exclusive `flock` on a file beside the store, taken only to create
+/// a store, set one up or migrate it (`StoreState.needsSetUp`), never to open a current one.
 ///
 /// Waiting for it blocks in `flock(2)` on a thread of its own while the opener waits on a
 /// semaphore until its deadline: no polling, and a process stopped while holding the lock

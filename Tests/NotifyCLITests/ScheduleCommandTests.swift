@@ -251,7 +251,12 @@ struct ScheduleCommandTests {
   func concurrentCreation(round: Int) throws {
     // Given no store file yet
     let db = folder.file("fresh-\(round)/notify.db")
-    let shell = CommandRunner(executable: "/bin/sh", environment: ["NOTIFY_DB": db, "NOTIFY_APP": "tests"])
+    // The creation protocol is under test, not the disk: the first write into a new WAL
+    // syncs its header while holding the write lock, and in a loaded CI run such a sync can take
+    // more than the default 5 s (SlowDiskTests covers the timeout under a slow disk).
+    let shell = CommandRunner(
+      executable: "/bin/sh",
+      environment: ["NOTIFY_DB": db, "NOTIFY_APP": "tests", "NOTIFY_BUSY_TIMEOUT": "120"])
     // When 8 processes schedule into it at the same moment
     let script = """
       for p in 1 2 3 4 5 6 7 8; do "$0" schedule --in 1h "x$p" </dev/null >/dev/null 2>>"$1" & done; wait

@@ -129,6 +129,12 @@ public struct CommandRunner: Sendable {
 }
 
 extension CommandRunner {
+  /// Whether `pid`, a child of this process, has exited (reaped here when it has).
+  public static func hasExited(_ pid: pid_t) -> Bool {
+    var status: Int32 = 0
+    return waitpid(pid, &status, WNOHANG) == pid
+  }
+
   /// Waits for a child started with `spawn` to exit: its exit status, or 128 + the signal
   /// that ended it.
   @discardableResult

@@ -45,14 +45,24 @@ public final class ScriptedDesktop {
   public func startServer(capabilities: String? = nil, arguments: [String] = []) throws {
     starts += 1
     let ready = folder.file("server\(starts).out")
-    server = try CommandRunner.spawn(
+    let errors = folder.file("server\(starts).err")
+    let pid = try CommandRunner.spawn(
       ["/usr/bin/python3", Self.fixtures + "/notification-server.py", "--record", record]
         + (capabilities.map { ["--capabilities", $0] } ?? []) + arguments,
-      environment: ProcessInfo.processInfo.environment.merging(bus) { $1 }, stdout: ready)
+      environment: ProcessInfo.processInfo.environment.merging(bus) { $1 }, stdout: ready, stderr: errors)
+    server = pid
+    // Ready is an event: wait for it or for the server's exit. The deadline only bounds a
+    // hang; Python's start with gi and dbus takes seconds on a machine the suite loads.
+    var exited = false
+    _ = waitUntil(timeout: 60) {
+      exited = CommandRunner.hasExited(pid)
+      return exited || fileBytes(ready).map { String(decoding: $0, as: UTF8.self) }?.contains("READY") == true
+    }
+    if exited { server = nil }
     try #require(
-      waitUntil(timeout: 10) {
-        fileBytes(ready).map { String(decoding: $0, as: UTF8.self) }?.contains("READY") == true
-      })
+      !exited && fileBytes(ready).map { String(decoding: $0, as: UTF8.self) }?.contains("READY") == true,
+      "the scripted server did not start: \(fileBytes(errors).map { String(decoding: $0, as: UTF8.self) } ?? "")"
+    )
   }
 
   /// Stops the server and waits until it has exited: nobody owns the name any more.
