@@ -1,5 +1,6 @@
 import CSystemd
 import Foundation
+import Logging
 import NotifyCore
 import NotifyDesktop
 
@@ -9,6 +10,11 @@ import NotifyDesktop
 /// by running its `Exec` line. The app reads the click from the store
 /// (`takeLaunchResponse()`), never from its command line or environment; the launched
 /// process only learns where the store is (`NOTIFY_DB`) and the activation token.
+///
+/// An `Exec` line runs as the session runs apps: a transient service of the user's systemd
+/// manager when one answers on the session bus (`app-notify-<id>-<random>.service`, with
+/// the manager's environment and umask, none of notify's sandbox, and a life of its own),
+/// else as a detached process of its own session.
 struct AppLauncher: Sendable {
   /// How the app will be opened.
   enum Method: Hashable, Sendable {
@@ -124,19 +130,62 @@ struct AppLauncher: Sendable {
             "\(plan.entryPath) is DBusActivatable, but nothing owns or can start \(busName) on the session bus "
               + "and the entry has no usable Exec line; install the app's D-Bus service file"))
       }
-      return spawn(
-        program: program, arguments: fallback, workingDirectory: nil, app: response.notification.app,
-        token: response.activationToken
-      )
-      .map { _ in "exec" }
+      return start(
+        plan, program: program, arguments: fallback, workingDirectory: nil, response: response,
+        desktop: desktop)
     case .exec(let program, let arguments, let workingDirectory):
-      return spawn(
-        program: program, arguments: arguments, workingDirectory: workingDirectory,
-        app: response.notification.app,
-        token: response.activationToken
-      ).map { _ in "exec" }
+      return start(
+        plan, program: program, arguments: arguments, workingDirectory: workingDirectory, response: response,
+        desktop: desktop)
     }
   }
+
+  /// Runs an `Exec` line outside notify: as a transient service of the user's manager when
+  /// one answers (`systemd`), else detached (`exec`, also when the manager refused it, which
+  /// is logged).
+  func start(
+    _ plan: Plan, program: String, arguments: [String], workingDirectory: String?,
+    response: NotificationResponse, desktop: DesktopSink?
+  ) -> Result<String, LaunchRefusal> {
+    let app = response.notification.app
+    if let desktop {
+      let entryID = ((plan.entryPath as NSString).lastPathComponent as NSString).deletingPathExtension
+      var random = SystemRandomNumberGenerator()
+      let unit = TransientApp(
+        unitName: TransientApp.unitName(appID: entryID, random: UInt32(truncatingIfNeeded: random.next())),
+        program: program, arguments: arguments, workingDirectory: workingDirectory ?? environment["HOME"],
+        environment: launchEnvironment(app: app, token: response.activationToken).map {
+          "\($0.key)=\($0.value)"
+        }
+        .sorted(),
+        description: "\(entryID), opened by a click on a notification of \(app)")
+      do throws(NotifyError) {
+        if try desktop.startTransientService(unit) { return .success("systemd") }
+      } catch {
+        Logger(label: "notify.launch").warning("starting the app detached instead: \(error)")
+      }
+    }
+    return spawn(
+      program: program, arguments: arguments, workingDirectory: workingDirectory, app: app,
+      token: response.activationToken
+    ).map { _ in "exec" }
+  }
+
+  /// What notify adds to a launched app's environment: the store (`NOTIFY_DB`), the app
+  /// (`NOTIFY_APP`, never the daemon's own) and the activation token.
+  func launchEnvironment(app: String, token: String?) -> [String: String] {
+    var added = ["NOTIFY_DB": storePath, "NOTIFY_APP": app]
+    added["XDG_ACTIVATION_TOKEN"] = token
+    added["DESKTOP_STARTUP_ID"] = token
+    return added
+  }
+
+  /// The variables a process gets from the unit or the service manager that runs it, which
+  /// a detached app must not inherit from notify.
+  static let unitVariables = [
+    "NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+    "JOURNAL_STREAM", "INVOCATION_ID", "MANAGERPID", "SYSTEMD_EXEC_PID", "MAINPID", "NOTIFY_BUSY_TIMEOUT",
+  ]
 
   /// An executable file: `name` itself when it holds a `/`, else the first match on `PATH`.
   func resolve(_ name: String) -> String? {
@@ -152,20 +201,14 @@ struct AppLauncher: Sendable {
   /// Starts `program` in a session of its own, with default signal handling and an empty
   /// signal mask (the daemon blocks SIGTERM and SIGINT for its loop), stdin from
   /// /dev/null, and the environment a launched app should see: the store, and `app` as
-  /// `NOTIFY_APP` (never the daemon's own, which names another app or none).
+  /// `NOTIFY_APP` (never the daemon's own, which names another app or none), without what
+  /// notify's own unit or manager gave notify (`unitVariables`).
   func spawn(program: String, arguments: [String], workingDirectory: String?, app: String, token: String?)
     -> Result<pid_t, LaunchRefusal>
   {
     var childEnvironment = environment
-    for name in [
-      "NOTIFY_SOCKET", "WATCHDOG_PID", "WATCHDOG_USEC", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
-    ] {
-      childEnvironment[name] = nil
-    }
-    childEnvironment["NOTIFY_DB"] = storePath
-    childEnvironment["NOTIFY_APP"] = app
-    childEnvironment["XDG_ACTIVATION_TOKEN"] = token
-    childEnvironment["DESKTOP_STARTUP_ID"] = token
+    for name in Self.unitVariables { childEnvironment[name] = nil }
+    childEnvironment.merge(launchEnvironment(app: app, token: token)) { $1 }
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
     defer { posix_spawnattr_destroy(&attributes) }

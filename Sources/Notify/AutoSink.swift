@@ -7,7 +7,12 @@ import NotifyDesktop
 /// does. The switch follows `NameOwnerChanged` both ways (a daemon started before the
 /// server, as at login, moves to the desktop when the server arrives), and a call that
 /// finds no server (`ServiceUnknown`) goes to stdout at once instead of failing. Each
-/// switch is logged.
+/// switch is logged and told to `onChange`.
+///
+/// A D-Bus-activatable server that cannot start yet (at login, before the display) is "no
+/// server yet": before a delivery goes to stdout the sink tries to start it, at most once
+/// per `activationRetry` and each try bounded by `activationTimeout`
+/// (`DesktopSink.startServerIfActivatable()`), and it keeps following the bus.
 ///
 /// Without a session bus there is nothing to follow: `SinkChoice.auto` uses stdout alone.
 final class AutoSink: DeliverySink {
@@ -18,13 +23,17 @@ final class AutoSink: DeliverySink {
   private let logger: Logger
   /// Whether the last delivery went to the desktop (whose note on it counts).
   private var lastWentToDesktop = false
+  /// Called with the new `name` when deliveries switch between the desktop and stdout, on
+  /// the thread that heard it (the loop's, or the one delivering).
+  var onChange: ((String) -> Void)?
 
   /// Follows `desktop`'s server; `stdout` takes over while there is none.
   init(desktop: DesktopSink, stdout: any DeliverySink, logger: Logger = Logger(label: "notify.sink")) {
     self.desktop = SoundFallbackSink(desktop)
     self.stdout = stdout
     self.logger = logger
-    desktop.onServerPresenceChange = { [logger] present, owner in
+    desktop.onServerPresenceChange = { [unowned self, logger] present, owner in
+      defer { self.onChange?(self.name) }
       if present {
         logger.notice(
           "a notification server is on the session bus (\(owner ?? "?")): delivering to the desktop")
@@ -39,7 +48,7 @@ final class AutoSink: DeliverySink {
   var name: String { desktop.desktop.serverPresent ? desktop.name : stdout.name }
 
   func deliver(_ delivery: Delivery) throws {
-    if desktop.desktop.serverPresent {
+    if desktop.desktop.startServerIfActivatable() {
       do {
         try desktop.deliver(delivery)
         lastWentToDesktop = true

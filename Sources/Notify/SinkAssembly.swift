@@ -41,6 +41,14 @@ public final class SinkAssembly: @unchecked Sendable {
     set { pendingObserver.value = newValue }
   }
 
+  /// Called with the sink's new name (`desktop`, `stdout`) when `--sink auto` switches,
+  /// from the thread that heard it: the daemon's status says where deliveries go now.
+  public var onSinkChange: (@Sendable (String) -> Void)? {
+    get { sinkObserver.value }
+    set { sinkObserver.value = newValue }
+  }
+
+  private let sinkObserver = Locked<(@Sendable (String) -> Void)?>(nil)
   private let store: SQLiteStore?
   private let clock: any NotifyClock
   private let pendingObserver = Locked<(@Sendable () -> Void)?>(nil)
@@ -74,6 +82,10 @@ public final class SinkAssembly: @unchecked Sendable {
     self.store = store
     self.clock = clock
     self.sink = SerializedSink(PresentingSink(base: outer))
+    if let auto = base as? AutoSink {
+      let sinkObserver = self.sinkObserver
+      auto.onChange = { name in sinkObserver.value?(name) }
+    }
     guard let desktop else { return }
     if let store {
       // Read before each Notify: another process may have shown the bubble since.

@@ -9,6 +9,10 @@ import NotifyCore
 /// `writeTimeout` is refused as `stalled` (the firer gives it back and tries again), and a
 /// reader that left (`EPIPE`) makes the sink `gone`. Writing never blocks longer than
 /// `writeTimeout` (`LineWriter`), so a stalled reader cannot hold the firer or its stop.
+///
+/// A stdout that is the journal (a systemd unit's, named by `JOURNAL_STREAM`) gets nothing:
+/// the firer's log line ("delivered", with the id and app) is the record there, and the
+/// content stays in the store's history, never in the journal (README "Decisions").
 public final class StdoutSink: DeliverySink {
   public let name = "stdout"
   /// How long one line may wait for its reader before the delivery is refused as stalled.
@@ -19,14 +23,18 @@ public final class StdoutSink: DeliverySink {
   /// The zone of readable lines: read once, when the first one is written.
   private lazy var zone: Zone = requestedZone ?? SystemClock.readSystemZone()
   private let requestedZone: Zone?
+  /// True when `fd` is the journal's stream: content is not written there.
+  public let isJournal: Bool
 
   /// Creates a sink writing to `fd`; `readable` defaults to whether `fd` is a terminal, and
   /// readable lines show times in `zone` (default: the system zone when the first is written).
   public init(
     fd: Int32 = STDOUT_FILENO, readable: Bool? = nil, zone: Zone? = nil,
-    writeTimeout: TimeInterval = StdoutSink.writeTimeout
+    writeTimeout: TimeInterval = StdoutSink.writeTimeout,
+    environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.fd = fd
+    self.isJournal = Self.isJournalStream(fd, environment: environment)
     self.readable = readable ?? (isatty(fd) == 1)
     self.requestedZone = zone
     self.writer = LineWriter(fd: fd, timeout: writeTimeout)
@@ -34,7 +42,7 @@ public final class StdoutSink: DeliverySink {
 
   public func deliver(_ delivery: Delivery) throws {
     // A line is the alert: with alerts off (or shown by the app itself) nothing is printed.
-    guard delivery.presentation.contains(.banner) else { return }
+    guard delivery.presentation.contains(.banner), !isJournal else { return }
     let line = (readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n"
     do {
       try writer.write(Array(line.utf8))
@@ -43,6 +51,19 @@ public final class StdoutSink: DeliverySink {
     } catch .gone(let reason) {
       throw SinkFault(.gone, sink: name, reason: reason)
     }
+  }
+
+  /// Says that the journal got the log line only.
+  public func note(for delivery: Delivery) -> String? {
+    guard isJournal, delivery.presentation.contains(.banner) else { return nil }
+    return "stdout is the journal: only the log line (id and app) was written there, not the content"
+  }
+
+  /// True when `fd` is the stream `JOURNAL_STREAM` names (its device and inode).
+  static func isJournalStream(_ fd: Int32, environment: [String: String]) -> Bool {
+    guard let stream = environment["JOURNAL_STREAM"] else { return false }
+    var info = stat()
+    return fstat(fd, &info) == 0 && stream == "\(info.st_dev):\(info.st_ino)"
   }
 
   private func readableLine(_ d: Delivery) -> String {

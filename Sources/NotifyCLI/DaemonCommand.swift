@@ -70,9 +70,17 @@ struct DaemonCommand: ParsableCommand {
         sinks.takeOverLeftBubbles(app: nil, logger: logger)
       }
     }
-    // Online for every app, so that `notify status` can say a daemon runs.
-    let presence = AppPresence(app: AppPresence.everyApp, owner: .current, fires: true)
+    // Online for every app, so that `notify status` can say a daemon runs and where its
+    // deliveries go (kept as `--sink auto` switches, as is the systemd status line).
+    let presence = AppPresence(app: AppPresence.everyApp, owner: .current, fires: true, sink: sinks.name)
     try store.enter(presence, at: clock.now())
+    loop.deliveringTo = { sinks.name }
+    sinks.onSinkChange = { [unowned loop] name in
+      do { try store.noteSink(name, of: presence) } catch {
+        Logger(label: "notify.store").notice("could not record the sink for notify status: \(error)")
+      }
+      loop.nudge()
+    }
     defer {
       try? store.leave(presence)
       // A restarted daemon (or any other firer) takes over the bubbles this one shows.

@@ -37,7 +37,9 @@ struct StatusCommand: ParsableCommand {
         let store = try store.open()
         facts.integrity = try store.integrityCheck()
         facts.pending = try store.pendingCount()
-        facts.daemonPID = try store.presences(app: AppPresence.everyApp).first?.owner.pid
+        let daemon = try store.presences(app: AppPresence.everyApp).first
+        facts.daemonPID = daemon?.owner.pid
+        facts.daemonSink = daemon?.sink
         claims = try store.claimsHeld()
         opened = store
         // Opening holds the store to its rules (0600 in 0700): say what it changed.
@@ -54,6 +56,10 @@ struct StatusCommand: ParsableCommand {
     facts.busError = DesktopSink.sessionBusProblem()
     let server = facts.busError == nil ? DesktopSink.serverInformation() : nil
     facts.serverCapabilities = server?.capabilities
+    let environment = ProcessInfo.processInfo.environment
+    facts.sessionHasDisplay = [environment["DISPLAY"], environment["WAYLAND_DISPLAY"]].contains {
+      !($0 ?? "").isEmpty
+    }
     var soundPlayerNote: String?
     if case .skip(let note) = SoundPlayer().plan(SoundResolution(effective: .default)) {
       soundPlayerNote = note
@@ -86,7 +92,12 @@ struct StatusCommand: ParsableCommand {
       r.set("store", .object(storeInfo))
       r.set(
         "daemon",
-        facts.daemonPID.map { .object(["running": .bool(true), "pid": .int(Int64($0))]) }
+        facts.daemonPID.map {
+          .object([
+            "running": .bool(true), "pid": .int(Int64($0)),
+            "deliveringTo": facts.daemonSink.map { .string($0) } ?? .null,
+          ])
+        }
           ?? .object(["running": .bool(false)]))
       r.set("claims", .object(["alive": .int(Int64(claims.alive)), "dead": .int(Int64(claims.dead))]))
       r.set("server", server.map(Self.record) ?? .null)
@@ -134,7 +145,11 @@ struct StatusCommand: ParsableCommand {
           " (\(mode)\(corrected), \(size)schema \(SQLiteStore.schemaVersion), integrity \(Output.safe(facts.integrity ?? "?", limit: 60)))"
       }
       Output.line(storeLine)
-      var daemonLine = facts.daemonPID.map { "daemon: running (pid \($0))" } ?? "daemon: not running"
+      var daemonLine =
+        facts.daemonPID.map { pid in
+          "daemon: running (pid \(pid))"
+            + (facts.daemonSink.map { ", delivering to \(Output.safe($0))" } ?? "")
+        } ?? "daemon: not running"
       if claims.alive + claims.dead > 0 {
         daemonLine +=
           "; claims held: \(claims.alive) by live firers, \(claims.dead) by stopped ones (taken over at the next wake)"

@@ -44,6 +44,8 @@ public final class DesktopSink: DeliverySink {
   /// True while a notification server owns `org.freedesktop.Notifications`, as far as this
   /// sink knows: its answers, its failures (`ServiceUnknown`) and `NameOwnerChanged`.
   public internal(set) var serverPresent = false
+  /// When `startServerIfActivatable()` last tried to start the server.
+  var lastActivationAttempt: ContinuousClock.Instant?
   /// Called when `serverPresent` changes, with the new owner's unique name when one came.
   /// On the thread that dispatches the sink's bus messages (its loop) or delivers.
   public var onServerPresenceChange: ((Bool, String?) -> Void)?
@@ -75,7 +77,14 @@ public final class DesktopSink: DeliverySink {
   {
     self.configuration = configuration
     do throws(BusFailure) {
-      _ = try ready(needsServer: true)
+      if requiresServer {
+        _ = try ready(needsServer: true)
+      } else {
+        // Following: a server that owns the name now is read; none is not started here
+        // (`startServerIfActivatable()` tries, bounded, when there is something to show).
+        let connection = try ready(needsServer: false)
+        if try nameHasOwner(on: connection) { try readCapabilities(on: connection) }
+      }
     } catch {
       guard !requiresServer, error.isNoServer, let connection, connection.isOpen else {
         throw DesktopSink.unavailableError(error)

@@ -9,6 +9,11 @@ extension DesktopSink {
     public var busAddress: String?
     /// The connection's description in bus debugging tools.
     public var connectionName: String
+    /// How long one attempt to start the server by D-Bus activation may take
+    /// (`init(followingServer:)`, `startServerIfActivatable()`). Default 2 s.
+    public var activationTimeout: Duration = .seconds(2)
+    /// How long after a failed start the next one is tried. Default 30 s.
+    public var activationRetry: Duration = .seconds(30)
 
     /// Creates a configuration.
     public init(

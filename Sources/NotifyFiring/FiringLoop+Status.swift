@@ -25,13 +25,14 @@ extension FiringLoop {
     }
   }
 
-  /// `3 pending, next at 2026-11-22T08:00:00Z`.
+  /// `3 pending, next at 2026-11-22T08:00:00Z; delivering to desktop`.
   func statusLine() -> String {
     let count = (try? pendingCount?()).flatMap { $0 }
     let next = try? firer.nextFireDate()
     let pending = count.map { "\($0) pending" } ?? "running"
-    guard let next = next.flatMap({ $0 }) else { return "\(pending), nothing scheduled" }
-    return "\(pending), next at \(RFC3339.string(from: next))"
+    let sink = deliveringTo.map { "; delivering to \($0())" } ?? ""
+    guard let next = next.flatMap({ $0 }) else { return "\(pending), nothing scheduled\(sink)" }
+    return "\(pending), next at \(RFC3339.string(from: next))\(sink)"
   }
 
   /// inotify on the store's folder, filtered to the store's own files: the database,

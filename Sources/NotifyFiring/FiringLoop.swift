@@ -69,6 +69,10 @@ public final class FiringLoop: @unchecked Sendable {
   /// daemon checkpoints the store's WAL there, which short-lived processes leave to it.
   public var onIdle: (() -> Void)?
 
+  /// Where deliveries go now (`desktop`, `stdout`), for the status line; called on the
+  /// loop's thread. `nudge()` after it changed.
+  public var deliveringTo: (() -> String)?
+
   let firer: Firer
   let clock: any NotifyClock
   let configuration: Configuration

@@ -12,15 +12,18 @@ public struct AppPresence: Hashable, Sendable {
   /// Whether it fires the app's scheduled notifications itself (a firer elsewhere leaves
   /// them to it while it lives).
   public var fires: Bool
+  /// Where its deliveries go now (`desktop`, `stdout`), for the daemon; nil when not told.
+  public var sink: String?
 
   /// The app a firer for every app (`notify daemon`) is online for.
   public static let everyApp = "*"
 
   /// Creates a presence.
-  public init(app: String, owner: FirerIdentity, fires: Bool) {
+  public init(app: String, owner: FirerIdentity, fires: Bool, sink: String? = nil) {
     self.app = app
     self.owner = owner
     self.fires = fires
+    self.sink = sink
   }
 }
 
@@ -29,8 +32,10 @@ extension SQLiteStore {
   public func enter(_ presence: AppPresence, at now: Date) throws(NotifyError) {
     try write { db in
       try db.execute(
-        sql: "INSERT OR REPLACE INTO presence (app, owner, fires, since) VALUES (?, ?, ?, ?)",
-        arguments: [presence.app, presence.owner.description, presence.fires ? 1 : 0, Millis.from(now)])
+        sql: "INSERT OR REPLACE INTO presence (app, owner, fires, since, sink) VALUES (?, ?, ?, ?, ?)",
+        arguments: [
+          presence.app, presence.owner.description, presence.fires ? 1 : 0, Millis.from(now), presence.sink,
+        ])
       // Entries a crashed process left behind go with the next one of the same app.
       for owner in try String.fetchAll(
         db, sql: "SELECT owner FROM presence WHERE app = ?", arguments: [presence.app])
@@ -38,6 +43,15 @@ extension SQLiteStore {
         try db.execute(
           sql: "DELETE FROM presence WHERE app = ? AND owner = ?", arguments: [presence.app, owner])
       }
+    }
+  }
+
+  /// Records where `presence`'s deliveries go now (`notify status` shows it).
+  public func noteSink(_ sink: String, of presence: AppPresence) throws(NotifyError) {
+    try write { db in
+      try db.execute(
+        sql: "UPDATE presence SET sink = ? WHERE app = ? AND owner = ?",
+        arguments: [sink, presence.app, presence.owner.description])
     }
   }
 
@@ -57,12 +71,13 @@ extension SQLiteStore {
     let rows = try read { db in
       let filter = app == nil ? "" : "WHERE app = ?"
       return try Row.fetchAll(
-        db.cachedStatement(sql: "SELECT app, owner, fires FROM presence \(filter) ORDER BY since, owner"),
+        db.cachedStatement(
+          sql: "SELECT app, owner, fires, sink FROM presence \(filter) ORDER BY since, owner"),
         arguments: app.map { [$0] } ?? [])
     }
     return rows.compactMap { row in
       guard let owner = FirerIdentity(row["owner"] as String), owner.isAlive else { return nil }
-      return AppPresence(app: row["app"], owner: owner, fires: (row["fires"] as Int) != 0)
+      return AppPresence(app: row["app"], owner: owner, fires: (row["fires"] as Int) != 0, sink: row["sink"])
     }
   }
 

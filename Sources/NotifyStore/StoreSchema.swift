@@ -297,6 +297,11 @@ enum StoreSchema {
             CHECK (repeat_rule IS NULL OR (repeat_interval IS NULL AND length(repeat_rule) BETWEEN 6 AND 8192));
           """)
     }
+    migrator.registerMigration("v9-presence-sink") { db in
+      // Where a firer's deliveries go now (`desktop`, `stdout`): `notify status` tells.
+      try db.execute(
+        sql: "ALTER TABLE presence ADD COLUMN sink TEXT CHECK (sink IS NULL OR length(sink) <= 32)")
+    }
     return migrator
   }
 }

@@ -24,6 +24,10 @@ public enum Diagnosis {
     public var busError: String?
     /// The notification server's capabilities; nil when none answers.
     public var serverCapabilities: [String]?
+    /// Where the running daemon's deliveries go now (`desktop`, `stdout`), as it recorded.
+    public var daemonSink: String?
+    /// Whether this session has a display (`DISPLAY` or `WAYLAND_DISPLAY`).
+    public var sessionHasDisplay = false
 
     public init(
       storePath: String, storeExists: Bool, storeMode: UInt32? = nil, folderMode: UInt32? = nil,
@@ -84,6 +88,14 @@ public enum Diagnosis {
         "firer",
         "no notify daemon runs and no fire-due timer is enabled: \(facts.pending) pending notification\(facts.pending == 1 ? "" : "s") will not fire",
         "systemctl --user enable --now notify.service (or run notify daemon)")
+    }
+    if let pid = facts.daemonPID, facts.daemonSink == "stdout", facts.sessionHasDisplay {
+      add(
+        "firer",
+        "the daemon (pid \(pid)) delivers to stdout (the journal), not to the desktop: no notification server was on its session bus"
+          + (facts.serverCapabilities != nil ? " when it last looked (one answers now)" : ""),
+        "start your notification server (it switches as one appears), or check that the daemon runs on this session's bus (systemctl --user import-environment DBUS_SESSION_BUS_ADDRESS DISPLAY)"
+      )
     }
     if let busError = facts.busError {
       add(

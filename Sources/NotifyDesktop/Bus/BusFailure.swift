@@ -19,10 +19,14 @@ struct BusFailure: Error, CustomStringConvertible {
   /// True when the peer did not answer within the call timeout.
   var isTimeout: Bool { code == ETIMEDOUT || errorName == "org.freedesktop.DBus.Error.Timeout" }
 
-  /// True when nobody owns (or can be started for) the called name.
+  /// True when nobody owns the called name and none could be started for it now: no service
+  /// file, or one whose program failed to start (a server that needs a display the session
+  /// does not have yet, at login). Either way "no server yet", never "no desktop ever".
   var isNoServer: Bool {
     errorName == "org.freedesktop.DBus.Error.ServiceUnknown"
       || errorName == "org.freedesktop.DBus.Error.NameHasNoOwner"
+      || errorName?.hasPrefix("org.freedesktop.DBus.Error.Spawn.") == true
+      || errorName?.hasPrefix("org.freedesktop.systemd1.") == true
   }
 
   var description: String {

@@ -111,6 +111,13 @@ final class BusMessage {
     return value
   }
 
+  /// Reads the next boolean.
+  func readBool() throws(BusFailure) -> Bool {
+    var value: Int32 = 0
+    try BusFailure.check(sd_bus_message_read_basic(handle, BusMessage.code("b"), &value), "reading a boolean")
+    return value != 0
+  }
+
   /// Reads the next string.
   func readString() throws(BusFailure) -> String {
     var value: UnsafePointer<CChar>? = nil
