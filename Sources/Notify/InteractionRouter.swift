@@ -68,6 +68,19 @@ struct InteractionRouter: Sendable {
           history.detail["desktopEntry"] = .string(entry)
         case .failure(let refusal):
           history.detail["notOpened"] = .string(refusal.description)
+          // An action button (marked `open`, or a reply) is the user's answer: it waits for
+          // the app as one that does not open it would, instead of being lost. A plain
+          // click carries nothing to wait with.
+          if actionKey != "default" {
+            do throws(NotifyError) {
+              _ = try store.leave(response, launching: false)
+              history.detail["notOpened"] = .string(
+                "\(refusal.description); the response waits for the app (notify responses)")
+            } catch {
+              history.detail["notOpened"] = .string(
+                "\(refusal.description); the response could not be kept: \(error)")
+            }
+          }
           logger.notice(
             "a click opened nothing: \(refusal)",
             metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
