@@ -53,7 +53,7 @@ struct StoreFaultTests {
     daemon.send(SIGSTOP)
     // When one notification falls due while the disk is full (the write-ahead log emptied
     // first, so that the next write must grow it)
-    let due = Date() + 2  // (room for the WAL to be emptied first)
+    let due = Date() + 6  // (room for the WAL to be emptied and the disk filled first)
     let scheduled = try runNotify(
       ["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db)
     try #require(scheduled.status == 0, "\(scheduled.stderr)")
@@ -77,6 +77,11 @@ struct StoreFaultTests {
     let filler = mount.file("filler")
     Self.fill(filler)
     let refused = try runNotify(["schedule", "--app", "faults", "--in", "1h", "refused"], db: db)
+    // (the daemon ran in slices while the WAL was emptied: had that taken until the
+    // notification fell due, it could have claimed it before the disk was full)
+    try #require(
+      due.timeIntervalSinceNow > 0.5,
+      "setting the fault up took until the notification was due; nothing was tested")
     Thread.sleep(forTimeInterval: max(0, due.timeIntervalSinceNow))
     let retriesBefore = daemon.errors.components(separatedBy: "trying again").count
     daemon.send(SIGCONT)
