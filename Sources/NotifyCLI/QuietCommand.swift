@@ -8,12 +8,17 @@ struct QuietCommand: ParsableCommand {
     commandName: "quiet", _superCommandName: "notify",
     abstract: "Show or set quiet hours: while quiet, notifications are held and shown when quiet ends.",
     discussion: """
-      notify quiet on [--for 1h | --until 07:00]   quiet now, until turned off or until then
-      notify quiet off                             not quiet (a scheduled period in force is skipped)
-      notify quiet --from 22:00 --to 07:00 [--days mon-fri]   a weekly schedule, local time
-      notify quiet --no-schedule                   no schedule
-      Critical notifications, and apps you let through (notify settings --break-quiet on),
-      are shown anyway.
+      Without arguments it shows whether it is quiet and how many are held. 'on' is quiet \
+      until 'off', for a while (--for) or until a time (--until); 'off' during a scheduled \
+      period skips the rest of that period. A schedule (--from, --to, --days) is weekly, in \
+      local time; --days names the days a period starts on. Critical notifications, and apps \
+      you let through (notify settings --break-quiet on), are shown anyway.
+      Examples:
+        notify quiet on --for 1h
+        notify quiet on --until 07:00
+        notify quiet off
+        notify quiet --from 22:00 --to 07:00 --days mon-fri
+        notify quiet --no-schedule
       """)
 
   @OptionGroup var store: StoreOptions
