@@ -9,7 +9,8 @@
 # scripts/release-flags.sh) and installs, under PREFIX (default
 # ~/.local):
 #   bin/notify                                        the program (0755)
-#   share/man/man1/notify.1, notify-SUBCOMMAND.1      man pages (argument-parser's generate-manual)
+#   share/man/man1/notify.1, notify-SUBCOMMAND.1      man pages (argument-parser's generate-manual,
+#                                                     finished by scripts/finish-man-pages.sh)
 #   share/bash-completion/completions/notify          completions, from the program itself
 #   share/zsh/site-functions/_notify
 #   share/fish/vendor_completions.d/notify.fish
@@ -186,28 +187,6 @@ uninstall() {
   echo "uninstalled notify from $destdir$prefix (the store is left alone)"
 }
 
-# The man pages from generate-manual, finished: git-style names
-# (notify-schedule.1), no page for `help`, and the sections argument-parser does not write
-# (man/notify.1.sections; the exit status in every page).
-finish_man_pages() {
-  local from=$1 to=$2
-  mkdir -p "$to"
-  for page in "$from"/notify.1 "$from"/notify.*.1; do
-    local name
-    name=$(basename "$page" .1)
-    [ "$name" = notify.help ] && continue
-    awk -v sections="man/notify.1.sections" -v exits="man/exit-status.mdoc" -v top="$([ "$name" = notify ] && echo 1)" '
-      # git-style names: notify.sound.install -> notify-sound-install
-      /^\.Dt / || /^\.Xr notify\./ { gsub(/\./, "-", $2) }
-      /^\.Xr notify-help / { next }
-      /^\.Sh "EXIT STATUS"$/ { print; while ((getline line < exits) > 0) print line; skip = 1; next }
-      skip && /^\.Ex / { skip = 0; next }
-      /^\.Sh "SEE ALSO"$/ && top { while ((getline line < sections) > 0) print line }
-      { print }
-    ' "$page" > "$to/${name//./-}.1"
-  done
-}
-
 install_all() {
   work=$(mktemp -d)
   trap 'rm -rf "$work"' EXIT
@@ -232,7 +211,7 @@ install_all() {
       --multi-page --output-directory "$man_pages"; } > "$work/manual.log" 2>&1 \
       || { cat "$work/manual.log"; echo "install.sh: generating the man pages failed (above)" >&2; exit 1; }
   fi
-  finish_man_pages "$man_pages" "$work/man"
+  bash scripts/finish-man-pages.sh "$man_pages" "$work/man"
 
   # Everything to install, as SOURCE MODE TARGET, made in $work first.
   "$binary" --generate-completion-script bash > "$work/notify.bash"
