@@ -2,14 +2,15 @@
 # Installs notify for a user (or into a package tree), or removes exactly what it installed.
 #
 #   scripts/install.sh [install|uninstall] [--prefix DIR] [--destdir DIR] [--no-enable]
-#                      [--binary PATH] [--man-pages DIR] [--force]
+#                      [--binary PATH] [--man-pages DIR] [--no-strip] [--force]
 #
 # install (the default) builds the release binary as units/README.md recommends
 # (`swift build -c release --static-swift-stdlib` with the link layout of
 # scripts/release-flags.sh) and installs, under PREFIX (default
 # ~/.local):
-#   bin/notify                                        the program (0755)
-#   share/man/man1/notify.1, notify-SUBCOMMAND.1      man pages (argument-parser's generate-manual)
+#   bin/notify                                        the program (0755), without debug info
+#   share/man/man1/notify.1, notify-SUBCOMMAND.1      man pages (argument-parser's generate-manual,
+#                                                     finished by scripts/finish-man-pages.sh)
 #   share/bash-completion/completions/notify          completions, from the program itself
 #   share/zsh/site-functions/_notify
 #   share/fish/vendor_completions.d/notify.fish
@@ -45,6 +46,15 @@
 # takes pages generate-manual wrote there (swift-argument-parser's tool, what its plugin
 # runs) instead of generating them from the binary.
 #
+# The binary is installed without its debug info (`llvm-objcopy --strip-debug`: the
+# toolchain's, beside swift, else llvm-objcopy or binutils' objcopy on PATH): 81 MB instead
+# of 103 (most of the rest is the Swift runtime and Foundation, linked in statically, with
+# ICU's data). The symbol table (17 MB, never loaded) stays, so that a crash's backtrace
+# names functions and .ci/install-check can see the link order. The debug info is not
+# kept anywhere: to debug, run a `swift build` binary. --no-strip installs the binary as
+# built, for packaging tools that split the debug info off themselves (dh_strip, rpm's
+# find-debuginfo).
+#
 # Exit status: 0 done; 1 a build or an install step failed, or nothing to uninstall; 64 a
 # bad argument or prefix; 66 --binary is not executable; 73 a file that is not ours is in
 # the way (see --force).
@@ -57,6 +67,7 @@ destdir=""
 enable=yes
 binary=""
 man_pages=""
+strip=yes
 force=no
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -66,6 +77,7 @@ while [ $# -gt 0 ]; do
     --no-enable) enable=no ;;
     --binary) binary=${2:?--binary needs a path}; shift ;;
     --man-pages) man_pages=${2:?--man-pages needs a folder}; shift ;;
+    --no-strip) strip=no ;;
     --force) force=yes ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
     *) echo "install.sh: unknown argument '$1': see scripts/install.sh --help" >&2; exit 64 ;;
@@ -186,26 +198,15 @@ uninstall() {
   echo "uninstalled notify from $destdir$prefix (the store is left alone)"
 }
 
-# The man pages from generate-manual, finished: git-style names
-# (notify-schedule.1), no page for `help`, and the sections argument-parser does not write
-# (man/notify.1.sections; the exit status in every page).
-finish_man_pages() {
-  local from=$1 to=$2
-  mkdir -p "$to"
-  for page in "$from"/notify.1 "$from"/notify.*.1; do
-    local name
-    name=$(basename "$page" .1)
-    [ "$name" = notify.help ] && continue
-    awk -v sections="man/notify.1.sections" -v exits="man/exit-status.mdoc" -v top="$([ "$name" = notify ] && echo 1)" '
-      # git-style names: notify.sound.install -> notify-sound-install
-      /^\.Dt / || /^\.Xr notify\./ { gsub(/\./, "-", $2) }
-      /^\.Xr notify-help / { next }
-      /^\.Sh "EXIT STATUS"$/ { print; while ((getline line < exits) > 0) print line; skip = 1; next }
-      skip && /^\.Ex / { skip = 0; next }
-      /^\.Sh "SEE ALSO"$/ && top { while ((getline line < sections) > 0) print line }
-      { print }
-    ' "$page" > "$to/${name//./-}.1"
-  done
+# The objcopy that strips the debug info: the Swift toolchain's llvm-objcopy (beside the
+# swift that builds notify), else llvm-objcopy or binutils' objcopy on PATH.
+objcopy_tool() {
+  local swift
+  if swift=$(command -v swift) && [ -x "$(dirname "$(readlink -f "$swift")")/llvm-objcopy" ]; then
+    echo "$(dirname "$(readlink -f "$swift")")/llvm-objcopy"
+  else
+    command -v llvm-objcopy || command -v objcopy
+  fi
 }
 
 install_all() {
@@ -232,7 +233,14 @@ install_all() {
       --multi-page --output-directory "$man_pages"; } > "$work/manual.log" 2>&1 \
       || { cat "$work/manual.log"; echo "install.sh: generating the man pages failed (above)" >&2; exit 1; }
   fi
-  finish_man_pages "$man_pages" "$work/man"
+  bash scripts/finish-man-pages.sh "$man_pages" "$work/man"
+  if [ "$strip" = yes ]; then
+    local objcopy
+    objcopy=$(objcopy_tool) || { echo "install.sh: no llvm-objcopy or objcopy to strip the debug info with (install binutils, or use --no-strip)" >&2; exit 1; }
+    "$objcopy" --strip-debug "$binary" "$work/notify" \
+      || { echo "install.sh: '$objcopy --strip-debug $binary' failed" >&2; exit 1; }
+    binary="$work/notify"
+  fi
 
   # Everything to install, as SOURCE MODE TARGET, made in $work first.
   "$binary" --generate-completion-script bash > "$work/notify.bash"

@@ -8,12 +8,17 @@ struct QuietCommand: ParsableCommand {
     commandName: "quiet", _superCommandName: "notify",
     abstract: "Show or set quiet hours: while quiet, notifications are held and shown when quiet ends.",
     discussion: """
-      notify quiet on [--for 1h | --until 07:00]   quiet now, until turned off or until then
-      notify quiet off                             not quiet (a scheduled period in force is skipped)
-      notify quiet --from 22:00 --to 07:00 [--days mon-fri]   a weekly schedule, local time
-      notify quiet --no-schedule                   no schedule
-      Critical notifications, and apps you let through (notify settings --break-quiet on),
-      are shown anyway.
+      Without arguments it shows whether it is quiet and how many are held. 'on' is quiet \
+      until 'off', for a while (--for) or until a time (--until); 'off' during a scheduled \
+      period skips the rest of that period. A schedule (--from, --to, --days) is weekly, in \
+      local time; --days names the days a period starts on. Critical notifications, and apps \
+      you let through (notify settings --break-quiet on), are shown anyway.
+      Examples:
+        notify quiet on --for 1h
+        notify quiet on --until 07:00
+        notify quiet off
+        notify quiet --from 22:00 --to 07:00 --days mon-fri
+        notify quiet --no-schedule
       """)
 
   @OptionGroup var store: StoreOptions
@@ -66,6 +71,9 @@ struct QuietCommand: ParsableCommand {
     let end = state == .on ? try QuietHours.manualEnd(for: duration, until: until, now: now, zone: zone) : nil
     let store = try store.open()
     var quiet = try store.quietHours().settled(at: now)
+    // Read before the change: turning quiet off wakes a running firer, which starts
+    // showing them at once.
+    let heldByApp = Dictionary(grouping: try store.held(app: nil), by: \.notification.app).mapValues(\.count)
     let changes = state != nil || schedule != nil || noSchedule
     if changes {
       if let schedule { quiet.schedule = schedule }
@@ -77,7 +85,7 @@ struct QuietCommand: ParsableCommand {
       }
       try store.setQuietHours(quiet)
     }
-    let held = try store.heldCount(app: nil)
+    let held = heldByApp.values.reduce(0, +)
     let isQuiet = quiet.isQuiet(at: now, in: zone)
     let change = quiet.nextChange(after: now, in: zone)
     if json {
@@ -105,6 +113,14 @@ struct QuietCommand: ParsableCommand {
       line += " (scheduled \(schedule.from)–\(schedule.to), \(days))"
     }
     Output.line(line)
-    if held > 0 { Output.line("held: \(held), shown when quiet ends") }
+    let presences = held > 0 && !isQuiet ? try store.presences() : []
+    let report = HeldReport(
+      held: heldByApp, isQuiet: isQuiet,
+      daemonPID: presences.first { $0.app == AppPresence.everyApp }?.owner.pid,
+      appFirers: Dictionary(
+        presences.filter { $0.fires && $0.app != AppPresence.everyApp }.map { ($0.app, $0.owner.pid) },
+        uniquingKeysWith: { first, _ in first }),
+      timerEnabled: !isQuiet && UnitFiles().enabled("notify-fire.timer"))
+    for reportLine in report.lines { Output.line(reportLine) }
   }
 }

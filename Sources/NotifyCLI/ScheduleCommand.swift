@@ -9,14 +9,17 @@ struct ScheduleCommand: ParsableCommand {
     commandName: "schedule", _superCommandName: "notify",
     abstract: "Store a notification to fire later; prints its id.",
     discussion: """
+      When: --at (an RFC 3339 instant, or a wall-clock time that follows the system zone \
+      unless --time-zone names one) or --in. A repeat: --repeat, or a calendar rule (--on, \
+      --every, --rrule, --except); it ends after --repeat-count deliveries or at --until.
       Examples:
         notify schedule --in 10m "Stand up"
-        notify schedule --at 09:00 --repeat day --title Standup --body "Daily standup"
-        notify schedule --at 2026-11-22T09:00:00+01:00 --title Flight --sound default
+        notify schedule --at 09:00 --repeat day --title Standup --sound default
+        notify schedule --at 2026-11-22T09:00:00+01:00 --title Flight
         notify schedule --on mon,wed --at 09:00 --title Standup
         notify schedule --every 2w --on fri --at 16:00 --title Review
         notify schedule --on last-fri --at 17:00 --title "Month end"
-        notify schedule --rrule 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1' --at 09:00
+        notify schedule --at 09:00 --rrule 'FREQ=WEEKLY;INTERVAL=2;BYDAY=TU,TH'
       """)
 
   @OptionGroup var store: StoreOptions

@@ -8,10 +8,14 @@ struct SettingsCommand: ParsableCommand {
     commandName: "settings", _superCommandName: "notify",
     abstract: "Show or change what an app may do: alerts, sounds, badges, breaking through quiet hours.",
     discussion: """
-      Without switches it shows the settings in force. Each switch given is set for the app
-      (or, with --default, for every app you have not set). A switch you never set follows
-      the default policy, which allows alerts, sounds and badges; a kind the app did not ask
-      for (requestAuthorization) stays off.
+      Without switches it shows the settings in force. Each switch given is set for the app \
+      (or, with --default, for every app you have not set), and the result is shown. A switch \
+      you never set follows the default policy, which allows alerts, sounds and badges; a kind \
+      the app did not ask for (requestAuthorization) stays off.
+      Examples:
+        notify settings --app chat --sounds off
+        notify settings --default --badges off
+        notify settings --all-apps
       """)
 
   @OptionGroup var store: StoreOptions

@@ -10,7 +10,7 @@ struct SoundCommand: ParsableCommand {
     abstract: "Check, install and list notification sounds.",
     discussion: """
       A sound is valid when it is a WAV, AIFF/AIFC or CAF file holding Linear PCM, IMA ADPCM, \
-      µLaw or aLaw that lasts less than 30 seconds. An app's sounds live in \
+      mu-law or A-law that lasts less than 30 seconds. An app's sounds live in \
       $XDG_DATA_HOME/notify/sounds/APP/, then DIR/notify/sounds/APP/ for each DIR of $XDG_DATA_DIRS.
       """,
     subcommands: [Check.self, Install.self, List.self]

@@ -52,7 +52,7 @@ public enum Term: Hashable, Sendable {
     case .sound: "sound"
     case .badge: "badge"
     case .storePath: "the store path"
-    case .fieldRules: "the field rules (SPEC.md §1)"
+    case .fieldRules: "the field rules (docs/SPEC.md §1)"
     case .stdoutSink: "the stdout sink"
     case .desktopSink: "the desktop sink"
     case .quietFrom: "quiet hours from"
