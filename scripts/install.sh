@@ -42,7 +42,8 @@
 # since it was installed is left in place (and said so) unless --force. The store
 # ($NOTIFY_DB, ~/.local/state/notify) is never touched.
 #
-# --binary PATH installs a notify already built instead of building one; --man-pages DIR
+# Relative paths (--binary, --man-pages, --destdir) are taken from the folder install.sh
+# was started in. --binary PATH installs a notify already built instead of building one; --man-pages DIR
 # takes pages generate-manual wrote there (swift-argument-parser's tool, what its plugin
 # runs) instead of generating them from the binary.
 #
@@ -59,6 +60,9 @@
 # bad argument or prefix; 66 --binary is not executable; 73 a file that is not ours is in
 # the way (see --force).
 set -euo pipefail
+# (paths given relative to where the script was started: --binary, --man-pages, --destdir)
+caller=$PWD
+absolute() { case "$1" in /*) printf '%s' "$1" ;; *) printf '%s/%s' "$caller" "$1" ;; esac; }
 cd "$(dirname "$0")/.."
 
 action=install
@@ -73,10 +77,10 @@ while [ $# -gt 0 ]; do
   case "$1" in
     install | uninstall) action=$1 ;;
     --prefix) prefix=${2:?--prefix needs a folder}; shift ;;
-    --destdir) destdir=${2:?--destdir needs a folder}; shift ;;
+    --destdir) destdir=$(absolute "${2:?--destdir needs a folder}"); shift ;;
     --no-enable) enable=no ;;
-    --binary) binary=${2:?--binary needs a path}; shift ;;
-    --man-pages) man_pages=${2:?--man-pages needs a folder}; shift ;;
+    --binary) binary=$(absolute "${2:?--binary needs a path}"); shift ;;
+    --man-pages) man_pages=$(absolute "${2:?--man-pages needs a folder}"); shift ;;
     --no-strip) strip=no ;;
     --force) force=yes ;;
     -h | --help) awk 'NR > 1 && !/^#/ { exit } NR > 1 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
