@@ -41,6 +41,10 @@ public final class DesktopSink: DeliverySink {
   /// process showed is replaced, and only on the server that showed it. Without it the
   /// sink uses the ids it saw itself.
   public var storedServerID: ((DesktopNotificationKey) -> (serverID: UInt32, server: String?)?)?
+  /// Whether a click on the notification can reach its app, asked before each `Notify`:
+  /// the default action is offered only then (`ClickRoute.defaultActionReaches`). Without
+  /// it the default action is always offered.
+  public var offersDefaultAction: ((LocalNotification) -> Bool)?
   /// True while a notification server owns `org.freedesktop.Notifications`, as far as this
   /// sink knows: its answers, its failures (`ServiceUnknown`) and `NameOwnerChanged`.
   public internal(set) var serverPresent = false
@@ -126,8 +130,10 @@ public final class DesktopSink: DeliverySink {
   /// One `Notify` call; remembers the server id for events and `replaces_id`.
   func notify(_ delivery: Delivery, on connection: BusConnection) throws(BusFailure) {
     let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
+    let offersDefault = offersDefaultAction?(delivery.notification) ?? true
     let request = NotifyRequest(
-      delivery: delivery, capabilities: capabilities, replacesID: replacesID(for: key, on: connection))
+      delivery: delivery, capabilities: capabilities, replacesID: replacesID(for: key, on: connection),
+      offersDefaultAction: offersDefault)
     var (serverID, owner) = try send(request, on: connection)
     noteServerPresent(true, owner: owner)
     if noteServer(owner) {
@@ -137,7 +143,9 @@ public final class DesktopSink: DeliverySink {
       // way, so a failure here must not fail (and repeat) the delivery.
       do throws(BusFailure) {
         try readCapabilities(on: connection)
-        let fresh = NotifyRequest(delivery: delivery, capabilities: capabilities, replacesID: serverID)
+        let fresh = NotifyRequest(
+          delivery: delivery, capabilities: capabilities, replacesID: serverID,
+          offersDefaultAction: offersDefault)
         var sent = request
         sent.replacesID = serverID
         if fresh != sent {
