@@ -17,7 +17,7 @@ struct InteractionRouter: Sendable {
   /// The app this process is (an embedding app's center), nil for the daemon and `fire-due`.
   let hostApp: String?
   let launcher: AppLauncher
-  let logger = Logger(label: "notify.desktop")
+  let logger = NotifyLogging.logger("notify.desktop")
 
   /// Records `event` and, for a click, brings the app back (or snoozes the notification).
   /// Runs on the loop that heard the signal, as the sinks' owner. Returns true when it

@@ -55,7 +55,7 @@ public final class DesktopSink: DeliverySink {
   /// when another server takes over the name.
   public var capabilities: Set<String> { session.capabilities }
 
-  let logger = Logger(label: "notify.desktop")
+  var logger = Logger(label: "notify.desktop")
   /// The open connection; nil after a failure until the next use reopens it.
   var connection: BusConnection?
   /// Connections dropped while one of their callbacks was running: freed later.
@@ -91,6 +91,13 @@ public final class DesktopSink: DeliverySink {
     connection = nil
     retiredConnections = []
     if let attachedEvent { sd_event_unref(attachedEvent) }
+  }
+
+  /// The lowest level this sink logs at (the handler's, `info` by default): an app's
+  /// center lowers it to `NotifyLogging.level`.
+  public var logLevel: Logger.Level {
+    get { logger.logLevel }
+    set { logger.logLevel = newValue }
   }
 
   /// True when the server plays sounds itself (`sound` capability); otherwise the caller
