@@ -28,7 +28,7 @@ final class AutoSink: DeliverySink {
   var onChange: ((String) -> Void)?
 
   /// Follows `desktop`'s server; `stdout` takes over while there is none.
-  init(desktop: DesktopSink, stdout: any DeliverySink, logger: Logger = Logger(label: "notify.sink")) {
+  init(desktop: DesktopSink, stdout: any DeliverySink, logger: Logger = NotifyLogging.logger("notify.sink")) {
     self.desktop = SoundFallbackSink(desktop)
     self.stdout = stdout
     self.logger = logger

@@ -17,7 +17,7 @@ struct InteractionRouter: Sendable {
   /// The app this process is (an embedding app's center), nil for the daemon and `fire-due`.
   let hostApp: String?
   let launcher: AppLauncher
-  let logger = Logger(label: "notify.desktop")
+  let logger = NotifyLogging.logger("notify.desktop")
 
   /// Records `event` and, for a click, brings the app back (or snoozes the notification).
   /// Runs on the loop that heard the signal, as the sinks' owner. Returns true when it
@@ -67,20 +67,9 @@ struct InteractionRouter: Sendable {
           history.detail["opened"] = .string(how)
           history.detail["desktopEntry"] = .string(entry)
         case .failure(let refusal):
-          history.detail["notOpened"] = .string(refusal.description)
-          // An action button (marked `open`, or a reply) is the user's answer: it waits for
-          // the app as one that does not open it would, instead of being lost. A plain
-          // click carries nothing to wait with.
-          if actionKey != "default" {
-            do throws(NotifyError) {
-              _ = try store.leave(response, launching: false)
-              history.detail["notOpened"] = .string(
-                "\(refusal.description); the response waits for the app (notify responses)")
-            } catch {
-              history.detail["notOpened"] = .string(
-                "\(refusal.description); the response could not be kept: \(error)")
-            }
-          }
+          history.detail["notOpened"] = .string(
+            keep(response, afterFailedLaunch: actionKey)
+              ? "\(refusal); the response waits for the app (notify responses)" : refusal.description)
           logger.notice(
             "a click opened nothing: \(refusal)",
             metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
@@ -95,6 +84,34 @@ struct InteractionRouter: Sendable {
         metadata: [LogKey.id: "\(event.id)", LogKey.app: "\(event.app)"])
     }
     return false
+  }
+
+  /// Whether a click on `notification` itself can reach its app now (`ClickRoute
+  /// .defaultActionReaches`): a process of it is online, its desktop entry launches it, or
+  /// the notification asks for a response. Asked before each `Notify`, so that the default
+  /// action is offered only then.
+  func offersDefaultAction(for notification: LocalNotification) -> Bool {
+    let online = Set(((try? store.presences(app: notification.app)) ?? []).map(\.app))
+    if ClickRoute.defaultActionReaches(notification, onlineApps: online, launchable: false) { return true }
+    // Unreadable settings: the entry's default name, as a click would find it.
+    let entryName = (try? store.desktopEntry(app: notification.app)) ?? nil
+    guard case .success = launcher.plan(app: notification.app, entryName: entryName) else { return false }
+    return true
+  }
+
+  /// Leaves `response` waiting for its app when the app could not be opened and the click
+  /// asks for that (`ClickRoute.keepsResponse`); true when it waits.
+  private func keep(_ response: NotificationResponse, afterFailedLaunch actionKey: String) -> Bool {
+    guard ClickRoute.keepsResponse(ofFailedLaunch: actionKey, on: response.notification) else { return false }
+    do throws(NotifyError) {
+      _ = try store.leave(response, launching: false)
+      return true
+    } catch {
+      logger.error(
+        "could not keep a response for the app: \(error)",
+        metadata: [LogKey.id: "\(response.notification.id)", LogKey.app: "\(response.notification.app)"])
+      return false
+    }
   }
 
   /// Stores the snoozed copy (history records `snoozed`); a failure is logged and

@@ -37,12 +37,11 @@ extension LocalNotificationCenter {
     let loop = FiringLoop(
       firer: firer.exclusively { $0 }, clock: clock,
       configuration: .init(storePath: store.path, handlesSignals: false, fires: fires),
-      logger: Logger(label: "notify.firing"), attached: sinks.desktop, owner: sinks.sink)
+      logger: NotifyLogging.logger("notify.firing"), attached: sinks.desktop, owner: sinks.sink)
     let relay = self.relay
     let sinks = self.sinks
     let app = self.app
-    var logger = Logger(label: "notify.bubbles")
-    logger.logLevel = .warning
+    let logger = NotifyLogging.logger("notify.bubbles")
     loop.onWake = {
       relay.relay()
       sinks.takeOverLeftBubbles(app: app, logger: logger)

@@ -48,6 +48,7 @@ public final class LocalNotificationCenter: Sendable {
   ) throws(NotifyError) {
     try Validator.app(app)
     let sinks = SinkAssembly(sink, store: store, clock: clock, hostApp: app)
+    sinks.desktop?.logLevel = NotifyLogging.level
     let broadcaster = EventBroadcaster()
     let presentation = self.presentation
     let recent = RecentDeliveries()
@@ -58,9 +59,9 @@ public final class LocalNotificationCenter: Sendable {
     self.broadcaster = broadcaster
     self.recent = recent
     self.firer = OwnedFirer(owner: sinks.sink) {
-      // Inside an app, deliveries are the app's business: log only what goes wrong.
-      var logger = Logger(label: "notify.firing")
-      logger.logLevel = .warning
+      // Inside an app, deliveries are the app's business: log only what goes wrong, unless
+      // the app raised the level.
+      let logger = NotifyLogging.logger("notify.firing")
       return Firer(
         store: store,
         sink: AnnouncingSink(sinks.sink) { delivery in

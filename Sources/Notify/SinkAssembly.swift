@@ -101,6 +101,8 @@ public final class SinkAssembly: @unchecked Sendable {
         store: store, clock: clock, hostApp: hostApp,
         launcher: AppLauncher(environment: environment, storePath: store.path))
     }
+    // The default action only where a click on the bubble can reach the app.
+    desktop.offersDefaultAction = router.map { router in { router.offersDefaultAction(for: $0) } }
     desktop.onEvent = { [unowned desktop] event in
       if router?.handle(event, desktop: desktop) == true { pendingObserver.value?() }
       observer.value?(event)

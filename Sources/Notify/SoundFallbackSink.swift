@@ -13,10 +13,10 @@ public final class SoundFallbackSink: DeliverySink {
   public let desktop: DesktopSink
   private let logger: Logger
 
-  /// Wraps `desktop`.
-  public init(_ desktop: DesktopSink, logger: Logger = Logger(label: "notify.sound")) {
+  /// Wraps `desktop`; logs to `logger`, by default at `NotifyLogging.level`.
+  public init(_ desktop: DesktopSink, logger: Logger? = nil) {
     self.desktop = desktop
-    self.logger = logger
+    self.logger = logger ?? NotifyLogging.logger("notify.sound")
   }
 
   /// `desktop`.

@@ -40,6 +40,8 @@ struct DaemonCommand: ParsableCommand {
     // Before any thread exists, so that SIGTERM reaches the loop's signalfd only.
     FiringLoop.blockTerminationSignals()
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
+    // The daemon logs every delivery, click and sink switch (README, "Logs inside an app").
+    NotifyLogging.level = .info
     let grace = try misfireGrace.map { text throws(NotifyError) in
       try DurationArgument.parse(text, option: "--misfire-grace")
     }

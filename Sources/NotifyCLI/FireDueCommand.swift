@@ -36,6 +36,7 @@ struct FireDueCommand: ParsableCommand {
     // (it would otherwise kill the run mid-burst, with claims left for the next run).
     StopSignals.block()
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
+    NotifyLogging.level = .info
     let budget = try DurationArgument.parse(budget, option: "--budget")
     let store = try store.open()
     let sinks = try sink.assemble(store: store)

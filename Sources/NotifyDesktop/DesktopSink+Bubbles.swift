@@ -7,27 +7,26 @@ extension DesktopSink {
   /// are no longer this sink's: their signals will go to whoever takes them over.
   public func handOverShownBubbles() -> [ShownBubble] { session.handOverShownBubbles() }
 
-  /// Takes over `bubble`, which a process that stopped showed: sends it again under its
-  /// server id, with no sound and no badge, so that the server replaces it in place and
-  /// tells this sink of its click or close from now on. Returns false, showing nothing,
-  /// when the server answering now is not the one that showed it (restarted, or another):
-  /// its id would name someone else's bubble there.
+  /// Takes over `bubble`, which a process that stopped showed, by adopting its server id:
+  /// from now on this sink ties the server's signals for that id to the notification (and
+  /// hands the bubble over again when it stops), and `replaces_id` goes on naming it. Sends
+  /// nothing: the user may have closed the bubble while no process listened, and a `Notify`
+  /// with its id would bring it back (dunst shows a `replaces_id` it no longer has as a new
+  /// bubble). So a click on it reaches this sink where the server tells every connection of
+  /// its clicks, not where it tells only the connection that showed the bubble (dunst).
+  /// Returns false when the server answering now is not the one that showed it (restarted,
+  /// or another): its id would name someone else's bubble there.
   @discardableResult
   public func takeOver(_ bubble: ShownBubble, at date: Date) throws(NotifyError) -> Bool {
-    var notification = bubble.notification
-    notification.sound = .none
-    notification.badge = nil
     let delivery = Delivery(
-      notification: notification, occurrence: bubble.occurrence, fireDate: date, deliveredAt: date,
+      notification: bubble.notification, occurrence: bubble.occurrence, fireDate: date, deliveredAt: date,
       late: false)
-    let key = DesktopNotificationKey(app: notification.app, id: notification.id)
+    let key = DesktopNotificationKey(app: bubble.notification.app, id: bubble.notification.id)
+    // A connection that knows the server answering now (its capabilities read), so that
+    // its signals are accepted and the stored id's server can be checked.
     return try withConnection(needsServer: true) { connection throws(BusFailure) -> Bool in
-      if storedServerID == nil {
-        session.restore([key: bubble.serverID])
-      } else if replacesID(for: key, on: connection) != bubble.serverID {
-        return false
-      }
-      try notify(delivery, on: connection)
+      if storedServerID != nil, replacesID(for: key, on: connection) != bubble.serverID { return false }
+      report(session.showed(delivery, as: bubble.serverID).map { [$0] } ?? [])
       return true
     }
   }

@@ -41,6 +41,10 @@ public final class DesktopSink: DeliverySink {
   /// process showed is replaced, and only on the server that showed it. Without it the
   /// sink uses the ids it saw itself.
   public var storedServerID: ((DesktopNotificationKey) -> (serverID: UInt32, server: String?)?)?
+  /// Whether a click on the notification can reach its app, asked before each `Notify`:
+  /// the default action is offered only then (`ClickRoute.defaultActionReaches`). Without
+  /// it the default action is always offered.
+  public var offersDefaultAction: ((LocalNotification) -> Bool)?
   /// True while a notification server owns `org.freedesktop.Notifications`, as far as this
   /// sink knows: its answers, its failures (`ServiceUnknown`) and `NameOwnerChanged`.
   public internal(set) var serverPresent = false
@@ -53,7 +57,7 @@ public final class DesktopSink: DeliverySink {
   /// when another server takes over the name.
   public var capabilities: Set<String> { session.capabilities }
 
-  let logger = Logger(label: "notify.desktop")
+  var logger = Logger(label: "notify.desktop")
   /// The open connection; nil after a failure until the next use reopens it.
   var connection: BusConnection?
   /// Connections dropped while one of their callbacks was running: freed later.
@@ -98,6 +102,13 @@ public final class DesktopSink: DeliverySink {
     if let attachedEvent { sd_event_unref(attachedEvent) }
   }
 
+  /// The lowest level this sink logs at (the handler's, `info` by default): an app's
+  /// center lowers it to `NotifyLogging.level`.
+  public var logLevel: Logger.Level {
+    get { logger.logLevel }
+    set { logger.logLevel = newValue }
+  }
+
   /// True when the server plays sounds itself (`sound` capability); otherwise the caller
   /// plays the delivery's sound.
   public var supportsSound: Bool { capabilities.contains("sound") }
@@ -135,8 +146,10 @@ public final class DesktopSink: DeliverySink {
   /// One `Notify` call; remembers the server id for events and `replaces_id`.
   func notify(_ delivery: Delivery, on connection: BusConnection) throws(BusFailure) {
     let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
+    let offersDefault = offersDefaultAction?(delivery.notification) ?? true
     let request = NotifyRequest(
-      delivery: delivery, capabilities: capabilities, replacesID: replacesID(for: key, on: connection))
+      delivery: delivery, capabilities: capabilities, replacesID: replacesID(for: key, on: connection),
+      offersDefaultAction: offersDefault)
     var (serverID, owner) = try send(request, on: connection)
     noteServerPresent(true, owner: owner)
     if noteServer(owner) {
@@ -146,7 +159,9 @@ public final class DesktopSink: DeliverySink {
       // way, so a failure here must not fail (and repeat) the delivery.
       do throws(BusFailure) {
         try readCapabilities(on: connection)
-        let fresh = NotifyRequest(delivery: delivery, capabilities: capabilities, replacesID: serverID)
+        let fresh = NotifyRequest(
+          delivery: delivery, capabilities: capabilities, replacesID: serverID,
+          offersDefaultAction: offersDefault)
         var sent = request
         sent.replacesID = serverID
         if fresh != sent {

@@ -5,9 +5,10 @@ import NotifyCore
 ///
 /// SPEC.md §7: app_name = app; summary = title, or the body when there is no title;
 /// body = body (when there is a title), escaped only when the server parses markup;
-/// actions = `default` labelled by the action, then each `NotificationAction` when the server
-/// has `actions` (a text-input one as KDE's `inline-reply` field when it has
-/// `inline-reply`); hints urgency, desktop-entry and, only
+/// actions = `default` labelled by the action (only where a click can reach the app:
+/// `offersDefaultAction`), then each `NotificationAction` when the server has `actions` (a
+/// text-input one as KDE's `inline-reply` field when it has `inline-reply`); hints
+/// urgency, desktop-entry and, only
 /// when the server plays sounds itself, sound-name / sound-file / suppress-sound.
 struct NotifyRequest: Hashable, Sendable {
   /// The sound theme name played for `SoundName.default`.
@@ -41,8 +42,11 @@ struct NotifyRequest: Hashable, Sendable {
     !(notification.title ?? "").isEmpty || !(notification.body ?? "").isEmpty
   }
 
-  /// Maps `delivery` for a server advertising `capabilities`.
-  init(delivery: Delivery, capabilities: Set<String>, replacesID: UInt32 = 0) {
+  /// Maps `delivery` for a server advertising `capabilities`; the default action is left
+  /// out unless `offersDefaultAction`.
+  init(
+    delivery: Delivery, capabilities: Set<String>, replacesID: UInt32 = 0, offersDefaultAction: Bool = true
+  ) {
     let notification = delivery.notification
     let title = notification.title ?? ""
     let body = notification.body ?? ""
@@ -61,7 +65,7 @@ struct NotifyRequest: Hashable, Sendable {
       "urgency": .byte(notification.urgency.level),
       "desktop-entry": .string(notification.app),
     ]
-    actions = ["default", notification.actionLabel]
+    actions = offersDefaultAction ? ["default", notification.actionLabel] : []
     if capabilities.contains("actions") {
       for action in notification.actions {
         if case .textInput(let placeholder, let buttonTitle) = action.kind,

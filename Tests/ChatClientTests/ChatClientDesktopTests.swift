@@ -5,8 +5,9 @@ import Testing
 
 /// The chat client on a desktop (dunst under Xvfb on a private bus), against a real IRC
 /// server: a click opens the conversation of the message clicked, while the client runs or
-/// after it quit (then `notify daemon` starts it from the entry it installed); while the
-/// user types, notifications appear in the transcript only; reading withdraws the bubbles.
+/// after it quit (then `notify daemon` starts it from the entry it installed; on the
+/// scripted server, which tells every connection of a click); while the user types,
+/// notifications appear in the transcript only; reading withdraws the bubbles.
 @Suite(.serialized, .ownThreads)
 struct ChatClientDesktopTests {
   let bench = ChatClientBench()
@@ -71,12 +72,12 @@ struct ChatClientDesktopTests {
     withExtendedLifetime(scene) {}
   }
 
-  @Test(.needsIRCServer, .needsHeadlessDesktop) func aClickAfterTheClientQuitStartsItFromItsDesktopEntry()
-    async throws
-  {
-    // Given a desktop, a scratch XDG_DATA_HOME with the client's entry installed in it, and
-    // the daemon on the same store and desktop, looking up entries there only
-    let desktop = try HeadlessDesktop(in: bench.folder.file("session"))
+  @Test(.needsIRCServer) func aClickAfterTheClientQuitStartsItFromItsDesktopEntry() async throws {
+    // Given the scripted notification server (which tells every connection of a click:
+    // dunst tells only the connection that showed the bubble, gone once the client quit), a
+    // scratch XDG_DATA_HOME with the client's entry installed in it, and the daemon on the
+    // same store and desktop, looking up entries there only
+    let desktop = try ScriptedDesktop(in: bench.folder, services: bench.folder.file("none"))
     let server = try bench.startServer()
     let dataHome = bench.folder.file("data")
     let noDataDirs = bench.folder.file("empty")
@@ -92,7 +93,7 @@ struct ChatClientDesktopTests {
     #expect(install.stdout == dataHome + "/applications/chat.desktop\n")
     let daemon = try RunningProcess(
       CommandRunner.product("notify"), ["daemon", "--sink", "desktop"],
-      environment: ["NOTIFY_DB": bench.store].merging(desktop.environment) { $1 }.merging(xdg) { $1 })
+      environment: ["NOTIFY_DB": bench.store].merging(desktop.bus) { $1 }.merging(xdg) { $1 })
     // The client the daemon launches carries the store's path on its command line: stop it
     // by that, whatever happens here.
     defer { stopProcesses(ofProgram: "chat-client", withArgument: bench.store) }
@@ -100,10 +101,13 @@ struct ChatClientDesktopTests {
 
     // And the client, which shows bob's private message
     let client = try await bench.startClient(
-      port: server.port, extra: ["--sink", "desktop"], environment: desktop.environment)
+      port: server.port, extra: ["--sink", "desktop"], environment: desktop.bus)
     let bob = try bench.joinPeer(port: server.port, nick: "bob")
     bob.send("PRIVMSG \(nick) :call me")
-    #expect(await eventually(timeout: 15) { displayed(desktop) == 1 }, "\(client.stderr)")
+    func shown() -> [[String: Any]] {
+      desktop.calls.filter { $0["call"] as? String == "Notify" && $0["summary"] as? String == "bob" }
+    }
+    #expect(await eventually(timeout: 15) { shown().count == 1 }, "\(client.stderr)")
     // (The delivery is recorded just after the sink showed it.)
     let store = try SQLiteStore(path: bench.store)
     var delivered: String?
@@ -119,14 +123,15 @@ struct ChatClientDesktopTests {
     client.type("/quit")
     #expect(await eventually(timeout: 20) { !client.isRunning }, "\(client.stderr)")
     #expect(client.exitStatus == 0, "\(client.stderr)")
-    #expect(displayed(desktop) == 1)
-    // And the daemon takes the bubble over (the server tells clicks to who showed a bubble)
+    #expect(!desktop.calls.contains { $0["call"] as? String == "CloseNotification" }, "\(desktop.calls)")
+    // And the daemon takes the bubble over, showing nothing again
     let takenOver = await eventually(timeout: 15) {
       daemon.stderr.split(separator: "\n").contains { $0.contains("took over") && $0.contains(id) }
     }
     #expect(takenOver, "the daemon did not take over \(id): \(daemon.stderr)")
+    #expect(shown().count == 1, "\(desktop.calls)")
     // And the user clicks it
-    try desktop.dunstctl("action", "0")
+    try desktop.drive("Click", "\(try #require(shown().first?["id"] as? Int))", "default", "")
 
     // Then the daemon starts the client from its entry (the client writes to the daemon's
     // stderr, which it inherits); it reads the click and opens the conversation with bob

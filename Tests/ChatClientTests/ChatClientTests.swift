@@ -59,7 +59,8 @@ struct ChatClientTests {
     // And the mention counts as the second unread message; plain chat makes none
     #expect(lunch.first?["badge"] == .int(2))
     #expect(bench.member("kind", of: lunch.first?["userInfo"]) == .string("mention"))
-    #expect(lunch.first?["title"] == .string("SteveJ"))
+    // And a mention's title names the channel it was said in; a private message's is the sender
+    #expect(lunch.first?["title"] == .string("SteveJ in \(channel)"))
     #expect(deliveries(in: client.stdoutLines, body: "just chatting").isEmpty)
     // And the store holds the badge and the deliveries, as `notify` would show them
     let center = try LocalNotificationCenter(
@@ -102,20 +103,27 @@ struct ChatClientTests {
   }
 
   @Test func offlineTheClientLeavesItsReminderToTheDaemon() async throws {
-    // Given the client online with a reminder set, and a daemon on the same store
+    // Given the client online with a reminder set (two reconnect attempts, 1 s and 2 s
+    // after the drop), and a daemon on the same store
     let server = try startServer()
-    let client = try await startClient(port: server.port)
+    let client = try await bench.startClient(
+      port: server.port, extra: ["--reconnect-attempts", "2"])
     let daemon = try startDaemon()
     client.type("/remind 4s Drink water")
     let scheduled = await eventually(timeout: 10) { client.stderr.contains("reminder ") }
     #expect(scheduled, "the reminder was not scheduled: \(client.stderr)")
 
-    // When the connection drops (the server goes away)
+    // When the connection drops and the server stays away
     server.stop()
 
-    // Then the client goes offline within its budget, leaves the reminder and exits 0
+    // Then the client tries to reconnect twice, gives up, goes offline within its budget,
+    // leaves the reminder and exits 69 (the server is unavailable)
     #expect(await eventually(timeout: 20) { !client.isRunning })
-    #expect(client.exitStatus == 0, "client: \(client.stderr)")
+    #expect(client.exitStatus == 69, "client: \(client.stderr)")
+    #expect(client.stderr.contains("(attempt 2 of 2)"), "\(client.stderr)")
+    #expect(
+      client.stderr.contains("could not reconnect to 127.0.0.1:\(server.port) after 2 attempts"),
+      "\(client.stderr)")
     #expect(client.stderr.contains("offline"))
     #expect(client.stderr.contains("1 scheduled notification left to the daemon"))
     // And the daemon delivers it, once

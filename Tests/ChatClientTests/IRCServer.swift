@@ -6,7 +6,8 @@ import NotifyTestSupport
 final class IRCServer: @unchecked Sendable {
   /// The port it listens on.
   let port: UInt16
-  private let process: RunningProcess
+  private var process: RunningProcess
+  private let folder: TemporaryFolder
 
   /// Starts ngircd in `folder`; throws a reason when it does not listen within 10 s.
   init(in folder: TemporaryFolder) throws {
@@ -21,6 +22,7 @@ final class IRCServer: @unchecked Sendable {
       if IRCServer.waitUntilListening(port: port, process: process, timeout: 10) {
         self.port = port
         self.process = process
+        self.folder = folder
         return
       }
       process.stop()
@@ -31,6 +33,19 @@ final class IRCServer: @unchecked Sendable {
 
   /// Stops the server.
   func stop() { process.stop() }
+
+  /// Stops the server (every client loses its connection) and starts a new one on the
+  /// same port; throws when it does not listen within 10 s.
+  func restart() throws {
+    process.stop()
+    let executable = TestEnvironment.ircServer ?? "ngircd"
+    process = try RunningProcess(
+      executable, ["-n", "-f", folder.file("ngircd-\(port).conf")], environment: [:])
+    guard IRCServer.waitUntilListening(port: port, process: process, timeout: 10) else {
+      throw IRCServerError(
+        reason: "ngircd did not listen again on port \(port): \(process.stderr.suffix(500))")
+    }
+  }
 
   deinit { process.stop() }
 

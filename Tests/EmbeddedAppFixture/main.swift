@@ -5,6 +5,7 @@
 //
 //   embedded-app-fixture [--db PATH] --app APP [--sink auto|desktop|stdout]
 //                        [--presentation all|none] [--launch-response FILE [--exit]] [--no-fire]
+//                        [--log-level LEVEL]
 //
 // Deliveries go to the chosen sink (stdout: JSON Lines, as `notify daemon --sink stdout`).
 // READY=1 goes to $NOTIFY_SOCKET once the firing loop has armed its timer; deliveries,
@@ -14,7 +15,9 @@
 // notifications itself (nothing on the desktop). `--launch-response FILE` first takes the
 // click that launched it and writes its JSON to FILE (the word `none` when there is none),
 // the way iOS tutorials show the launch path; with `--exit` it then exits. `--no-fire`
-// leaves its scheduled notifications to the daemon (it only listens).
+// leaves its scheduled notifications to the daemon (it only listens). `--log-level info`
+// raises the library's log level (`NotifyLogging.level`, warning by default) before the
+// center is made, as an app that wants the library's info lines does.
 import Foundation
 import Logging
 import Notify
@@ -36,6 +39,7 @@ enum EmbeddedAppFixture {
     let presentation = value("--presentation")
     let launchFile = value("--launch-response")
     let exitAfterLaunch = arguments.contains("--exit")
+    if let level = value("--log-level").flatMap(Logger.Level.init(rawValue:)) { NotifyLogging.level = level }
     do {
       let center = try LocalNotificationCenter(app: app, storePath: db, sink: sink)
       if let launchFile {

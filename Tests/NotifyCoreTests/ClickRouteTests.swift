@@ -46,6 +46,43 @@ struct ClickRouteTests {
   }
 }
 
+@Suite("ClickRoute: whether the default action is offered, and a click on it kept")
+struct DefaultActionReachTests {
+  static func notification(action: String?) -> LocalNotification {
+    let now = Date(timeIntervalSince1970: 1_800_000_000)
+    return LocalNotification(
+      id: "n", app: "chat", schedule: Schedule(fireDate: .instant(now)), title: "T", action: action,
+      createdAt: now)
+  }
+
+  @Test(
+    "offered where a click reaches the app: online, launchable, or a response to wait for",
+    arguments: [
+      ("nothing reaches it", nil, Set<String>(), false, false),
+      ("another app online", nil, ["mail"], false, false),
+      ("the app online", nil, ["chat"], false, true),
+      ("a launchable entry", nil, [], true, true),
+      ("an action text of its own", "Read later", [], false, true),
+    ] as [(String, String?, Set<String>, Bool, Bool)])
+  func offered(name: String, action: String?, online: Set<String>, launchable: Bool, expected: Bool) {
+    // Given a notification of "chat" with or without an action text
+    // When its default action is decided / Then it is offered only where a click reaches the app
+    #expect(
+      ClickRoute.defaultActionReaches(
+        Self.notification(action: action), onlineApps: online, launchable: launchable)
+        == expected, "\(name)")
+  }
+
+  @Test(
+    "after a failed launch, an action button waits, and so does a default click on a notification that asks")
+  func keptAfterFailedLaunch() {
+    #expect(ClickRoute.keepsResponse(ofFailedLaunch: "default", on: Self.notification(action: "Read later")))
+    #expect(!ClickRoute.keepsResponse(ofFailedLaunch: "default", on: Self.notification(action: nil)))
+    #expect(ClickRoute.keepsResponse(ofFailedLaunch: "open", on: Self.notification(action: "Read later")))
+    #expect(ClickRoute.keepsResponse(ofFailedLaunch: "open", on: Self.notification(action: nil)))
+  }
+}
+
 @Suite("PresentationOptions: what a foreground app leaves the desktop")
 struct PresentationOptionsTests {
   static let delivery: Delivery = {

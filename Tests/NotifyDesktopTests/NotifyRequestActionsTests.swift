@@ -52,4 +52,15 @@ struct NotifyRequestActionsTests {
     // A notification without actions has nothing to note
     #expect(NotifyRequest.actionsNote(delivery([]).notification, capabilities: []) == nil)
   }
+
+  @Test("where a click cannot reach the app, the default action is left out and the buttons stay")
+  func defaultActionNotOffered() {
+    let request = NotifyRequest(delivery: delivery(), capabilities: ["actions"], offersDefaultAction: false)
+    #expect(request.actions == ["read", "Mark read", "reply", "Reply", "notify.snooze.300", "Snooze 5 min"])
+    var labelled = delivery([])
+    labelled.notification.action = "Read later"
+    #expect(
+      NotifyRequest(delivery: labelled, capabilities: ["actions"]).actions == ["default", "Read later"])
+    #expect(NotifyRequest(delivery: delivery([]), capabilities: [], offersDefaultAction: false).actions == [])
+  }
 }

@@ -13,11 +13,12 @@ struct ActionsDesktopTests {
     .button(key: "read", title: "Mark read"), .button(key: "open", title: "Open", opensApp: true),
   ]
 
-  /// How the notification came to be shown.
+  /// How the notification came to be shown. (A bubble `fire-due` showed is taken over by a
+  /// daemon without being shown again; dunst then tells its clicks to nobody: the take-over
+  /// is clicked on the scripted server, `ClickToAppTests`.)
   enum Way: String, CaseIterable, CustomTestStringConvertible {
     case daemon = "notify daemon"
     case app = "an embedded app"
-    case fireDue = "fire-due (the daemon takes the bubble over)"
     var testDescription: String { rawValue }
   }
 
@@ -53,24 +54,16 @@ struct ActionsDesktopTests {
       #expect(app.waitReady(), "\(app.errorText)")
       running.append(app)
       try f.schedule("ping", at: Date() + 0.3, app: "act", actions: Self.buttons)
-    case .fireDue:
-      try f.schedule("ping", at: Date(), app: "act", actions: Self.buttons)
-      let fired = try CommandRunner(environment: environment).run([
-        "fire-due", "--sink", "desktop", "--db", f.path,
-      ])
-      #expect(fired.status == 0, "\(fired.stderr)")
-      let taker = try daemon()
-      running.append(taker)
-      #expect(waitUntil(timeout: 10) { taker.errorText.contains("took over a bubble") }, "\(taker.errorText)")
     }
     #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(running.map(\.errorText))")
     #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
     // When the user picks "Mark read" in the bubble's menu
     let offered = try desktop.pick(",read]")
-    // Then both buttons were offered beside the default action
+    // Then both buttons were offered, and the default action where a click on it reaches the
+    // app: the app runs, or (the daemon's case) nothing (no desktop entry, no action text)
     #expect(
       offered.contains("#Mark read (title ping)") && offered.contains("#Open (title ping)"), "\(offered)")
-    #expect(offered.contains("#View (title ping)"), "\(offered)")
+    #expect(offered.contains("#View (title ping)") == (way == .app), "\(offered)")
     // And history records the activation with the key
     #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(running.map(\.errorText))")
     let activated = try #require(try f.events(.activated).first)

@@ -19,8 +19,10 @@ struct DesktopDaemonTests {
     let firer = try NotifyProcess.firer(
       driver, db: f.path, folder: f.folder, name: "d", sink: "desktop", environment: desktop.environment)
     #expect(firer.waitReady(), "\(firer.errorText)")
-    // When a notification comes due
-    try f.schedule("hello", at: Date() + 1)
+    // When a notification comes due (with an action text of its own: app "test" has no
+    // desktop entry, so only a response to wait for makes its default action reach it
+    // when the daemon shows it)
+    try f.schedule("hello", at: Date() + 1, action: "Open")
     // Then dunst shows it and it is recorded delivered
     #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(firer.errorText)")
     #expect(try desktop.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines) == "1")

@@ -23,12 +23,13 @@ final class FiringFixture: @unchecked Sendable {
   func schedule(
     _ id: String, at date: Date, app: String = "test", repeat unit: RepeatInterval? = nil,
     count: Int? = nil, badge: Int? = nil, sound: SoundName = .none, actions: [NotificationAction] = [],
-    createdAt: Date? = nil, body: String = "private body"
+    createdAt: Date? = nil, body: String = "private body", action: String? = nil
   ) throws -> StoredNotification {
     let notification = LocalNotification(
       id: id, app: app,
       schedule: Schedule(fireDate: .instant(date), repeatInterval: unit, repeatCount: count),
-      title: "title \(id)", body: body, sound: sound, badge: badge, userInfo: ["k": .string("v")],
+      title: "title \(id)", body: body, action: action, sound: sound, badge: badge,
+      userInfo: ["k": .string("v")],
       actions: actions, createdAt: createdAt ?? date)
     return try store.schedule(notification, zones: testZones(utc)).stored
   }

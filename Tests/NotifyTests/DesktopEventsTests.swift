@@ -18,6 +18,8 @@ struct DesktopEventsTests {
       app: "chat", store: try SQLiteStore(path: folder.file("notify.db")), sink: sink)
     let events = center.events
     let outcome: NotificationEvent? = try await whileRunning({ try await center.firingService().run() }) {
+      // (once the service runs: the app is online then, and a click reaches it)
+      guard await eventually(timeout: 10, { center.isFiring }) else { return nil }
       // When a message is presented and the user clicks it (dunst's default action)
       try center.present(
         NotificationContent(

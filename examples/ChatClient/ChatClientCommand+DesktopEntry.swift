@@ -42,6 +42,11 @@ extension ChatClientCommand {
     if app.given { options += ["--app", app.id] }
     if let sink { options += ["--sink", sink.rawValue] }
     if offlineBudget != Self.defaultOfflineBudget { options += ["--offline-budget", offlineBudget] }
+    _ = try reconnectPolicy()
+    if reconnectAttempts != ReconnectPolicy.standard.attempts {
+      options += ["--reconnect-attempts", String(reconnectAttempts)]
+    }
+    if reconnectDelay != Self.defaultReconnectDelay { options += ["--reconnect-delay", reconnectDelay] }
     if noFiring { options.append("--no-firing") }
     return options
   }

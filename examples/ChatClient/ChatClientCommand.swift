@@ -12,8 +12,11 @@ struct ChatClientCommand: AsyncParsableCommand {
     abstract: "An IRC client that turns private messages and mentions into local notifications.",
     discussion: """
       While online, each private message or mention is shown as a notification: the sender \
-      as title, the text as body, the default sound, the unread count as badge, sender and \
-      channel in userInfo. A hung notification server never holds up the chat, and what it \
+      as title (\"SENDER in #CHANNEL\" for a mention), the text as body, the default sound, \
+      the unread count as badge, sender and channel in userInfo. When the server drops the \
+      connection the client reconnects, 1 s later, then waiting twice as long before each \
+      attempt up to 30 s (--reconnect-attempts, --reconnect-delay); when they run out it goes \
+      offline and exits 69. A hung notification server never holds up the chat, and what it \
       refused is shown once it is back. Type /remind 10m TEXT to schedule a reminder in the \
       notify store; this client fires it while it runs, the notify daemon once it is gone \
       (never both). Anything typed that is not a command is said in the conversation: the \
@@ -52,6 +55,20 @@ struct ChatClientCommand: AsyncParsableCommand {
 
   static let defaultOfflineBudget = "10s"
 
+  @Option(
+    name: .customLong("reconnect-attempts"),
+    help: "How many times in a row to try to reconnect after the server drops the client (0: never).")
+  var reconnectAttempts = ReconnectPolicy.standard.attempts
+
+  @Option(
+    name: .customLong("reconnect-delay"),
+    help: ArgumentHelp(
+      "The wait before the first reconnect attempt, doubling after each up to 30 s, e.g. 1s.",
+      valueName: "duration"))
+  var reconnectDelay = Self.defaultReconnectDelay
+
+  static let defaultReconnectDelay = "1s"
+
   @Flag(name: .customLong("no-firing"), help: "Leave every scheduled notification to the notify daemon.")
   var noFiring = false
 
@@ -87,6 +104,7 @@ struct ChatClientCommand: AsyncParsableCommand {
     do { budget = try TimeParser.duration(offlineBudget) } catch {
       throw ChatError("--offline-budget: \(error.description)", exitCode: 64)
     }
+    let reconnect = try reconnectPolicy()
     let center = try LocalNotificationCenter(app: app, storePath: db, sink: sink ?? .auto)
     Transcript.status("notifications for app \(app) go to the \(center.sinkName) sink")
 
@@ -94,7 +112,7 @@ struct ChatClientCommand: AsyncParsableCommand {
       host: host, port: port, nick: nick, channel: channel, center: center,
       presenter: MessagePresenter(center: center),
       offlineBudget: .milliseconds(Int64(budget * 1000)), firesInProcess: !noFiring,
-      opened: openedConversation(center), waitingReplies: waitingReplies(center))
+      opened: openedConversation(center), waitingReplies: waitingReplies(center), reconnect: reconnect)
     // Either one returning shuts the other down gracefully. The last in the list shuts
     // down first: on SIGTERM the session goes offline while firing still runs.
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -111,6 +129,23 @@ struct ChatClientCommand: AsyncParsableCommand {
       configuration: ServiceGroupConfiguration(
         services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
     try await group.run()
+  }
+
+  /// `--reconnect-attempts` and `--reconnect-delay`, checked.
+  func reconnectPolicy() throws(ChatError) -> ReconnectPolicy {
+    guard (0...100).contains(reconnectAttempts) else {
+      throw ChatError(
+        "--reconnect-attempts \(reconnectAttempts) is out of range", fix: "use 0 (never) to 100", exitCode: 64
+      )
+    }
+    let delay: TimeInterval
+    do { delay = try TimeParser.duration(reconnectDelay) } catch {
+      throw ChatError("--reconnect-delay: \(error.description)", exitCode: 64)
+    }
+    let first = Duration.seconds(Int64(min(delay, 30)))
+    return ReconnectPolicy(
+      attempts: reconnectAttempts, firstDelay: first,
+      maximumDelay: max(first, ReconnectPolicy.standard.maximumDelay))
   }
 
   /// The conversation of the notification whose click launched this process (read once,

@@ -19,21 +19,30 @@ struct ChatMessage: Hashable, Sendable {
   /// What was said, cleaned by `NetworkText`.
   var text: String
   var reason: Reason
-  /// The channel the client is in; for a private message, where to answer.
+  /// For a mention, the channel it was said in; for a private message, the channel the
+  /// client is in: where to answer.
   var channel: String
 
-  /// The notification: the sender as title, the text as body, the default sound, the
-  /// badge given, and sender, channel and kind in userInfo. A private message has Reply (a
-  /// reply field where the server has inline reply) and Mark read.
+  /// The notification: the sender as title ("alice in #team" for a mention: which
+  /// channel matters when the client is in several, or the bubble is read later), the text
+  /// as body, the default sound, the badge given, and sender, channel and kind in
+  /// userInfo. A private message has Reply (a reply field where the server has inline
+  /// reply) and Mark read.
   func content(badge: Int) -> NotificationContent {
     NotificationContent(
-      title: String((sender.isEmpty ? "?" : sender).prefix(Validator.maxTitle)),
+      title: String(title.prefix(Validator.maxTitle)),
       body: text.isEmpty ? nil : String(text.prefix(Validator.maxBody)),
       sound: .default, badge: min(max(badge, 0), Validator.maxBadge),
       userInfo: [
         "sender": .string(sender), "channel": .string(channel), "kind": .string(reason.rawValue),
       ],
       actions: reason == .privateMessage ? Self.privateActions(sender: sender) : [])
+  }
+
+  /// The sender, and for a mention the channel: `alice in #team`.
+  var title: String {
+    let who = sender.isEmpty ? "?" : sender
+    return reason == .mention ? "\(who) in \(channel)" : who
   }
 
   /// The key of the reply action.

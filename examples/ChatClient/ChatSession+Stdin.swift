@@ -3,14 +3,14 @@ import Notify
 
 extension ChatSession {
   /// Reads commands from stdin until it ends (or the session does).
-  func readStdin(_ connection: IRCConnection, _ state: SessionState, _ inbox: PresenterInbox) async {
+  func readStdin(_ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox) async {
     do {
       for try await line in LineReader.lines(of: STDIN_FILENO) {
         // Anything typed keeps the client in the foreground (`TypingActivity`).
         state.typed(at: .now)
         do {
           guard let command = try StdinCommand(line: line) else { continue }
-          try perform(command, connection, state, inbox)
+          try perform(command, link, state, inbox)
         } catch let error as ChatError {
           Transcript.error(error.description)
         } catch {
@@ -23,7 +23,7 @@ extension ChatSession {
   }
 
   private func perform(
-    _ command: StdinCommand, _ connection: IRCConnection, _ state: SessionState, _ inbox: PresenterInbox
+    _ command: StdinCommand, _ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox
   ) throws {
     switch command {
     case .say(let text):
@@ -33,14 +33,14 @@ extension ChatSession {
       // stay up for a click to open the client again.
       inbox.put(.read)
       let conversation = state.conversation
-      say(text, to: conversation.target(channel: channel), connection, state)
+      guard say(text, to: conversation.target(channel: channel), link, state) else { return }
       switch conversation {
       case .channel: Transcript.chat(channel, state.nick, text)
       case .privateChat(let nick): Transcript.chat("to \(nick)", state.nick, text)
       }
     case .message(let nick, let text):
       inbox.put(.read)
-      say(text, to: nick, connection, state)
+      guard say(text, to: nick, link, state) else { return }
       Transcript.chat("to \(nick)", state.nick, text)
     case .query(let nick):
       open(nick.map { .privateChat(with: $0) } ?? .channel, state)
@@ -64,8 +64,7 @@ extension ChatSession {
       Transcript.status(try center.cancel(id: id) ? "cancelled \(id)" : "\(id) was not pending")
     case .quit(let text):
       state.leaving = true
-      connection.send(IRCMessage("QUIT", text ?? "bye"))
-      connection.shutdown()
+      link.quit(text ?? "bye")
     case .help:
       Transcript.status(StdinCommand.usage)
     }

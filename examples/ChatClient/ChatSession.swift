@@ -2,11 +2,13 @@ import Foundation
 import Notify
 import ServiceLifecycle
 
-/// One stay on the IRC server, as a service: connect, register, join, answer PING, turn
-/// private messages and mentions into notifications, take commands from stdin. When the
-/// connection drops (or on graceful shutdown) the client goes offline: inside a
-/// background task with a budget it shows what it still owes, then leaves the scheduled
-/// notifications to the daemon and returns.
+/// The client online, as a service: connect, register, join, answer PING, turn private
+/// messages and mentions into notifications, take commands from stdin. When the connection
+/// drops the client reconnects, waiting longer before each attempt (`ReconnectPolicy`),
+/// and goes on where it was. When it leaves (graceful shutdown, /quit) or the attempts run
+/// out, it goes offline: inside a background task with a budget it shows what it still
+/// owes, then leaves the scheduled notifications to the daemon and returns (throwing, when
+/// it could not get back onto the server).
 ///
 /// The reader never presents: it writes the transcript line and puts the message in the
 /// presenter's inbox, so a hung notification server cannot hold up the chat.
@@ -31,6 +33,8 @@ struct ChatSession: Service {
   /// Replies the user typed into bubbles while the client was not running: sent once
   /// registered.
   var waitingReplies: [NotificationResponse] = []
+  /// How the client gets back onto the server after the connection drops.
+  var reconnect: ReconnectPolicy = .standard
 
   private enum Part { case server, stdin, events }
 
@@ -43,12 +47,12 @@ struct ChatSession: Service {
     }
     let connection = try IRCConnection(host: host, port: port)
     Transcript.status("connected to \(connection.address)")
+    let link = ServerLink()
     let events = center.events
     // Carry on counting from the badge a previous run left.
     let start = MessageOutbox(unread: (try? center.badge()) ?? 0)
     let executor = SerialQueueExecutor(label: "chat-client.presenter")
-    connection.send(IRCMessage("NICK", nick))
-    connection.send(IRCMessage("USER", nick, "0", "*", "notify chat client"))
+    register(on: connection, state)
 
     // Decided by the center on the thread that delivers (the presenter's, or the firing
     // loop's): a read of the typing state under its lock, nothing more.
@@ -59,7 +63,7 @@ struct ChatSession: Service {
           await presenter.run(inbox, from: start)
         }
         group.addTask {
-          await online(connection, state, inbox, events)
+          await online(connection, link, state, inbox, events)
           // The presenter stops after its current attempt and hands back what it owes.
           inbox.close()
           return nil
@@ -72,8 +76,7 @@ struct ChatSession: Service {
       }
     } onGracefulShutdown: {
       state.leaving = true
-      connection.send(IRCMessage("QUIT", "shutting down"))
-      connection.shutdown()
+      link.quit("shutting down")
     }
     // Offline, nobody reads the transcript: what is still shown goes to the desktop.
     center.setPresentationHandler(nil)
@@ -81,27 +84,34 @@ struct ChatSession: Service {
       var outbox = owed
       goOffline(&outbox)
     }
+    if state.gaveUp {
+      throw ChatError(
+        "lost the connection to \(host):\(port) and could not reconnect after \(reconnect.attempts) attempts",
+        fix: "check that the IRC server runs, then start the client again")
+    }
   }
 
-  /// Reads the server, stdin and the center's events until the server goes away.
+  /// Reads the server (across reconnects), stdin and the center's events until the client
+  /// leaves or cannot get back onto the server.
   private func online(
-    _ connection: IRCConnection, _ state: SessionState, _ inbox: PresenterInbox,
+    _ connection: IRCConnection, _ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox,
     _ events: AsyncStream<NotificationEvent>
   ) async {
     await withTaskGroup(of: Part.self) { group in
       group.addTask {
-        await readServer(connection, state, inbox)
+        await stayConnected(from: connection, link, state, inbox)
         return .server
       }
       group.addTask {
-        await readStdin(connection, state, inbox)
+        await readStdin(link, state, inbox)
         return .stdin
       }
       group.addTask {
-        await watch(events, connection, state, inbox)
+        await watch(events, link, state, inbox)
         return .events
       }
-      // Stdin may end early (run from a script); only the server going away ends the stay.
+      // Stdin may end early (run from a script); only the server going away for good ends
+      // the stay.
       while let part = await group.next() {
         if part == .server { group.cancelAll() }
       }
@@ -110,11 +120,85 @@ struct ChatSession: Service {
 
   // MARK: Server
 
-  private func readServer(_ connection: IRCConnection, _ state: SessionState, _ inbox: PresenterInbox) async {
+  /// Reads `first`, and each connection made after a drop, until the client leaves or the
+  /// reconnect attempts run out. A stay that registered starts the count of attempts anew.
+  private func stayConnected(
+    from first: IRCConnection, _ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox
+  ) async {
+    var connection = first
+    var attempts = 0
+    while true {
+      link.use(connection)
+      await readServer(connection, link, state, inbox)
+      link.drop(connection)
+      if state.leaving || Task.isCancelled { return }
+      if state.registered { attempts = 0 }
+      guard let next = await reconnected(after: &attempts, state) else { return }
+      connection = next
+    }
+  }
+
+  /// Connects again after the connection dropped, waiting before each attempt as
+  /// `reconnect` says and saying so; nil when the client leaves meanwhile or the attempts
+  /// run out (`state.gaveUp`).
+  private func reconnected(after attempts: inout Int, _ state: SessionState) async -> IRCConnection? {
+    while let delay = reconnect.delay(beforeAttempt: attempts + 1) {
+      attempts += 1
+      Transcript.status(
+        "reconnecting to \(host):\(port) in \(Self.text(delay)) (attempt \(attempts) of \(reconnect.attempts))"
+      )
+      guard await pause(delay, state) else { return nil }
+      do {
+        let connection = try IRCConnection(host: host, port: port)
+        Transcript.status("connected to \(connection.address)")
+        state.registered = false
+        state.nick = nick
+        register(on: connection, state)
+        return connection
+      } catch {
+        Transcript.status("could not reconnect: \(error)")
+      }
+    }
+    if reconnect.attempts > 0 {
+      Transcript.status(
+        "could not reconnect to \(host):\(port) after \(reconnect.attempts) attempts: giving up")
+      state.gaveUp = true
+    }
+    return nil
+  }
+
+  /// Waits `delay`, or less when the client leaves meanwhile; false when it does.
+  private func pause(_ delay: Duration, _ state: SessionState) async -> Bool {
+    let clock = ContinuousClock()
+    let end = clock.now + delay
+    // Looks every 100 ms whether the client is leaving (/quit, SIGTERM): nothing else
+    // would end a sleep between attempts.
+    while clock.now < end {
+      if state.leaving || Task.isCancelled { return false }
+      try? await Task.sleep(for: min(.milliseconds(100), end - clock.now))
+    }
+    return !state.leaving && !Task.isCancelled
+  }
+
+  /// `1 s`, `30 s`: a delay as the transcript says it.
+  static func text(_ delay: Duration) -> String {
+    let milliseconds = delay.components.seconds * 1000 + delay.components.attoseconds / 1_000_000_000_000_000
+    return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+  }
+
+  /// Registers on a new connection (NICK and USER): the server answers with its welcome.
+  private func register(on connection: IRCConnection, _ state: SessionState) {
+    connection.send(IRCMessage("NICK", state.nick))
+    connection.send(IRCMessage("USER", state.nick, "0", "*", "notify chat client"))
+  }
+
+  private func readServer(
+    _ connection: IRCConnection, _ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox
+  ) async {
     do {
       for try await line in connection.lines() {
         guard let message = IRCMessage(line: line) else { continue }
-        handle(message, connection, state, inbox)
+        handle(message, connection, link, state, inbox)
       }
       Transcript.status(state.leaving ? "left the server" : "the server closed the connection")
     } catch {
@@ -123,7 +207,8 @@ struct ChatSession: Service {
   }
 
   private func handle(
-    _ message: IRCMessage, _ connection: IRCConnection, _ state: SessionState, _ inbox: PresenterInbox
+    _ message: IRCMessage, _ connection: IRCConnection, _ link: ServerLink, _ state: SessionState,
+    _ inbox: PresenterInbox
   ) {
     let parameters = message.parameters
     switch message.command {
@@ -131,11 +216,14 @@ struct ChatSession: Service {
       connection.send(IRCMessage("PONG", parameters.last ?? ""))
     case "001":
       if let assigned = parameters.first { state.nick = assigned }
-      state.registered = true
+      let first = state.noteRegistration()
       Transcript.status("registered as \(Escaper.visible(state.nick))")
       connection.send(IRCMessage("JOIN", channel))
-      for reply in waitingReplies {
-        answer(reply.notification, text: reply.userText, connection, state, inbox)
+      // Once per run: a reconnect does not send them again.
+      if first {
+        for reply in waitingReplies {
+          answer(reply.notification, text: reply.userText, link, state, inbox)
+        }
       }
     case "433" where !state.registered:
       state.nick += "_"
@@ -187,9 +275,12 @@ struct ChatSession: Service {
     } else {
       return
     }
+    // A mention names the channel it was said in; a private message, where to answer.
     inbox.put(
       .message(
-        ChatMessage(id: state.nextMessageID(), sender: sender, text: text, reason: reason, channel: channel)))
+        ChatMessage(
+          id: state.nextMessageID(), sender: sender, text: text, reason: reason,
+          channel: isPrivate ? channel : NetworkText.plain(target))))
   }
 
   // MARK: Events
@@ -198,13 +289,13 @@ struct ChatSession: Service {
   /// the notification belongs to and means reading; a reminder delivered in the transcript
   /// only (the user is typing) is written there.
   private func watch(
-    _ events: AsyncStream<NotificationEvent>, _ connection: IRCConnection, _ state: SessionState,
+    _ events: AsyncStream<NotificationEvent>, _ link: ServerLink, _ state: SessionState,
     _ inbox: PresenterInbox
   ) async {
     for await event in events {
       switch event.kind {
       case .activated(ChatMessage.replyKey):
-        answer(event.notification, text: event.userText, connection, state, inbox)
+        answer(event.notification, text: event.userText, link, state, inbox)
       case .activated(ChatMessage.markReadKey):
         Transcript.status("marked read")
         inbox.put(.read)
@@ -234,7 +325,7 @@ struct ChatSession: Service {
   /// bubble goes to the sender; without one (a server with no reply field) the client
   /// opens the conversation and asks for the text.
   func answer(
-    _ notification: LocalNotification, text: String?, _ connection: IRCConnection, _ state: SessionState,
+    _ notification: LocalNotification, text: String?, _ link: ServerLink, _ state: SessionState,
     _ inbox: PresenterInbox
   ) {
     // The sender came from the server; it must still be one nick to be a PRIVMSG target.
@@ -250,15 +341,23 @@ struct ChatSession: Service {
         "reply to \(Escaper.visible(sender)): type your message (or /msg \(Escaper.visible(sender)) TEXT)")
       return
     }
-    say(text, to: sender, connection, state)
+    guard say(text, to: sender, link, state) else { return }
     Transcript.chat("to \(sender)", state.nick, text)
   }
 
   /// Sends `text` to `target` in as many PRIVMSG lines as it takes to keep each within
-  /// IRC's 512 bytes as relayed (`IRCLineSplitter`).
-  func say(_ text: String, to target: String, _ connection: IRCConnection, _ state: SessionState) {
+  /// IRC's 512 bytes as relayed (`IRCLineSplitter`). False, saying so, while the client is
+  /// not connected (between a drop and the reconnect): nothing was sent.
+  @discardableResult
+  func say(_ text: String, to target: String, _ link: ServerLink, _ state: SessionState) -> Bool {
     let splitter = IRCLineSplitter(command: "PRIVMSG", target: target, nick: state.nick)
-    for piece in splitter.pieces(text) { connection.send(IRCMessage("PRIVMSG", target, piece)) }
+    for piece in splitter.pieces(text) {
+      guard link.send(IRCMessage("PRIVMSG", target, piece)) else {
+        Transcript.error("not connected to the server (reconnecting): not sent")
+        return false
+      }
+    }
+    return true
   }
 
   /// Makes `conversation` the one typed lines go to, and says so.

@@ -10,6 +10,8 @@ final class SessionState: @unchecked Sendable {
   private var currentNick: String
   private var isRegistered = false
   private var isLeaving = false
+  private var registrations = 0
+  private var hasGivenUp = false
   private var numbering = MessageNumbering()
   private var currentConversation: Conversation
   private var typing = TypingActivity()
@@ -27,6 +29,22 @@ final class SessionState: @unchecked Sendable {
   var registered: Bool {
     get { lock.withLock { isRegistered } }
     set { lock.withLock { isRegistered = newValue } }
+  }
+
+  /// Notes the server's welcome on a connection; true for the first of the run (a
+  /// reconnect registers again).
+  func noteRegistration() -> Bool {
+    lock.withLock {
+      isRegistered = true
+      registrations += 1
+      return registrations == 1
+    }
+  }
+
+  /// True once the client could not get back onto the server after the connection dropped.
+  var gaveUp: Bool {
+    get { lock.withLock { hasGivenUp } }
+    set { lock.withLock { hasGivenUp = newValue } }
   }
 
   /// True once the client chose to leave (/quit, SIGTERM), so a reset is no surprise.

@@ -32,4 +32,28 @@ public enum ClickRoute: Hashable, Sendable {
       actionKey == "default" || action?.opensApp == true || (action?.isTextInput == true && !replied)
     return opensApp ? .launch : .waitForApp
   }
+
+  /// Whether a click on `notification` itself (its default action) reaches its app, so
+  /// that the server is offered the default action only then (xfce4-notifyd shows it as a
+  /// button on the bubble, which must not promise what nothing does): a process of the
+  /// app is online (`onlineApps`: its service hears the click), its desktop entry launches
+  /// it (`launchable`), or the notification asks for a response with an action text of its
+  /// own, which then waits in the store for the app when nothing can open it
+  /// (`keepsResponse(ofFailedLaunch:on:)`).
+  public static func defaultActionReaches(
+    _ notification: LocalNotification, onlineApps: Set<String>, launchable: Bool
+  ) -> Bool {
+    onlineApps.contains(notification.app) || launchable || notification.action != nil
+  }
+
+  /// Whether the response of a click with `actionKey` on `notification`, whose app could
+  /// not be opened, waits in the store for the app (`takeWaitingResponses`) rather than
+  /// going: an action button (marked `open`, or a reply) is the user's answer and does, and
+  /// so does a click on the default action of a notification that asks for a response (an
+  /// action text of its own). A plain click carries nothing to wait with.
+  public static func keepsResponse(ofFailedLaunch actionKey: String, on notification: LocalNotification)
+    -> Bool
+  {
+    actionKey != "default" || notification.action != nil
+  }
 }

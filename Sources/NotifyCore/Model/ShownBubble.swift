@@ -3,10 +3,12 @@ import Foundation
 /// A notification on the desktop as a bubble: what it shows and the notification server's
 /// id for it.
 ///
-/// The server tells clicks and closes only to the connection that showed the bubble. A
-/// process that stops while its bubbles are still up (an app going offline, `fire-due`,
-/// `notify now`) leaves them in the store; a firer that keeps running takes them over by
-/// sending them again under the same server id, and from then on hears their clicks.
+/// A process that stops while its bubbles are still up (an app going offline, `fire-due`,
+/// `notify now`, a daemon being restarted) leaves them in the store; a firer that keeps
+/// running takes them over by adopting their server ids, never by sending them again: a
+/// bubble the user closed while no process listened would come back. From then on it
+/// hears their clicks and closes where the server tells every connection of them (dunst
+/// tells only the connection that showed the bubble, which is gone).
 public struct ShownBubble: Hashable, Sendable {
   /// The notification as it was shown.
   public var notification: LocalNotification
@@ -23,7 +25,7 @@ public struct ShownBubble: Hashable, Sendable {
   }
 
   /// How long a left bubble waits to be taken over. Its closing is heard by nobody, so one
-  /// left longer may be gone from the screen, and sending it again would bring it back.
+  /// left longer is most likely gone from the screen.
   public static let takeOverWindow: TimeInterval = 10
 
   /// How many bubbles a stopping process leaves, the newest: a server that never tells of

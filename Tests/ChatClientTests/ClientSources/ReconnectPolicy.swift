@@ -1,0 +1,1 @@
+../../../examples/ChatClient/ReconnectPolicy.swift
