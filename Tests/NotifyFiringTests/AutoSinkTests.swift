@@ -78,11 +78,7 @@ struct AutoSinkTests {
     // Given a bus whose notification service file names a program that exits at once (a
     // server that needs a display the session does not have yet), and a daemon on --sink auto
     let f = try FiringFixture()
-    let services = f.folder.file("services")
-    try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
-    try "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=/bin/false\n".write(
-      toFile: services + "/org.freedesktop.Notifications.service", atomically: true, encoding: .utf8)
-    let desktop = try ScriptedDesktop(in: f.folder, services: services, withServer: false)
+    let desktop = try Self.busWithFailingServer(f)
     let session = desktop.bus.merging(["DISPLAY": ":notify-test"]) { $1 }
     let daemon = try NotifyProcess(
       ["daemon", "--sink", "auto"], db: f.path, folder: f.folder, name: "d", environment: session)
@@ -122,11 +118,7 @@ struct AutoSinkTests {
   @Test("fire-due with a service file that fails: one short attempt, then stdout; nothing lost")
   func fireDueActivationFails() throws {
     let f = try FiringFixture()
-    let services = f.folder.file("services")
-    try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
-    try "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=/bin/false\n".write(
-      toFile: services + "/org.freedesktop.Notifications.service", atomically: true, encoding: .utf8)
-    let desktop = try ScriptedDesktop(in: f.folder, services: services, withServer: false)
+    let desktop = try Self.busWithFailingServer(f)
     try f.schedule("one", at: Date() - 1)
     try f.schedule("two", at: Date() - 1)
     // When fire-due runs on --sink auto
@@ -136,6 +128,16 @@ struct AutoSinkTests {
     #expect(run.stdout.split(separator: "\n").count == 2, "\(run.stdout)")
     #expect(run.stderr.components(separatedBy: "no notification server yet").count == 2, "\(run.stderr)")
     #expect(try f.events(.delivered).map(\.notificationID).sorted() == ["one", "two"])
+  }
+
+  /// A private bus whose notification service file names a program that exits at once (a
+  /// server that needs a display the session does not have yet), with no server running.
+  static func busWithFailingServer(_ f: FiringFixture) throws -> ScriptedDesktop {
+    let services = f.folder.file("services")
+    try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+    try "[D-BUS Service]\nName=org.freedesktop.Notifications\nExec=/bin/false\n".write(
+      toFile: services + "/org.freedesktop.Notifications.service", atomically: true, encoding: .utf8)
+    return try ScriptedDesktop(in: f.folder, services: services, withServer: false)
   }
 
   /// Schedules `id` due in 0.2 s and waits until it is recorded delivered.

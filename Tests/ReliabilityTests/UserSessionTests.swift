@@ -9,15 +9,6 @@ import Testing
 /// status tells where deliveries go.
 @Suite("A real session: clicked apps and the server that comes later", .needsUserManager, .ownThreads)
 struct UserSessionTests {
-  /// A user manager with notify installed by install.sh (not started).
-  static func installed() throws -> (UserManager, TemporaryFolder) {
-    let folder = TemporaryFolder(prefix: "notify-us")
-    let manager = try UserManager(in: folder)
-    let installed = try manager.installNotify(enable: false)
-    try #require(installed.status == 0, "install.sh: \(installed.stdout) \(installed.stderr)")
-    return (manager, folder)
-  }
-
   /// Writes `text` into the user's home at `path` (relative to HOME), owned by the user.
   static func write(_ text: String, to path: String, in manager: UserManager, folder: TemporaryFolder) throws
   {
@@ -39,7 +30,7 @@ struct UserSessionTests {
     // Given the session's DISPLAY in the manager (as a desktop imports it), the scripted
     // notification server as a user service, and an app "probe" whose desktop entry runs a
     // program that reports what it runs with
-    let (manager, folder) = try Self.installed()
+    let (manager, folder) = try UserManagerTests.installed()
     #expect(try manager.systemctl("set-environment", "DISPLAY=:77").status == 0)
     let server = try manager.copyIntoHome(
       ScriptedDesktop.fixtures + "/notification-server.py", to: "server.py")
@@ -111,7 +102,7 @@ struct UserSessionTests {
   func serverThatComesLater() throws {
     // Given the daemon started at login before any notification server (the activatable one
     // fails at once, as a server without a display does)
-    let (manager, folder) = try Self.installed()
+    let (manager, folder) = try UserManagerTests.installed()
     _ = folder
     let display = ":\(Int.random(in: 300...899))"
     #expect(try manager.systemctl("set-environment", "DISPLAY=\(display)").status == 0)
