@@ -229,7 +229,7 @@ public final class UserManager: @unchecked Sendable {
         """
         set -e
         mkdir -p "$2/scripts" "$2/units" "$2/man" "$2/pages"
-        cp "$1/scripts/install.sh" "$2/scripts/"
+        cp "$1/scripts/install.sh" "$1/scripts/finish-man-pages.sh" "$2/scripts/"
         cp "$1"/units/*.service "$1"/units/*.timer "$2/units/"
         cp "$1"/man/* "$2/man/"
         cp "$3" "$2/notify"
