@@ -1,4 +1,5 @@
-// What the store needs of SQLite beyond GRDB and Swift can not call itself: one variadic.
+// What the store needs of SQLite beyond GRDB and Swift can not call itself: one variadic,
+// and a look at the WAL index through SQLite's own mapping.
 // Keep this file tiny.
 #ifndef NOTIFY_CSQLITE_SHIM_H
 #define NOTIFY_CSQLITE_SHIM_H
@@ -10,6 +11,21 @@
 /// for the next process to use. Returns SQLite's result code.
 static inline int notify_sqlite_no_checkpoint_on_close(sqlite3 *db) {
   return sqlite3_db_config(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, (int *)0);
+}
+
+/// Copies the first `size` bytes of the WAL index (the `-shm` file) as SQLite maps it for
+/// `db`'s main database into `out`: no lock, no transaction, and no file descriptor of our
+/// own, whose close would drop every POSIX lock this process holds on the file (SQLite's
+/// among them). Returns 0 when copied, 1 when the index is not mapped or cannot be.
+static inline int notify_sqlite_wal_index_header(sqlite3 *db, unsigned char *out, int size) {
+  sqlite3_file *file = 0;
+  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &file) != SQLITE_OK || !file) return 1;
+  if (!file->pMethods || file->pMethods->iVersion < 2 || !file->pMethods->xShmMap) return 1;
+  volatile void *region = 0;
+  if (file->pMethods->xShmMap(file, 0, 32768, 0, &region) != SQLITE_OK || !region) return 1;
+  const volatile unsigned char *bytes = (const volatile unsigned char *)region;
+  for (int i = 0; i < size; i++) out[i] = bytes[i];
+  return 0;
 }
 
 #endif

@@ -15,7 +15,7 @@ extension Firer {
   /// (`QuietRelease`). Returns whether some stay held, for apps quiet hours still hold.
   func releaseHeld(_ report: inout BatchReport) -> Bool {
     recordUnrecordedReleases()
-    guard let apps = try? store.heldApps(app: options.app), !apps.isEmpty else { return false }
+    guard let apps = try? currentOutlook().heldApps, !apps.isEmpty else { return false }
     let now = clock.now()
     let quiet = (try? store.quietHours()) ?? QuietHours()
     let quietNow = quiet.isQuiet(at: now, in: clock.zones.local)

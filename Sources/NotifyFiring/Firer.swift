@@ -129,12 +129,19 @@ public final class Firer {
   /// store reads stay off the hand-off).
   private var prepared: [ClaimKey: Preparation] = [:]
 
-  /// A claim's sound, the user's settings for its app, and whether quiet hours hold it.
+  /// A claim's sound, the user's settings for its app, whether quiet hours hold it, and the
+  /// store's state when it was claimed (`claimedAt`, `version`).
   struct Preparation {
     var sound: SoundResolution
     var settings: NotificationSettings
     var held: Bool
+    var claimedAt: Date
+    var version: StoreVersion?
   }
+  /// The store's last answer (issue 26), kept while nothing was committed since
+  /// (`FiringStore.isUnchanged(since:)`) and the system zone is the one it was read in: a
+  /// wake-up on the firer's own timer then claims or hands over without reading first.
+  private var outlook: (FiringOutlook, zone: String)?
   /// Deliveries handed over but not yet recorded because the store was busy.
   private var unrecorded: [HandOff] = []
   /// Held occurrences a release showed but could not record yet because the store was busy:
@@ -170,12 +177,37 @@ public final class Firer {
     try Firer.storeCall { try store.nextFireDate(zones: clock.zones, app: options.app) }
   }
 
-  /// The next instant and how many fall due at it (asked only when claiming ahead).
+  /// The next instant and how many fall due at it (the count matters only when claiming
+  /// ahead).
   private func nextDue() throws(NotifyError) -> FiringStateMachine.NextDue? {
-    guard let instant = try nextFireDate() else { return nil }
-    guard options.claimAhead > 0 else { return .init(instant) }
-    let count = try Firer.storeCall { try store.countDue(at: instant, app: options.app) }
-    return .init(instant, count: count)
+    guard let next = try currentOutlook().next else { return nil }
+    return options.claimAhead > 0 ? next : .init(next.instant)
+  }
+
+  /// The store's outlook: the one kept from the last transaction while the store is
+  /// unchanged since, otherwise read (one transaction).
+  func currentOutlook() throws(NotifyError) -> FiringOutlook {
+    let zones = clock.zones
+    if let (kept, zone) = outlook, zone == zones.local.identifier, let version = kept.version,
+      store.isUnchanged(since: version)
+    {
+      return kept
+    }
+    let read = try Firer.storeCall { try store.outlook(zones: zones, app: options.app) }
+    keep(read)
+    return read
+  }
+
+  /// Keeps `outlook` as the store's last answer (nil: none).
+  private func keep(_ read: FiringOutlook?) {
+    outlook = read.map { ($0, clock.zones.local.identifier) }
+  }
+
+  /// Another process committed to the store (the driver saw it: `changedByOthers`): what
+  /// was kept of the store is read again, and claims are confirmed before their hand-off.
+  public func storeChanged() {
+    outlook = nil
+    for key in prepared.keys { prepared[key]?.version = nil }
   }
 
   /// One wake-up: hands over what has come due, claims what falls due within
@@ -292,31 +324,49 @@ public final class Firer {
 
   private func claim(dueBy instant: Date) throws(NotifyError) -> [Claim] {
     recordUnrecorded()
-    let claims = try Firer.storeCall {
-      try store.claimDue(
+    let batch = try Firer.storeCall {
+      try store.claimBatch(
         now: instant, zones: clock.zones, owner: identity, misfireGrace: options.misfireGrace,
         limit: options.batchLimit, app: options.app)
     }
-    prepare(claims)
-    return claims
+    if let read = batch.outlook { keep(read) }
+    prepare(batch.claims, settings: batch.settings, quiet: batch.quiet, version: batch.version)
+    return batch.claims
   }
 
-  /// Works out how each claim will be handed over (`Preparation`).
-  private func prepare(_ claims: [Claim]) {
+  /// Works out how each claim will be handed over (`Preparation`), with the settings and
+  /// quiet hours the claim read (or reading them when it did not).
+  private func prepare(
+    _ claims: [Claim], settings read: [String: NotificationSettings]? = nil,
+    quiet readQuiet: QuietHours? = nil,
+    version: StoreVersion? = nil
+  ) {
     guard !claims.isEmpty else { return }
     // Unreadable settings or quiet hours show the notification: nothing is held back by a
     // read error.
-    let quiet = (try? store.quietHours().isQuiet(at: clock.now(), in: clock.zones.local)) ?? false
-    var settings: [String: NotificationSettings] = [:]
-    for app in Set(claims.map(\.notification.app)) {
+    let now = clock.now()
+    let quietHours = readQuiet ?? (try? store.quietHours())
+    let quiet = quietHours?.isQuiet(at: now, in: clock.zones.local) ?? false
+    var settings: [String: NotificationSettings] = read ?? [:]
+    for app in Set(claims.map(\.notification.app)) where settings[app] == nil {
       settings[app] = (try? store.settingsInForce(app: app)) ?? .allowAll
     }
     for claim in claims {
       let allowed = settings[claim.notification.app] ?? .allowAll
       prepared[ClaimKey(claim)] = Preparation(
         sound: sounds.resolve(claim.notification), settings: allowed,
-        held: QuietRelease.holds(claim.notification, quiet: quiet, settings: allowed))
+        held: QuietRelease.holds(claim.notification, quiet: quiet, settings: allowed), claimedAt: now,
+        version: version)
     }
+  }
+
+  /// Whether `claim` must be confirmed with the store before its hand-off (`keepClaim`):
+  /// unless nothing was committed since this firer claimed it, a moment ago (younger than
+  /// `ClaimLease.renewAfter`), when nobody can have cancelled or taken it over.
+  private func mustConfirm(_ claim: Claim) -> Bool {
+    guard let preparation = prepared[ClaimKey(claim)], let version = preparation.version else { return true }
+    return clock.now().timeIntervalSince(preparation.claimedAt) > ClaimLease.renewAfter
+      || !store.isUnchanged(since: version)
   }
 
   /// Why a burst's hand-overs stopped before its end.
@@ -352,7 +402,7 @@ public final class Firer {
       // A claim the user cancelled, or another firer took over past its lease while this one
       // was stopped, is no longer this firer's to hand over (`ClaimLease`). A store that
       // cannot be read does not hold the delivery back.
-      if (try? store.keepClaim(claim, owner: identity, now: clock.now())) == false {
+      if mustConfirm(claim), (try? store.keepClaim(claim, owner: identity, now: clock.now())) == false {
         prepared[ClaimKey(claim)] = nil
         logger.notice(
           "not handed over: the claim was cancelled or taken over by another firer",
@@ -481,7 +531,7 @@ public final class Firer {
   private func record(_ handOffs: [HandOff]) {
     guard !handOffs.isEmpty else { return }
     do {
-      try store.markDelivered(handOffs)
+      keep(try store.markDelivered(handOffs, zones: clock.zones, app: options.app))
     } catch {
       // Shown but not yet recorded: keep them and try again before the next claim, so a
       // busy store cannot make a live firer's claims linger.

@@ -51,7 +51,10 @@ extension FiringLoop {
     // what is scheduled into the new one.
     let opened = Self.fileIdentity(path)
     let recheck = try loop.addRealtimeTimer { [unowned self] in
-      if (try? self.firer.store.changedByOthers()) ?? true { self.requestWake() }
+      if (try? self.firer.store.changedByOthers()) ?? true {
+        self.firer.storeChanged()
+        self.requestWake()
+      }
     }
     let watch = try loop.addInotify(path: folder, mask: mask) { [unowned self] name in
       guard names.contains(name) else { return }
@@ -60,6 +63,7 @@ extension FiringLoop {
         return
       }
       if (try? self.firer.store.changedByOthers()) ?? true {
+        self.firer.storeChanged()
         self.requestWake()
       } else {
         try? recheck.arm(at: self.clock.now() + Self.recheckDelay)

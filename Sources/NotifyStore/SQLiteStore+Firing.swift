@@ -12,58 +12,17 @@ import NotifyCore
 /// the next firer, which is the only way an occurrence can be handed to a sink twice.
 extension SQLiteStore: FiringStore {
   public func nextFireDate(zones: Zones, app: String? = nil) throws(NotifyError) -> Date? {
-    try refreshLocalZone(zones)
-    let deferred = app == nil ? try runningFiringApps() : []
-    return try read { db in
-      let (filter, arguments): (String, StatementArguments) = app.map { ("AND app = ?", [$0]) } ?? ("", [])
-      var earliest: Date?
-      if deferred.isEmpty {
-        earliest = try Int64.fetchOne(
-          db, sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL \(filter)",
-          arguments: arguments
-        ).map(Millis.date)
-      } else {
-        // Apps that fire their own while they run are looked at `RunningAppDeferral.grace` late.
-        earliest = try Int64.fetchOne(
-          db,
-          sql: """
-            SELECT next_fire_at FROM notification WHERE next_fire_at IS NOT NULL
-            AND app NOT IN (\(Self.placeholders(deferred.count))) ORDER BY next_fire_at LIMIT 1
-            """, arguments: StatementArguments(deferred)
-        ).map(Millis.date)
-        for running in deferred {
-          guard
-            let next = try Int64.fetchOne(
-              db,
-              sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL AND app = ?",
-              arguments: [running])
-          else { continue }
-          let date = RunningAppDeferral.takeOver(dueAt: Millis.date(next))
-          earliest = min(earliest ?? date, date)
-        }
-      }
-      // Claims a firer may take over: a dead owner's at once, a live owner's when its
-      // lease ends.
-      let claimFilter = app == nil ? "" : "WHERE json_extract(snapshot, '$.app') = ?"
-      for row in try Row.fetchAll(
-        db,
-        sql:
-          "SELECT owner, min(fire_at) AS fire_at, min(claimed_at) AS claimed_at FROM claim \(claimFilter) GROUP BY owner",
-        arguments: arguments)
-      {
-        var date = Millis.date(row["fire_at"])
-        if ClaimOwner.isAlive(row["owner"]) {
-          date = max(date, ClaimLease.expiry(claimedAt: Millis.date(row["claimed_at"])))
-        }
-        earliest = min(earliest ?? date, date)
-      }
-      return earliest
-    }
+    try outlook(zones: zones, app: app).next?.instant
   }
 
   /// Apps whose own process fires their notifications now (a live `presence` that fires).
   func runningFiringApps() throws(NotifyError) -> [String] {
-    Array(Set(try presences().filter(\.fires).map(\.app))).sorted()
+    try read { db in try Self.runningFiringApps(in: db) }
+  }
+
+  /// `runningFiringApps()` inside the caller's transaction.
+  static func runningFiringApps(in db: Database) throws -> [String] {
+    Array(Set(try presences(app: nil, in: db).filter(\.fires).map(\.app))).sorted()
   }
 
   static func placeholders(_ count: Int) -> String {
@@ -85,9 +44,17 @@ extension SQLiteStore: FiringStore {
     now: Date, zones: Zones, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
     app: String? = nil
   ) throws(NotifyError) -> [Claim] {
-    let deferred = app == nil ? try runningFiringApps() : []
-    let (claims, retired) = try write { db in
+    try claimBatch(now: now, zones: zones, owner: owner, misfireGrace: misfireGrace, limit: limit, app: app)
+      .claims
+  }
+
+  public func claimBatch(
+    now: Date, zones: Zones, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
+    app: String? = nil
+  ) throws(NotifyError) -> ClaimBatch {
+    let (claimed, retired) = try write { db in
       try Self.refreshLocalZone(zones, in: db)
+      let deferred = app == nil ? try Self.runningFiringApps(in: db) : []
       // Only what is due: a dead daemon may have claimed an occurrence just before its instant.
       var journals: [String: [HandOffJournal.Key: Date]] = [:]
       let abandoned = try Row.fetchAll(
@@ -122,14 +89,24 @@ extension SQLiteStore: FiringStore {
           claims.append(claim)
         }
       }
-      return (
-        claims.sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) },
-        try finishedJournals(Set(journals.keys), in: db)
-      )
+      // What handing them over needs, and what comes next, in the same transaction. A
+      // setting or quiet hours that cannot be read are left to the firer to ask again.
+      var settings: [String: NotificationSettings] = [:]
+      for app in Set(claims.map(\.notification.app)) {
+        settings[app] = try? SettingsTable.app(app, in: db).effective(under: SettingsTable.policy(in: db))
+      }
+      let batch = ClaimBatch(
+        claims: claims.sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }, settings: settings,
+        quiet: claims.isEmpty ? nil : try? Self.quietHours(in: db),
+        outlook: try? Self.outlook(zones: zones, app: app, in: db))
+      return (batch, try finishedJournals(Set(journals.keys), in: db))
     }
+    var batch = claimed
+    batch.version = storeVersion()
+    batch.outlook?.version = batch.version
     // Only once the transaction that recorded their hand-offs has committed.
     for journal in retired { unlink(journal) }
-    return claims
+    return batch
   }
 
   public func keepClaim(_ claim: Claim, owner: FirerIdentity, now: Date) throws(NotifyError) -> Bool {
@@ -159,6 +136,21 @@ extension SQLiteStore: FiringStore {
       for handOff in handOffs { try Self.recordDelivered(handOff, in: db) }
     }
     handOffJournals.recorded(handOffs)
+  }
+
+  public func markDelivered(_ handOffs: [HandOff], zones: Zones, app: String? = nil) throws(NotifyError)
+    -> FiringOutlook?
+  {
+    guard !handOffs.isEmpty else { return nil }
+    // The outlook is a look ahead: a failure to read it never costs the record.
+    var outlook = try write { db -> FiringOutlook? in
+      for handOff in handOffs { try Self.recordDelivered(handOff, in: db) }
+      try? Self.refreshLocalZone(zones, in: db)
+      return try? Self.outlook(zones: zones, app: app, in: db)
+    }
+    outlook?.version = storeVersion()
+    handOffJournals.recorded(handOffs)
+    return outlook
   }
 
   /// Records a delivery in history, drops its claim, counts it and applies its badge.
@@ -389,18 +381,11 @@ extension SQLiteStore: FiringStore {
     }
   }
 
-  /// `local` rows follow the system zone: when it moved since their next fire instant was
-  /// computed, compute it again. A read when nothing moved.
-  private func refreshLocalZone(_ zones: Zones) throws(NotifyError) {
-    guard try read({ db in try Self.hasStaleLocalRows(zones, in: db) }) else { return }
-    try write { db in try Self.refreshLocalZone(zones, in: db) }
-  }
-
   /// Whether any pending `local` wall-clock row was computed for a zone other than
   /// `zones.local`. Asked on every re-arm and claim, so it is three seeks on
   /// `notification_local_zone` (below, above, or without the zone); the planner would
   /// otherwise walk `notification_next_fire`, which grows with the store.
-  private static func hasStaleLocalRows(_ zones: Zones, in db: Database) throws -> Bool {
+  static func hasStaleLocalRows(_ zones: Zones, in db: Database) throws -> Bool {
     let local = """
       SELECT 1 FROM notification INDEXED BY notification_local_zone
       WHERE next_fire_at IS NOT NULL AND time_zone = 'local' AND
@@ -414,7 +399,9 @@ extension SQLiteStore: FiringStore {
       arguments: [zones.local.identifier]) ?? false
   }
 
-  private static func refreshLocalZone(_ zones: Zones, in db: Database) throws {
+  /// `local` rows follow the system zone: when it moved since their next fire instant was
+  /// computed, compute it again.
+  static func refreshLocalZone(_ zones: Zones, in db: Database) throws {
     guard try hasStaleLocalRows(zones, in: db) else { return }
     let rows = try Row.fetchAll(
       db,

@@ -68,13 +68,15 @@ extension SQLiteStore {
   /// entries of processes that died are left out (and removed by the next `enter` of their
   /// app).
   public func presences(app: String? = nil) throws(NotifyError) -> [AppPresence] {
-    let rows = try read { db in
-      let filter = app == nil ? "" : "WHERE app = ?"
-      return try Row.fetchAll(
-        db.cachedStatement(
-          sql: "SELECT app, owner, fires, sink FROM presence \(filter) ORDER BY since, owner"),
-        arguments: app.map { [$0] } ?? [])
-    }
+    try read { db in try Self.presences(app: app, in: db) }
+  }
+
+  /// `presences(app:)` inside the caller's transaction.
+  static func presences(app: String?, in db: Database) throws -> [AppPresence] {
+    let filter = app == nil ? "" : "WHERE app = ?"
+    let rows = try Row.fetchAll(
+      db.cachedStatement(sql: "SELECT app, owner, fires, sink FROM presence \(filter) ORDER BY since, owner"),
+      arguments: app.map { [$0] } ?? [])
     return rows.compactMap { row in
       guard let owner = FirerIdentity(row["owner"] as String), owner.isAlive else { return nil }
       return AppPresence(app: row["app"], owner: owner, fires: (row["fires"] as Int) != 0, sink: row["sink"])

@@ -31,14 +31,17 @@ extension SQLiteStore {
   /// The apps (of `app`, or all when nil) with occurrences held for quiet hours that no live
   /// firer is releasing.
   public func heldApps(app: String?) throws(NotifyError) -> [String] {
-    try read { db in
-      let filter = app == nil ? "" : "AND app = ?"
-      return try Row.fetchAll(
-        db.cachedStatement(sql: "SELECT DISTINCT app, claimed_by FROM held WHERE 1 \(filter)"),
-        arguments: app.map { [$0] } ?? []
-      ).filter { row in (row["claimed_by"] as String?).map { !ClaimOwner.isAlive($0) } ?? true }
-        .map { $0["app"] as String }
-    }
+    try read { db in try Self.heldApps(app: app, in: db) }
+  }
+
+  /// `heldApps(app:)` inside the caller's transaction.
+  static func heldApps(app: String?, in db: Database) throws -> [String] {
+    let filter = app == nil ? "" : "AND app = ?"
+    return try Row.fetchAll(
+      db.cachedStatement(sql: "SELECT DISTINCT app, claimed_by FROM held WHERE 1 \(filter)"),
+      arguments: app.map { [$0] } ?? []
+    ).filter { row in (row["claimed_by"] as String?).map { !ClaimOwner.isAlive($0) } ?? true }
+      .map { $0["app"] as String }
   }
 
   /// The occurrences held for quiet hours (only `app`'s when given), oldest first: what

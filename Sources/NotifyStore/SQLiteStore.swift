@@ -19,6 +19,8 @@ public final class SQLiteStore: @unchecked Sendable {
   let dataVersion = Locked(0)
   /// The WAL's size and time of change when a checkpoint last copied all of it.
   let checkpointedWAL = Locked<[Int]>([])
+  /// This connection's transactions, once counted (`countTransactions()`).
+  let transactionCount = Locked(StoreTransactions())
   /// This connection's firers' hand-off journals.
   let handOffJournals = HandOffJournals()
   /// Who this connection is in history's `writer` column: the pid and a random part, so
@@ -97,6 +99,10 @@ public final class SQLiteStore: @unchecked Sendable {
       throw error
     } catch {
       throw StoreErrors.map(error, path: path, busyTimeout: busyTimeout)
+    }
+    // Issue 26: what each command costs the store, counted by anyone (`StoreTransactions`).
+    if let trace = ProcessInfo.processInfo.environment["NOTIFY_STORE_TRACE"], !trace.isEmpty, trace != "0" {
+      countTransactions(log: true)
     }
   }
 

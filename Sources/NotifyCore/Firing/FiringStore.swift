@@ -153,4 +153,51 @@ public protocol FiringStore: AnyObject {
   /// True when another connection (another process) committed a change since the last
   /// call: a firer's own commits also touch the store's files, and must not wake it.
   func changedByOthers() throws -> Bool
+
+  /// What a wake-up needs to know of the store, in one read transaction (`FiringOutlook`):
+  /// the next instant of `app`'s (or every app's) and how many fall due at it, and the
+  /// apps with held occurrences to look at.
+  func outlook(zones: Zones, app: String?) throws -> FiringOutlook
+
+  /// `claimDue`, with what the hand-off needs (settings, quiet hours) and the outlook after
+  /// the claim, read in the claim's transaction.
+  func claimBatch(
+    now: Date, zones: Zones, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
+    app: String?
+  ) throws -> ClaimBatch
+
+  /// `markDelivered`, returning the outlook after the record, read in its transaction (nil:
+  /// not read).
+  func markDelivered(_ handOffs: [HandOff], zones: Zones, app: String?) throws -> FiringOutlook?
+
+  /// Whether nothing at all was committed to the store since `version` was taken; false
+  /// when the store cannot tell. Asks no transaction.
+  func isUnchanged(since version: StoreVersion) -> Bool
+}
+
+/// The firer's one-transaction calls, made of the finer ones for a store that has no
+/// better way (a test's stand-in).
+extension FiringStore {
+  public func outlook(zones: Zones, app: String?) throws -> FiringOutlook {
+    let next = try nextFireDate(zones: zones, app: app).map { instant in
+      FiringStateMachine.NextDue(instant, count: try countDue(at: instant, app: app))
+    }
+    return FiringOutlook(next: next, heldApps: try heldApps(app: app))
+  }
+
+  public func claimBatch(
+    now: Date, zones: Zones, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
+    app: String?
+  ) throws -> ClaimBatch {
+    ClaimBatch(
+      claims: try claimDue(
+        now: now, zones: zones, owner: owner, misfireGrace: misfireGrace, limit: limit, app: app))
+  }
+
+  public func markDelivered(_ handOffs: [HandOff], zones: Zones, app: String?) throws -> FiringOutlook? {
+    try markDelivered(handOffs)
+    return nil
+  }
+
+  public func isUnchanged(since version: StoreVersion) -> Bool { false }
 }

@@ -15,6 +15,11 @@ public final class Locked<Value: Sendable>: @unchecked Sendable {
     set { lock.withLock { stored = newValue } }
   }
 
+  /// Changes the value in place, in one step.
+  public func update(_ body: (inout Value) -> Void) {
+    lock.withLock { body(&stored) }
+  }
+
   /// Stores `newValue` and returns the previous value, in one step.
   public func exchange(_ newValue: Value) -> Value {
     lock.withLock {

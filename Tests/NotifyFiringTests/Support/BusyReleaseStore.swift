@@ -59,6 +59,23 @@ final class BusyReleaseStore: FiringStore, @unchecked Sendable {
 
   func markDelivered(_ handOffs: [HandOff]) throws { try store.markDelivered(handOffs) }
 
+  func outlook(zones: Zones, app: String?) throws -> FiringOutlook {
+    try store.outlook(zones: zones, app: app)
+  }
+
+  func claimBatch(
+    now: Date, zones: Zones, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int, app: String?
+  ) throws -> ClaimBatch {
+    try store.claimBatch(
+      now: now, zones: zones, owner: owner, misfireGrace: misfireGrace, limit: limit, app: app)
+  }
+
+  func markDelivered(_ handOffs: [HandOff], zones: Zones, app: String?) throws -> FiringOutlook? {
+    try store.markDelivered(handOffs, zones: zones, app: app)
+  }
+
+  func isUnchanged(since version: StoreVersion) -> Bool { store.isUnchanged(since: version) }
+
   func endHandOffs(owner: FirerIdentity) { store.endHandOffs(owner: owner) }
 
   func markFailed(_ claim: Claim, reason: String, at: Date) throws {

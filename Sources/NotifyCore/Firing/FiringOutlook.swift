@@ -1,0 +1,65 @@
+import Foundation
+
+/// What the store holds ahead of a firer, read in one transaction (issue 26): the next
+/// instant anything of its apps is due and how many fall due at it (abandoned claims,
+/// running apps' deferrals and live firers' lease expiries folded in as instants), and the
+/// apps with occurrences held for quiet hours that no live firer is releasing.
+///
+/// The firer keeps the last one it was given while the store has not changed since
+/// (`FiringStore.isUnchanged(since:)`), so a wake-up on its own timer asks the store
+/// nothing before it claims or hands over.
+public struct FiringOutlook: Hashable, Sendable {
+  /// The earliest instant something is due, and how many are due at it; nil when nothing is
+  /// pending.
+  public var next: FiringStateMachine.NextDue?
+  /// The apps with held occurrences no live firer is releasing.
+  public var heldApps: [String]
+  /// The store's state this was read at, when the store can tell (`StoreVersion`).
+  public var version: StoreVersion?
+
+  /// Creates an outlook.
+  public init(next: FiringStateMachine.NextDue?, heldApps: [String] = [], version: StoreVersion? = nil) {
+    self.next = next
+    self.heldApps = heldApps
+    self.version = version
+  }
+}
+
+/// An opaque mark of a store's committed state: equal marks, nothing was committed in
+/// between (by anyone). Taken without a transaction (the SQLite store reads its WAL index's
+/// header), so asking costs no store transaction.
+public struct StoreVersion: Hashable, Sendable {
+  /// The mark's bytes.
+  public var bytes: [UInt8]
+
+  /// Wraps `bytes`.
+  public init(_ bytes: [UInt8]) { self.bytes = bytes }
+}
+
+/// What one claim transaction gives a firer: the claims, what it needs to hand them over
+/// (the user's settings for their apps and the quiet hours, read in the same transaction),
+/// and the outlook as the claim left the store.
+public struct ClaimBatch: Sendable {
+  /// The occurrences now this firer's, soonest first.
+  public var claims: [Claim]
+  /// The settings in force for each app of `claims`; nil: not read, ask `settingsInForce`.
+  public var settings: [String: NotificationSettings]?
+  /// The quiet hours; nil: not read, ask `quietHours()`.
+  public var quiet: QuietHours?
+  /// The outlook after the claim; nil: not read.
+  public var outlook: FiringOutlook?
+  /// The store's state right after the claim committed (`StoreVersion`).
+  public var version: StoreVersion?
+
+  /// Creates a batch.
+  public init(
+    claims: [Claim], settings: [String: NotificationSettings]? = nil, quiet: QuietHours? = nil,
+    outlook: FiringOutlook? = nil, version: StoreVersion? = nil
+  ) {
+    self.claims = claims
+    self.settings = settings
+    self.quiet = quiet
+    self.outlook = outlook
+    self.version = version
+  }
+}

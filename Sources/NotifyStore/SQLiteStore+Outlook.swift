@@ -1,0 +1,113 @@
+import CSQLite
+import Foundation
+import GRDB
+import NotifyCore
+
+/// The one read of a wake-up (issue 26): everything the firer needs to know of the store
+/// before it decides, in one transaction, with the instants (due rows, running apps'
+/// deferrals, abandoned claims, live firers' lease expiries) folded into one `next`.
+extension SQLiteStore {
+  public func outlook(zones: Zones, app: String? = nil) throws(NotifyError) -> FiringOutlook {
+    // Marked before the read: a commit between the two shows as a change, never the reverse.
+    let version = storeVersion()
+    let read = try read { db -> FiringOutlook? in
+      guard try !Self.hasStaleLocalRows(zones, in: db) else { return nil }
+      return try Self.outlook(zones: zones, app: app, in: db)
+    }
+    if var read {
+      read.version = version
+      return read
+    }
+    // The system zone moved since `local` rows were computed: compute them again first.
+    var written = try write { db in
+      try Self.refreshLocalZone(zones, in: db)
+      return try Self.outlook(zones: zones, app: app, in: db)
+    }
+    written.version = storeVersion()
+    return written
+  }
+
+  /// The outlook as the transaction `db` sees the store (`local` rows already current).
+  static func outlook(zones: Zones, app: String?, in db: Database) throws -> FiringOutlook {
+    let deferred = app == nil ? try runningFiringApps(in: db) : []
+    let held = try heldApps(app: app, in: db)
+    guard let earliest = try earliestDue(app: app, deferred: deferred, in: db) else {
+      return FiringOutlook(next: nil, heldApps: held)
+    }
+    var arguments: StatementArguments = [Millis.from(earliest)]
+    if let app { arguments += [app] }
+    let count =
+      try Int.fetchOne(
+        db.cachedStatement(
+          sql: "SELECT count(*) FROM notification WHERE next_fire_at = ? \(app == nil ? "" : "AND app = ?")"),
+        arguments: arguments) ?? 0
+    return FiringOutlook(next: .init(earliest, count: count), heldApps: held)
+  }
+
+  /// The earliest instant anything of `app`'s (every app's when nil) is due: pending rows
+  /// (those of the `deferred` apps, which fire their own, `RunningAppDeferral.grace` late) and
+  /// claims a firer may take over (a dead owner's at once, a live owner's when its lease ends).
+  static func earliestDue(app: String?, deferred: [String], in db: Database) throws -> Date? {
+    let (filter, arguments): (String, StatementArguments) = app.map { ("AND app = ?", [$0]) } ?? ("", [])
+    var earliest: Date?
+    if deferred.isEmpty {
+      earliest = try Int64.fetchOne(
+        db, sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL \(filter)",
+        arguments: arguments
+      ).map(Millis.date)
+    } else {
+      earliest = try Int64.fetchOne(
+        db,
+        sql: """
+          SELECT next_fire_at FROM notification WHERE next_fire_at IS NOT NULL
+          AND app NOT IN (\(Self.placeholders(deferred.count))) ORDER BY next_fire_at LIMIT 1
+          """, arguments: StatementArguments(deferred)
+      ).map(Millis.date)
+      for running in deferred {
+        guard
+          let next = try Int64.fetchOne(
+            db,
+            sql: "SELECT min(next_fire_at) FROM notification WHERE next_fire_at IS NOT NULL AND app = ?",
+            arguments: [running])
+        else { continue }
+        let date = RunningAppDeferral.takeOver(dueAt: Millis.date(next))
+        earliest = min(earliest ?? date, date)
+      }
+    }
+    let claimFilter = app == nil ? "" : "WHERE json_extract(snapshot, '$.app') = ?"
+    for row in try Row.fetchAll(
+      db,
+      sql:
+        "SELECT owner, min(fire_at) AS fire_at, min(claimed_at) AS claimed_at FROM claim \(claimFilter) GROUP BY owner",
+      arguments: arguments)
+    {
+      var date = Millis.date(row["fire_at"])
+      if ClaimOwner.isAlive(row["owner"]) {
+        date = max(date, ClaimLease.expiry(claimedAt: Millis.date(row["claimed_at"])))
+      }
+      earliest = min(earliest ?? date, date)
+    }
+    return earliest
+  }
+
+  public func isUnchanged(since version: StoreVersion) -> Bool { storeVersion() == version }
+
+  /// The store's committed state as a mark (`StoreVersion`), read without a transaction: the
+  /// two copies of the WAL index header (sqlite.org/walformat.html, "The WAL-Index Header"),
+  /// whose change counter, frame count, salts and checksums every commit rewrites, read
+  /// through SQLite's own mapping of the `-shm` file (`notify_sqlite_wal_index_header`).
+  /// Taken before a read, a commit in between shows as a change; taken just after a write
+  /// commits, the mark may include another process's commit made in the microseconds
+  /// between, which the driver's own change watch (`changedByOthers`, exact) still reports.
+  /// Nil when the index cannot be read. Never inside a transaction of this connection.
+  func storeVersion() -> StoreVersion? {
+    let version = try? queue.inDatabase { db -> StoreVersion? in
+      var bytes = [UInt8](repeating: 0, count: 96)
+      let status = bytes.withUnsafeMutableBufferPointer { buffer in
+        notify_sqlite_wal_index_header(db.sqliteConnection, buffer.baseAddress, Int32(buffer.count))
+      }
+      return status == 0 ? StoreVersion(bytes) : nil
+    }
+    return version ?? nil
+  }
+}
