@@ -52,7 +52,7 @@ extension SQLiteStore: FiringStore {
     now: Date, zones: Zones, owner: FirerIdentity, misfireGrace: TimeInterval?, limit: Int,
     app: String? = nil
   ) throws(NotifyError) -> ClaimBatch {
-    let (claimed, retired) = try write { db in
+    let ((claimed, retired), version) = try writeMarked { db in
       try Self.refreshLocalZone(zones, in: db)
       let deferred = app == nil ? try Self.runningFiringApps(in: db) : []
       // Only what is due: a dead daemon may have claimed an occurrence just before its instant.
@@ -102,8 +102,8 @@ extension SQLiteStore: FiringStore {
       return (batch, try finishedJournals(Set(journals.keys), in: db))
     }
     var batch = claimed
-    batch.version = storeVersion()
-    batch.outlook?.version = batch.version
+    batch.version = version
+    batch.outlook?.version = version
     // Only once the transaction that recorded their hand-offs has committed.
     for journal in retired { unlink(journal) }
     return batch
@@ -143,12 +143,12 @@ extension SQLiteStore: FiringStore {
   {
     guard !handOffs.isEmpty else { return nil }
     // The outlook is a look ahead: a failure to read it never costs the record.
-    var outlook = try write { db -> FiringOutlook? in
+    var (outlook, version) = try writeMarked { db -> FiringOutlook? in
       for handOff in handOffs { try Self.recordDelivered(handOff, in: db) }
       try? Self.refreshLocalZone(zones, in: db)
       return try? Self.outlook(zones: zones, app: app, in: db)
     }
-    outlook?.version = storeVersion()
+    outlook?.version = version
     handOffJournals.recorded(handOffs)
     return outlook
   }

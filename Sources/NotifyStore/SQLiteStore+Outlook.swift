@@ -19,11 +19,11 @@ extension SQLiteStore {
       return read
     }
     // The system zone moved since `local` rows were computed: compute them again first.
-    var written = try write { db in
+    var (written, mark) = try writeMarked { db in
       try Self.refreshLocalZone(zones, in: db)
       return try Self.outlook(zones: zones, app: app, in: db)
     }
-    written.version = storeVersion()
+    written.version = mark
     return written
   }
 
@@ -96,18 +96,40 @@ extension SQLiteStore {
   /// two copies of the WAL index header (sqlite.org/walformat.html, "The WAL-Index Header"),
   /// whose change counter, frame count, salts and checksums every commit rewrites, read
   /// through SQLite's own mapping of the `-shm` file (`notify_sqlite_wal_index_header`).
-  /// Taken before a read, a commit in between shows as a change; taken just after a write
-  /// commits, the mark may include another process's commit made in the microseconds
-  /// between, which the driver's own change watch (`changedByOthers`, exact) still reports.
-  /// Nil when the index cannot be read. Never inside a transaction of this connection.
+  /// Taken before a read, a commit in between shows as a change; after a write, see
+  /// `writeMarked`. Nil when the index cannot be read. Never inside a transaction of this
+  /// connection.
   func storeVersion() -> StoreVersion? {
-    let version = try? queue.inDatabase { db -> StoreVersion? in
-      var bytes = [UInt8](repeating: 0, count: 96)
-      let status = bytes.withUnsafeMutableBufferPointer { buffer in
-        notify_sqlite_wal_index_header(db.sqliteConnection, buffer.baseAddress, Int32(buffer.count))
-      }
-      return status == 0 ? StoreVersion(bytes) : nil
-    }
+    let version = try? queue.inDatabase { db in Self.walIndexHeader(db) }
     return version ?? nil
+  }
+
+  /// `body` in one IMMEDIATE transaction, and the mark of the store as that commit left it:
+  /// read inside the transaction (the write lock held, so no other commit can come between)
+  /// and again after the commit, and kept only when the change counter moved by this
+  /// commit alone (sqlite.org/walformat.html: every header write adds one; the first commit
+  /// after a checkpoint writes it twice, restarting the WAL with new salts). A commit of
+  /// another process in between makes it nil: the firer then reads, never trusts a mark
+  /// that hides a change.
+  func writeMarked<T>(_ body: (Database) throws -> T) throws(NotifyError) -> (T, StoreVersion?) {
+    var before: StoreVersion?
+    let result = try write { db -> T in
+      let result = try body(db)
+      before = Self.walIndexHeader(db)
+      return result
+    }
+    guard let before, let after = storeVersion(), after.followsByOneCommit(before) else {
+      return (result, nil)
+    }
+    return (result, after)
+  }
+
+  /// The two copies of the WAL index header as `db` maps them (nil when not mapped).
+  static func walIndexHeader(_ db: Database) -> StoreVersion? {
+    var bytes = [UInt8](repeating: 0, count: 96)
+    let status = bytes.withUnsafeMutableBufferPointer { buffer in
+      notify_sqlite_wal_index_header(db.sqliteConnection, buffer.baseAddress, Int32(buffer.count))
+    }
+    return status == 0 ? StoreVersion(bytes) : nil
   }
 }

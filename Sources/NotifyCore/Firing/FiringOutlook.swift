@@ -34,6 +34,28 @@ public struct StoreVersion: Hashable, Sendable {
 
   /// Wraps `bytes`.
   public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  /// The header's change counter (`iChange`, bytes 8-11 of the first copy, native order).
+  public var changeCounter: UInt32 { word(at: 8) }
+  /// The WAL's salts (bytes 32-39), new at every restart of the WAL.
+  public var salts: [UInt32] { [word(at: 32), word(at: 36)] }
+
+  /// Whether this header can follow `before` (read inside a write transaction) by that
+  /// transaction's commit alone: the change counter moved by none (nothing written) or one,
+  /// or by two with new salts (the commit restarted the WAL after a checkpoint). Any other
+  /// step means another commit came in between.
+  public func followsByOneCommit(_ before: StoreVersion) -> Bool {
+    switch changeCounter &- before.changeCounter {
+    case 0, 1: true
+    case 2: salts != before.salts
+    default: false
+    }
+  }
+
+  private func word(at offset: Int) -> UInt32 {
+    guard bytes.count >= offset + 4 else { return 0 }
+    return bytes[offset..<offset + 4].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+  }
 }
 
 /// What one claim transaction gives a firer: the claims, what it needs to hand them over
