@@ -1,6 +1,8 @@
 import NotifyCore
 import NotifyDesktop
+import NotifySound
 import NotifyStore
+import NotifyZones
 
 /// Keeps the launcher's badges in step with the store from a process that stays on the
 /// bus (SPEC.md §7): every app's badge is published when the daemon starts, and again

@@ -1,6 +1,9 @@
 import Foundation
 import NotifyCore
 import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 extension HistoryEvent {
   /// The history entry for an activation or dismissal the desktop reported (SPEC.md §7),

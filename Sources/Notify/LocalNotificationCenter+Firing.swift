@@ -1,6 +1,11 @@
 import Foundation
 import Logging
+import NotifyCore
+import NotifyDesktop
 import NotifyFiring
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 extension LocalNotificationCenter {
   /// The service that fires the app's scheduled notifications while the app runs and

@@ -1,4 +1,8 @@
 import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 extension LocalNotificationCenter {
   /// The app's notifications quiet hours hold, oldest first.

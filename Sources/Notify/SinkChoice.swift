@@ -1,7 +1,9 @@
 import Foundation
 import NotifyCore
 import NotifyDesktop
+import NotifySound
 import NotifyStore
+import NotifyZones
 
 /// `--sink auto|desktop|stdout` (SPEC.md §5).
 public enum SinkChoice: String, CaseIterable, Sendable {

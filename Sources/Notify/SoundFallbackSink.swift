@@ -4,6 +4,8 @@ import NotifyCore
 import NotifyDesktop
 import NotifyFiring
 import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Wraps the desktop sink: where the notification server lacks the `sound` capability,
 /// plays the delivery's sound here, when an audio output exists (SPEC.md §4). A sound

@@ -1,5 +1,9 @@
 import Foundation
 import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Writes deliveries to a file descriptor (stdout by default): one JSON object per line
 /// when it is not a terminal, a readable, escaped line when it is (SPEC.md §5).

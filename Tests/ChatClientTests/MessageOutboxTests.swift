@@ -1,5 +1,10 @@
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// The presenter's rules (`MessageOutbox`), with literal instants: what is presented,

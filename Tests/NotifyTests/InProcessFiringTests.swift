@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// Firing inside the app: claim, deliver and mark through the shared store, so that every
@@ -82,7 +87,7 @@ struct InProcessFiringTests {
     #expect(counts.reduce(0, +) == 40)
     #expect(ids.count == 40)
     #expect(Set(ids).count == 40)
-    #expect(try first.delivered(limit: 100).count == 40)
+    #expect(try first.recentDeliveries(limit: 100).count == 40)
   }
 
   @Test func aRefusingSinkRecordsTheFailure() throws {
@@ -95,7 +100,7 @@ struct InProcessFiringTests {
     // When it fires
     #expect(try center.deliverDueNotifications() == 0)
     // Then the failure is in history with the sink's reason
-    let failed = try center.history().first { $0.kind == .failed }
+    let failed = try center.recordedHistory().first { $0.kind == .failed }
     #expect(failed?.notificationID == "x")
     #expect(failed?.reason?.contains("refuses") == true)
   }

@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// Issue 25 item 5 in an app embedding the library: `cancel` withdraws what quiet hours hold.
@@ -25,7 +30,7 @@ struct QuietCancelTests {
     #expect(one)
     #expect(rest == ["m2", "m3"])
     #expect(
-      try center.history().filter { $0.kind == .cancelled }.map(\.notificationID).sorted() == [
+      try center.recordedHistory().filter { $0.kind == .cancelled }.map(\.notificationID).sorted() == [
         "m1", "m2", "m3",
       ])
     #expect(try center.held().isEmpty)

@@ -2,9 +2,12 @@ import Foundation
 import Logging
 import Notify
 import NotifyCore
+import NotifyDesktop
 import NotifyFiring
+import NotifySound
 import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// The wall clock jumping and the machine sleeping, against the real firing engine and a

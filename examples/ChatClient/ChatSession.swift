@@ -1,5 +1,6 @@
 import Foundation
 import Notify
+import NotifyCore
 import ServiceLifecycle
 
 /// The client online, as a service: connect, register, join, answer PING, turn private

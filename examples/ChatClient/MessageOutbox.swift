@@ -1,4 +1,5 @@
 import Notify
+import NotifyCore
 
 /// The presenter's rules as a value: the messages still owed, in order, the unread count
 /// that badges show, and when to try again. Time comes in as an argument; presenting,

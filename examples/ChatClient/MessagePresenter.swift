@@ -1,4 +1,5 @@
 import Notify
+import NotifyDesktop
 
 /// Shows chat messages as notifications, apart from the IRC reader: the reader puts
 /// messages in the `PresenterInbox` and goes on reading; the presenter takes them, keeps
