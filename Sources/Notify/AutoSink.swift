@@ -1,9 +1,6 @@
 import Logging
 import NotifyCore
 import NotifyDesktop
-import NotifySound
-import NotifyStore
-import NotifyZones
 
 /// `--sink auto`, following the session bus: deliveries go to the desktop while a
 /// notification server owns `org.freedesktop.Notifications`, and to stdout while none

@@ -3,9 +3,7 @@ import Logging
 import NotifyCore
 import NotifyDesktop
 import NotifyFiring
-import NotifySound
 import NotifyStore
-import NotifyZones
 
 /// What the desktop's answers do, the same for every way in: each click and close is
 /// recorded in history, and a click goes back to the app (`ClickRoute`): to the app in

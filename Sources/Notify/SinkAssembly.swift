@@ -3,7 +3,6 @@ import Logging
 import NotifyCore
 import NotifyDesktop
 import NotifyFiring
-import NotifySound
 import NotifyStore
 import NotifyZones
 
