@@ -107,6 +107,29 @@ extension LocalNotificationCenter {
     try await calls.run { () throws(NotifyError) in try self.recordedHistory(limit: limit) }
   }
 
+  /// Delivers every occurrence of the app's notifications that is due now, once, even
+  /// when the daemon or another process fires at the same moment; returns how many were
+  /// delivered (`notify fire-due` for this app). With `task`, stops starting deliveries once
+  /// the task has expired and returns the rest to pending.
+  @discardableResult
+  public func deliverDueNotifications(within task: BackgroundTask? = nil) async throws(NotificationError)
+    -> Int
+  {
+    try await calls.run { () throws(NotifyError) in try self.deliverDueNow(within: task) }
+  }
+
+  /// True when a notification server answers on the session bus within `timeout`, for a
+  /// center whose notifications go to the desktop (it asks for the server's capabilities on
+  /// a connection of its own, which shows nothing); true for the other sinks, which need
+  /// none. Asked after a call timed out, before the app sends the server anything more.
+  public func notificationServerAnswers(timeout: Duration = .seconds(2)) async -> Bool {
+    guard sinkName == "desktop" else { return true }
+    let answers = try? await calls.run { () throws(NotifyError) in
+      DesktopSink.serverAvailable(timeout: timeout)
+    }
+    return answers ?? false
+  }
+
   // MARK: Responses
 
   /// Every answer of the user to the app's notifications, each once: the click that

@@ -22,7 +22,7 @@ extension LocalNotificationCenter {
   /// stops starting deliveries once the task has expired and returns the rest to pending.
   /// The same engine as `notify fire-due`, for this app only.
   @discardableResult
-  public func deliverDueNotifications(within task: BackgroundTask? = nil) throws(NotifyError) -> Int {
+  package func deliverDueNow(within task: BackgroundTask? = nil) throws(NotifyError) -> Int {
     try firer.exclusively { firer throws(NotifyError) in try firer.fireBatch(task: task).delivered }
   }
 

@@ -37,7 +37,7 @@ struct QuietCancelTests {
     // When quiet ends and the app fires what is due
     try store.setQuietHours(try store.quietHours().turnedOff(at: clock.now(), in: .utc))
     clock.advance(by: 60)
-    _ = try center.deliverDueNotifications()
+    _ = try center.deliverDueNow()
     // Then nothing is shown
     #expect(sink.deliveries.isEmpty)
   }

@@ -32,7 +32,7 @@ struct QuietPresentTests {
     // When quiet ends and the app fires what is due
     try store.setQuietHours(try store.quietHours().turnedOff(at: clock.now(), in: .utc))
     clock.advance(by: 60)
-    _ = try center.deliverDueNotifications()
+    _ = try center.deliverDueNow()
     // Then the message is shown, late, once
     #expect(sink.deliveries.map(\.notification.id) == ["c1", "m1"])
     #expect(sink.deliveries.last?.late == true)
