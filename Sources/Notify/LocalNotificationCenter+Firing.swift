@@ -32,8 +32,11 @@ extension LocalNotificationCenter {
 
   /// The app's next fire instant (abandoned claims of a firer that died included), or
   /// nil when nothing is pending.
-  public func nextFireDate() throws(NotifyError) -> Date? {
-    try firer.exclusively { firer throws(NotifyError) in try firer.nextFireDate() }
+  public func nextFireDate() async throws(NotificationError) -> Date? {
+    let firer = self.firer
+    return try await calls.run { () throws(NotifyError) in
+      try firer.exclusively { firer throws(NotifyError) in try firer.nextFireDate() }
+    }
   }
 
   /// The firing loop the service runs: the daemon's loop, driving this app's firer and

@@ -296,15 +296,23 @@ public final class LocalNotificationCenter: Sendable {
   /// apps that show notifications in their own UI), and publishes an `.activated` event.
   /// Returns false when the id is unknown.
   @discardableResult
-  public func recordActivation(of id: String, actionKey: String = "default") throws(NotifyError) -> Bool {
-    try interactions.record(.activated(actionKey: actionKey), id: id)
+  public func recordActivation(of id: String, actionKey: String = "default") async throws(NotificationError)
+    -> Bool
+  {
+    let interactions = self.interactions
+    return try await calls.run { () throws(NotifyError) in
+      try interactions.record(.activated(actionKey: actionKey), id: id)
+    }
   }
 
   /// Records that a notification this app delivered was closed, and publishes a
   /// `.dismissed` event. Returns false when the id is unknown.
   @discardableResult
-  public func recordDismissal(of id: String, reason: String? = nil) throws(NotifyError) -> Bool {
-    try interactions.record(.dismissed(reason: reason), id: id)
+  public func recordDismissal(of id: String, reason: String? = nil) async throws(NotificationError) -> Bool {
+    let interactions = self.interactions
+    return try await calls.run { () throws(NotifyError) in
+      try interactions.record(.dismissed(reason: reason), id: id)
+    }
   }
 
   /// This process changed the store: its own firing loop does not hear its commits

@@ -105,7 +105,7 @@ struct AsyncCenterTests {
     try center.store.setDesktopServerID(11, server: nil, app: "chat", id: "m1")
     try center.store.setDesktopServerID(12, server: nil, app: "chat", id: "m2")
     // When m2 is closed
-    #expect(try center.recordDismissal(of: "m2", reason: "dismissed-by-user"))
+    #expect(try await center.recordDismissal(of: "m2", reason: "dismissed-by-user"))
     // Then only m1 is on screen, though all three are in history
     #expect(try await center.delivered().map(\.notificationID) == ["m1"])
     #expect(try await center.history().filter { $0.kind == .delivered }.count == 3)
@@ -143,13 +143,13 @@ struct AsyncCenterTests {
     // And a delivery is not a response, an activation is
     try await center.add(
       NotificationRequest(identifier: "n2", content: NotificationContent(title: "n2"), trigger: nil))
-    #expect(try center.recordActivation(of: "n2", actionKey: "open"))
+    #expect(try await center.recordActivation(of: "n2", actionKey: "open"))
     let live = await responses.next()
     #expect(live?.kind == .activated(actionKey: "open"))
     #expect(live?.origin == .live)
     // And a second reader does not get the kept ones again
     var again = center.responses.makeAsyncIterator()
-    #expect(try center.recordDismissal(of: "n2"))
+    #expect(try await center.recordDismissal(of: "n2"))
     let next = await again.next()
     #expect(next?.kind == .dismissed(reason: nil))
     #expect(next?.origin == .live)

@@ -41,7 +41,7 @@ struct InProcessFiringTests {
     #expect(Set(sink.deliveries.map(\.notification.id)) == ["once", "tick"])
     // And the repeating one is pending for the next minute; the one-off is gone
     #expect(try center.pending().map(\.notification.id) == ["tick"])
-    #expect(try center.nextFireDate() == clock.now() + 60)
+    #expect(try await center.nextFireDate() == clock.now() + 60)
     // And each delivery was announced
     var iterator = events.makeAsyncIterator()
     var announced: Set<String> = []

@@ -221,8 +221,8 @@ struct LocalNotificationCenterTests {
     try center.present(NotificationContent(body: "hi", userInfo: ["sender": .string("SteveJ")]), id: "m1")
     let events = center.events
     // When the app reports that the user opened it, then closed another one it does not know
-    #expect(try center.recordActivation(of: "m1", actionKey: "default"))
-    #expect(try center.recordDismissal(of: "unknown") == false)
+    #expect(try await center.recordActivation(of: "m1", actionKey: "default"))
+    #expect(try await center.recordDismissal(of: "unknown") == false)
     // Then the activation is in history and in the event stream, with userInfo
     let history = try center.recordedHistory()
     #expect(history.first?.kind == .activated)
