@@ -21,13 +21,16 @@ extension LocalNotificationCenter {
   /// notification server, `.storeBusy` when another process holds the store for 5 s.
   @discardableResult
   public func add(_ request: NotificationRequest) async throws(NotificationError) -> Delivery? {
-    try await calls.run { () throws(NotifyError) -> Delivery? in
-      guard let trigger = request.trigger else {
-        return try self.present(request.content, id: request.identifier)
+    guard let trigger = request.trigger else {
+      return try await calls.run { () throws(NotifyError) in
+        try self.present(request.content, id: request.identifier)
       }
-      try self.schedule(request.content, trigger: trigger, id: request.identifier)
-      return nil
     }
+    let outcome = try await calls.run { () throws(NotifyError) in
+      try self.store(request.content, trigger: trigger, id: request.identifier)
+    }
+    if outcome.newOneDiscarded { throw .limitReached(Self.discardedError(outcome).description) }
+    return nil
   }
 
   /// The app's pending notifications, soonest first, with their next fire instants

@@ -130,15 +130,23 @@ public final class LocalNotificationCenter: Sendable {
   package func schedule(_ content: NotificationContent, trigger: NotificationTrigger, id: String? = nil)
     throws(NotifyError) -> ScheduleOutcome
   {
+    let outcome = try store(content, trigger: trigger, id: id)
+    if outcome.newOneDiscarded { throw Self.discardedError(outcome) }
+    return outcome
+  }
+
+  /// Stores `content` to fire on `trigger`, as `schedule` does, and returns the outcome
+  /// even when the 64-pending limit discarded the new notification itself.
+  func store(_ content: NotificationContent, trigger: NotificationTrigger, id: String?) throws(NotifyError)
+    -> ScheduleOutcome
+  {
     let now = clock.now()
     let id = id ?? Self.generateID()
     try Validator.id(id)
     let notification = try content.notification(
       id: id, app: app, schedule: try trigger.schedule(now: now, database: clock.zones.database),
       createdAt: now)
-    let outcome = try add(notification)
-    if outcome.newOneDiscarded { throw Self.discardedError(outcome) }
-    return outcome
+    return try add(notification)
   }
 
   /// Stores a notification built and validated by the caller (the `notify` command),

@@ -62,7 +62,8 @@ extension NotificationError {
     let text = error.description
     switch error.kind {
     case .notTakenEffect:
-      self = text.contains("pending notifications") ? .limitReached(text) : .notFound(text)
+      // `add` throws `.limitReached` itself, from the store's outcome.
+      self = .notFound(text)
     case .usage, .invalidData:
       self = text.lowercased().contains("sound") ? .soundRejected(text) : .invalidContent(text)
     case .noInput:
