@@ -96,6 +96,8 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ],
       path: "Tests/EmbeddedAppFixture"),
+    // Holds the library's async calls blocked and checks that the cooperative pool stays free.
+    .executableTarget(name: "pool-check-fixture", dependencies: ["Notify"], path: "Tests/PoolCheckFixture"),
     .testTarget(name: "NotifyCoreTests", dependencies: ["NotifyTestSupport", "NotifyCore"]),
     .testTarget(name: "NotifyZonesTests", dependencies: ["NotifyTestSupport", "NotifyZones"]),
     .testTarget(name: "NotifySoundTests", dependencies: ["NotifyTestSupport", "NotifySound"]),

@@ -3,6 +3,9 @@ import Foundation
 import Logging
 import NotifyCore
 import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Opens an app from its desktop entry (freedesktop Desktop Entry spec) when the user
 /// clicked one of its notifications and no process of the app is online: by

@@ -1,11 +1,13 @@
 import NotifyCore
 import NotifyDesktop
+import NotifySound
 import NotifyStore
+import NotifyZones
 
 /// Keeps the launcher's badges in step with the store from a process that stays on the
 /// bus (SPEC.md §7): every app's badge is published when the daemon starts, and again
 /// whenever it (or the app's badge setting) changes in the store, e.g. by `notify badge N` from another process.
-public final class BadgeSync {
+package final class BadgeSync {
   private let store: SQLiteStore
   private let desktop: DesktopSink
   private var published: [String: Int] = [:]

@@ -1,4 +1,9 @@
 import Foundation
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Hands every event to every live subscriber. Each subscriber is an `AsyncStream`
 /// registered when it is created, so no event published after `center.events` returns is

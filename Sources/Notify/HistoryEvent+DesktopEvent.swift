@@ -1,11 +1,14 @@
 import Foundation
 import NotifyCore
 import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 extension HistoryEvent {
   /// The history entry for an activation or dismissal the desktop reported (SPEC.md §7),
   /// with the notification's title, body, launch image and userInfo.
-  public init(_ event: DesktopEvent, at date: Date) {
+  package init(_ event: DesktopEvent, at date: Date) {
     let (kind, reason): (Kind, String) =
       switch event.kind {
       case .activated(let actionKey): (.activated, actionKey)

@@ -1,6 +1,9 @@
 import Foundation
 import NotifyCore
+import NotifyDesktop
+import NotifySound
 import NotifyStore
+import NotifyZones
 
 /// Tells a running app what other processes recorded of its notifications: a delivery by
 /// the daemon, a click or close the daemon heard, a withdrawal by `notify dismiss`. Reads

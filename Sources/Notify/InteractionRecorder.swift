@@ -1,5 +1,10 @@
 import Foundation
+import NotifyCore
+import NotifyDesktop
 import NotifyFiring
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Turns what the user did with a notification (opened it, closed it) into a history
 /// event and a `NotificationEvent`, whether the desktop reported it or the app's own UI.

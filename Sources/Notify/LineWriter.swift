@@ -1,6 +1,10 @@
 import Foundation
 import Glibc
 import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Writes whole lines to a descriptor (the stdout sink's) without ever blocking past
 /// `timeout`, and tells a reader that stopped reading (`stalled`) from one that went away

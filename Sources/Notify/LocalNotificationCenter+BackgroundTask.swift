@@ -1,4 +1,9 @@
 import Foundation
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 extension LocalNotificationCenter {
   /// Begins work that must finish within `budget` (iOS `beginBackgroundTask`): the

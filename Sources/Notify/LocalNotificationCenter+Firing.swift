@@ -1,6 +1,11 @@
 import Foundation
 import Logging
+import NotifyCore
+import NotifyDesktop
 import NotifyFiring
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 extension LocalNotificationCenter {
   /// The service that fires the app's scheduled notifications while the app runs and
@@ -17,7 +22,7 @@ extension LocalNotificationCenter {
   /// stops starting deliveries once the task has expired and returns the rest to pending.
   /// The same engine as `notify fire-due`, for this app only.
   @discardableResult
-  public func deliverDueNotifications(within task: BackgroundTask? = nil) throws(NotifyError) -> Int {
+  package func deliverDueNow(within task: BackgroundTask? = nil) throws(NotifyError) -> Int {
     try firer.exclusively { firer throws(NotifyError) in try firer.fireBatch(task: task).delivered }
   }
 
@@ -27,8 +32,11 @@ extension LocalNotificationCenter {
 
   /// The app's next fire instant (abandoned claims of a firer that died included), or
   /// nil when nothing is pending.
-  public func nextFireDate() throws(NotifyError) -> Date? {
-    try firer.exclusively { firer throws(NotifyError) in try firer.nextFireDate() }
+  public func nextFireDate() async throws(NotificationError) -> Date? {
+    let firer = self.firer
+    return try await calls.run { () throws(NotifyError) in
+      try firer.exclusively { firer throws(NotifyError) in try firer.nextFireDate() }
+    }
   }
 
   /// The firing loop the service runs: the daemon's loop, driving this app's firer and

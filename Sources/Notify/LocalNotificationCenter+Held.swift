@@ -1,4 +1,8 @@
 import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 extension LocalNotificationCenter {
   /// The app's notifications quiet hours hold, oldest first.
@@ -6,7 +10,8 @@ extension LocalNotificationCenter {
   /// Each fell due while it was quiet and is shown when quiet hours end, unless the app
   /// withdraws it first: `cancel(_:)` and `cancelAll()` cancel held ones as they cancel
   /// pending ones (history `cancelled`, reason `quiet-hours`).
-  public func held() throws(NotifyError) -> [HeldNotification] {
-    try store.held(app: app)
+  public func held() async throws(NotificationError) -> [HeldNotification] {
+    let (store, app) = (self.store, self.app)
+    return try await calls.run { () throws(NotifyError) in try store.held(app: app) }
   }
 }

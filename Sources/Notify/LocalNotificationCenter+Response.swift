@@ -1,7 +1,9 @@
 import Foundation
 import NotifyCore
 import NotifyDesktop
+import NotifySound
 import NotifyStore
+import NotifyZones
 
 extension LocalNotificationCenter {
   // MARK: The way back to the app
@@ -12,7 +14,7 @@ extension LocalNotificationCenter {
   /// from its desktop entry and left the response in the store. Nil when there is none
   /// (the app was started by hand, or another process took it). Responses older than
   /// `NotificationResponse.launchWindow` are dropped.
-  public func takeLaunchResponse() throws(NotifyError) -> NotificationResponse? {
+  package func takeLaunchResponse() throws(NotifyError) -> NotificationResponse? {
     try store.takeLaunchResponse(app: app, now: clock.now())
   }
 
@@ -20,7 +22,7 @@ extension LocalNotificationCenter {
   /// app (a button without `opensApp`, a reply typed into the notification), oldest first;
   /// taken once (iOS wakes an app in the background for them; here they wait in the store).
   /// A running app hears them as `.activated` events instead.
-  public func takeWaitingResponses() throws(NotifyError) -> [NotificationResponse] {
+  package func takeWaitingResponses() throws(NotifyError) -> [NotificationResponse] {
     try store.takeWaitingResponses(app: app)
   }
 
@@ -44,7 +46,7 @@ extension LocalNotificationCenter {
   /// on screen (as far as the store knows); the others are withdrawn anyway. Throws
   /// `.unavailable` when no notification server answers.
   @discardableResult
-  public func removeDelivered(_ ids: [String]) throws(NotifyError) -> [String] {
+  package func removeDelivered(_ ids: [String]) throws(NotifyError) -> [String] {
     let known = Dictionary(
       try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, ($0.serverID, $0.server)) }
     ) { $1 }
@@ -68,7 +70,7 @@ extension LocalNotificationCenter {
 
   /// Takes every delivered notification of the app still on screen off it; returns their ids.
   @discardableResult
-  public func removeAllDelivered() throws(NotifyError) -> [String] {
+  package func removeAllDelivered() throws(NotifyError) -> [String] {
     let ids = try store.desktopServerIDs().filter { $0.app == app }.map(\.id)
     let missing = Set(try removeDelivered(ids))
     return ids.filter { !missing.contains($0) }

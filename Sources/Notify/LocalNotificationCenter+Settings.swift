@@ -1,4 +1,8 @@
 import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 extension LocalNotificationCenter {
   /// Asks for the kinds of notification the app wants to use (`requestAuthorization`,
@@ -8,12 +12,12 @@ extension LocalNotificationCenter {
   /// all), limited to what was asked. Kinds not asked for are not presented. Returns what is
   /// granted.
   @discardableResult
-  public func requestAuthorization(_ kinds: PresentationOptions) throws(NotifyError) -> PresentationOptions {
+  package func requestAuthorization(_ kinds: PresentationOptions) throws(NotifyError) -> PresentationOptions {
     try store.request(kinds, app: app).allowed
   }
 
   /// What the user lets the app do now (`currentUserNotificationSettings`).
-  public func notificationSettings() throws(NotifyError) -> NotificationSettings {
+  package func settingsInForce() throws(NotifyError) -> NotificationSettings {
     try store.settingsInForce(app: app)
   }
 }

@@ -1,6 +1,11 @@
 import Foundation
 import Logging
+import NotifyCore
+import NotifyDesktop
 import NotifyFiring
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// An app's handle on its local notifications: schedule them, present them now, cancel
 /// them, list what is pending and what was delivered, set the badge, and hear what
@@ -13,15 +18,17 @@ import NotifyFiring
 ///
 /// ```swift
 /// let center = try LocalNotificationCenter(app: "chat", sink: .auto)
-/// try center.schedule(NotificationContent(body: "Stand up"), trigger: .after(.seconds(600)))
-/// try center.present(NotificationContent(body: "SteveJ: Hello, world!", sound: .default, badge: 1))
-/// for await event in center.events { print(event.kind, event.userInfo) }
+/// try await center.add(
+///   NotificationRequest(content: NotificationContent(body: "Stand up"), trigger: .after(.seconds(600))))
+/// try await center.add(
+///   NotificationRequest(content: NotificationContent(body: "SteveJ: Hi", sound: .default, badge: 1), trigger: nil))
+/// for await response in center.responses { print(response.kind, response.userInfo["room"]?.stringValue ?? "") }
 /// ```
 public final class LocalNotificationCenter: Sendable {
   /// The app whose notifications this center manages.
   public let app: String
   /// The store shared with the `notify` command and daemon.
-  public let store: SQLiteStore
+  package let store: SQLiteStore
   /// The source of `now` and of the system time zone.
   public let clock: any NotifyClock
 
@@ -39,11 +46,13 @@ public final class LocalNotificationCenter: Sendable {
   let relay: HistoryRelay
   /// How the app wants its notifications presented while it runs.
   let presentation = Locked<(@Sendable (LocalNotification) -> PresentationOptions)?>(nil)
+  /// Where the `async` API runs its blocking calls (`BlockingCallQueue`).
+  let calls: BlockingCallQueue
 
   /// Creates the center for `app` on an open store, delivering through `sink` (assembled
   /// as the `notify` command assembles its sinks: a `DesktopSink` gets the sound fallback
   /// and its answers go to history).
-  public init(
+  package init(
     app: String, store: SQLiteStore, sink: any DeliverySink, clock: any NotifyClock = SystemClock()
   ) throws(NotifyError) {
     try Validator.app(app)
@@ -54,6 +63,7 @@ public final class LocalNotificationCenter: Sendable {
     let recent = RecentDeliveries()
     self.app = app
     self.store = store
+    self.calls = BlockingCallQueue(label: "notify.center.\(app)")
     self.sinks = sinks
     self.clock = clock
     self.broadcaster = broadcaster
@@ -117,8 +127,18 @@ public final class LocalNotificationCenter: Sendable {
   /// Throws `.notTakenEffect` when the limit discards the new notification itself (64
   /// others fire sooner), and `.invalidData` when the content breaks a rule.
   @discardableResult
-  public func schedule(_ content: NotificationContent, trigger: NotificationTrigger, id: String? = nil)
+  package func schedule(_ content: NotificationContent, trigger: NotificationTrigger, id: String? = nil)
     throws(NotifyError) -> ScheduleOutcome
+  {
+    let outcome = try store(content, trigger: trigger, id: id)
+    if outcome.newOneDiscarded { throw Self.discardedError(outcome) }
+    return outcome
+  }
+
+  /// Stores `content` to fire on `trigger`, as `schedule` does, and returns the outcome
+  /// even when the 64-pending limit discarded the new notification itself.
+  func store(_ content: NotificationContent, trigger: NotificationTrigger, id: String?) throws(NotifyError)
+    -> ScheduleOutcome
   {
     let now = clock.now()
     let id = id ?? Self.generateID()
@@ -126,16 +146,14 @@ public final class LocalNotificationCenter: Sendable {
     let notification = try content.notification(
       id: id, app: app, schedule: try trigger.schedule(now: now, database: clock.zones.database),
       createdAt: now)
-    let outcome = try add(notification)
-    if outcome.newOneDiscarded { throw Self.discardedError(outcome) }
-    return outcome
+    return try add(notification)
   }
 
   /// Stores a notification built and validated by the caller (the `notify` command),
   /// replacing a pending one with the same id, and returns the outcome even when the
   /// 64-pending limit discarded the new one itself (`newOneDiscarded`; `schedule` throws
   /// `discardedError` then).
-  public func add(_ notification: LocalNotification) throws(NotifyError) -> ScheduleOutcome {
+  package func add(_ notification: LocalNotification) throws(NotifyError) -> ScheduleOutcome {
     guard notification.app == app else {
       throw NotifyError(
         .invalidData, "the notification belongs to app '\(Escaper.visible(notification.app))', not '\(app)'",
@@ -148,7 +166,7 @@ public final class LocalNotificationCenter: Sendable {
   }
 
   /// The error for a notification the 64-pending limit discarded as soon as it was stored.
-  public static func discardedError(_ outcome: ScheduleOutcome) -> NotifyError {
+  package static func discardedError(_ outcome: ScheduleOutcome) -> NotifyError {
     let n = outcome.stored.notification
     return NotifyError(
       .notTakenEffect,
@@ -165,7 +183,7 @@ public final class LocalNotificationCenter: Sendable {
   /// delivery says `held`; history `held`) and shown when they end, unless it is critical or
   /// the app may break through.
   @discardableResult
-  public func present(_ content: NotificationContent, id: String? = nil) throws(NotifyError) -> Delivery {
+  package func present(_ content: NotificationContent, id: String? = nil) throws(NotifyError) -> Delivery {
     let now = clock.now()
     let id = id ?? Self.generateID()
     try Validator.id(id)
@@ -176,7 +194,7 @@ public final class LocalNotificationCenter: Sendable {
   /// Delivers a notification built and validated by the caller (the `notify` command) at
   /// once, as `present(_:id:)` does.
   @discardableResult
-  public func present(_ notification: LocalNotification) throws(NotifyError) -> Delivery {
+  package func present(_ notification: LocalNotification) throws(NotifyError) -> Delivery {
     let now = clock.now()
     var delivery = Delivery(
       notification: notification, occurrence: 1, fireDate: now, deliveredAt: now, late: false)
@@ -212,7 +230,7 @@ public final class LocalNotificationCenter: Sendable {
   /// Cancels the pending notifications with these ids, and what quiet hours hold of them
   /// (`held()`); returns the ids that were neither (the others are cancelled anyway).
   @discardableResult
-  public func cancel(_ ids: [String]) throws(NotifyError) -> [String] {
+  package func cancel(_ ids: [String]) throws(NotifyError) -> [String] {
     let missing = try store.cancel(app: app, ids: ids, at: clock.now())
     storeChanged()
     return missing
@@ -221,14 +239,14 @@ public final class LocalNotificationCenter: Sendable {
   /// Cancels the pending notification with this id, and what quiet hours hold of it; returns
   /// false when it was neither.
   @discardableResult
-  public func cancel(id: String) throws(NotifyError) -> Bool {
+  package func cancel(id: String) throws(NotifyError) -> Bool {
     try cancel([id]).isEmpty
   }
 
   /// Cancels every pending notification of the app, and everything quiet hours hold of it;
   /// returns their ids.
   @discardableResult
-  public func cancelAll() throws(NotifyError) -> [String] {
+  package func cancelAll() throws(NotifyError) -> [String] {
     let ids = try store.cancelAll(app: app, at: clock.now())
     storeChanged()
     return ids
@@ -236,13 +254,13 @@ public final class LocalNotificationCenter: Sendable {
 
   /// The app's pending notifications, soonest first, with their next fire instants as
   /// they will fire in the zones of now (also after the system zone moved).
-  public func pending() throws(NotifyError) -> [StoredNotification] {
+  package func pending() throws(NotifyError) -> [StoredNotification] {
     StoredNotification.current(try store.pending(app: app), in: clock.zones)
   }
 
   /// The app's most recent deliveries (by this app, the daemon or the command line),
   /// newest first.
-  public func delivered(limit: Int = 64) throws(NotifyError) -> [HistoryEvent] {
+  package func recentDeliveries(limit: Int = 64) throws(NotifyError) -> [HistoryEvent] {
     guard limit > 0 else { return [] }
     // The store has no filter by kind: widen the window until enough deliveries show up
     // or history runs out.
@@ -257,20 +275,20 @@ public final class LocalNotificationCenter: Sendable {
 
   /// The app's history, newest first: delivered, discarded, cancelled, missed, failed,
   /// activated and dismissed events.
-  public func history(limit: Int = 64) throws(NotifyError) -> [HistoryEvent] {
+  package func recordedHistory(limit: Int = 64) throws(NotifyError) -> [HistoryEvent] {
     try store.history(app: app, limit: limit)
   }
 
   // MARK: Badge
 
   /// The app's badge number (`applicationIconBadgeNumber`); 0 when never set.
-  public func badge() throws(NotifyError) -> Int {
+  package func badge() throws(NotifyError) -> Int {
     try store.badge(app: app) ?? 0
   }
 
   /// Sets the app's badge number; 0 clears it. With the desktop sink the count is also
   /// shown on the app's launcher (Unity LauncherEntry) while this process stays on the bus.
-  public func setBadge(_ count: Int) throws(NotifyError) {
+  package func setBadge(_ count: Int) throws(NotifyError) {
     try store.setBadge(app: app, count: count, at: clock.now())
     sinks.publishBadge(app: app, count: count)
   }
@@ -286,15 +304,23 @@ public final class LocalNotificationCenter: Sendable {
   /// apps that show notifications in their own UI), and publishes an `.activated` event.
   /// Returns false when the id is unknown.
   @discardableResult
-  public func recordActivation(of id: String, actionKey: String = "default") throws(NotifyError) -> Bool {
-    try interactions.record(.activated(actionKey: actionKey), id: id)
+  public func recordActivation(of id: String, actionKey: String = "default") async throws(NotificationError)
+    -> Bool
+  {
+    let interactions = self.interactions
+    return try await calls.run { () throws(NotifyError) in
+      try interactions.record(.activated(actionKey: actionKey), id: id)
+    }
   }
 
   /// Records that a notification this app delivered was closed, and publishes a
   /// `.dismissed` event. Returns false when the id is unknown.
   @discardableResult
-  public func recordDismissal(of id: String, reason: String? = nil) throws(NotifyError) -> Bool {
-    try interactions.record(.dismissed(reason: reason), id: id)
+  public func recordDismissal(of id: String, reason: String? = nil) async throws(NotificationError) -> Bool {
+    let interactions = self.interactions
+    return try await calls.run { () throws(NotifyError) in
+      try interactions.record(.dismissed(reason: reason), id: id)
+    }
   }
 
   /// This process changed the store: its own firing loop does not hear its commits

@@ -1,4 +1,9 @@
 import Foundation
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 extension NotificationContent {
   /// Content from an Apple Push Notification payload, so a message that would have come

@@ -1,4 +1,9 @@
 import Foundation
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// What a notification shows and carries: the alert text, its action, sound, badge and
 /// `userInfo`. Everything except *when* it fires and *which app* it belongs to.
@@ -7,7 +12,7 @@ import Foundation
 /// let content = NotificationContent(
 ///   title: "Standup", body: "Daily standup in room 4B", sound: .default, badge: 1,
 ///   userInfo: ["room": "4B"])
-/// try center.schedule(content, trigger: .after(.seconds(600)))
+/// try await center.add(NotificationRequest(content: content, trigger: .after(.seconds(600))))
 /// ```
 public struct NotificationContent: Hashable, Sendable {
   /// The summary line (`alertTitle`), at most 200 characters.

@@ -1,4 +1,9 @@
 import Foundation
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Something that happened to a notification of the app: it was delivered, the user
 /// activated it, or it was dismissed. Read them from `LocalNotificationCenter.events`.
@@ -25,6 +30,24 @@ public struct NotificationEvent: Hashable, Sendable {
   /// (`UNTextInputNotificationResponse.userText`); nil when the server had no reply field
   /// (ask the user yourself).
   public var userText: String?
+  /// Where an answer comes from: live, or kept in the store while no process of the app
+  /// listened (`LocalNotificationCenter.responses`).
+  public var origin: Origin = .live
+  /// The notification server's activation token for a click that launched the app, which
+  /// lets its window take focus; nil when the server sent none.
+  public var activationToken: String?
+  /// Which occurrence was shown (1-based), for kept answers when known.
+  public var occurrence: Int?
+
+  /// Where an event comes from.
+  public enum Origin: Hashable, Sendable {
+    /// It happened while this process listened.
+    case live
+    /// The click that launched this process (`takeLaunchResponse`).
+    case launch
+    /// An answer given while no process of the app ran, kept in the store.
+    case waited
+  }
 
   /// Creates an event.
   public init(
@@ -46,6 +69,19 @@ public struct NotificationEvent: Hashable, Sendable {
 
   /// The notification's `userInfo`.
   public var userInfo: [String: JSONValue] { notification.userInfo }
+}
+
+extension NotificationEvent {
+  /// The `.activated` event for a response kept in the store.
+  init(_ response: NotificationResponse, origin: Origin) {
+    self.init(
+      kind: .activated(actionKey: response.actionKey), notification: response.notification,
+      date: response.date,
+      userText: response.userText)
+    self.origin = origin
+    self.activationToken = response.activationToken
+    self.occurrence = response.occurrence
+  }
 }
 
 extension NotificationEvent.Kind {

@@ -1,6 +1,11 @@
 import Foundation
 import Logging
+import NotifyCore
+import NotifyDesktop
 import NotifyFiring
+import NotifySound
+import NotifyStore
+import NotifyZones
 import ServiceLifecycle
 
 /// The center's work while the app runs: fires the app's scheduled notifications through

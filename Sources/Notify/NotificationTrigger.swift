@@ -1,4 +1,9 @@
 import Foundation
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// When a scheduled notification fires, and how it repeats.
 ///

@@ -1,5 +1,9 @@
 import Logging
 import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// How much the Notify library logs in this process: its firing loop, its sinks, the way
 /// clicks go back to the app, the take-over of bubbles.

@@ -1,4 +1,8 @@
 import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Gives the sink only what a delivery's `presentation` leaves in (`Delivery.presented`):
 /// an app in the foreground that shows a notification itself gets no bubble, no sound and

@@ -4,6 +4,7 @@ import NotifyCore
 import NotifyDesktop
 import NotifyFiring
 import NotifyStore
+import NotifyZones
 
 /// The sinks of one process, put together in one place for every way in (`notify daemon`,
 /// `fire-due`, `notify now`, an embedding app), as swift-log puts its handlers together at

@@ -1,7 +1,9 @@
 import Foundation
 import NotifyCore
 import NotifyDesktop
+import NotifySound
 import NotifyStore
+import NotifyZones
 
 /// `--sink auto|desktop|stdout` (SPEC.md §5).
 public enum SinkChoice: String, CaseIterable, Sendable {
@@ -15,14 +17,14 @@ public enum SinkChoice: String, CaseIterable, Sendable {
 
   /// The sinks this choice stands for, assembled (`SinkAssembly`): with a store, the
   /// desktop's answers go to its history and its server ids are kept there.
-  public func assemble(store: SQLiteStore?, clock: any NotifyClock = SystemClock()) throws(NotifyError)
+  package func assemble(store: SQLiteStore?, clock: any NotifyClock = SystemClock()) throws(NotifyError)
     -> SinkAssembly
   {
     SinkAssembly(try makeSink(), store: store, clock: clock)
   }
 
   /// The bare sink this choice stands for.
-  public func makeSink() throws(NotifyError) -> any DeliverySink {
+  package func makeSink() throws(NotifyError) -> any DeliverySink {
     switch self {
     case .stdout: return StdoutSink()
     case .desktop: return try DesktopSink()

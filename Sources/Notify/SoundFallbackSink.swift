@@ -4,11 +4,13 @@ import NotifyCore
 import NotifyDesktop
 import NotifyFiring
 import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Wraps the desktop sink: where the notification server lacks the `sound` capability,
 /// plays the delivery's sound here, when an audio output exists (SPEC.md §4). A sound
 /// that cannot play never fails the delivery.
-public final class SoundFallbackSink: DeliverySink {
+package final class SoundFallbackSink: DeliverySink {
   /// The desktop sink doing the delivering.
   public let desktop: DesktopSink
   private let logger: Logger

@@ -1,5 +1,9 @@
 import Foundation
 import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Writes deliveries to a file descriptor (stdout by default): one JSON object per line
 /// when it is not a terminal, a readable, escaped line when it is (SPEC.md §5).
@@ -13,7 +17,7 @@ import NotifyCore
 /// A stdout that is the journal (a systemd unit's, named by `JOURNAL_STREAM`) gets nothing:
 /// the firer's log line ("delivered", with the id and app) is the record there, and the
 /// content stays in the store's history, never in the journal (README "Decisions").
-public final class StdoutSink: DeliverySink {
+package final class StdoutSink: DeliverySink {
   public let name = "stdout"
   /// How long one line may wait for its reader before the delivery is refused as stalled.
   public static let writeTimeout: TimeInterval = 1

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify badge [N | clear]`: shows or sets the app badge.
 struct BadgeCommand: ParsableCommand {

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify cancel`: removes pending notifications of the app, and what quiet hours hold.
 struct CancelCommand: ParsableCommand {

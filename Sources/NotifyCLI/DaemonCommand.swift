@@ -2,8 +2,12 @@ import ArgumentParser
 import Foundation
 import Logging
 import Notify
+import NotifyCore
 import NotifyDesktop
 import NotifyFiring
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify daemon`: the resident service that fires every app's notifications on time
 /// (SPEC.md §6).

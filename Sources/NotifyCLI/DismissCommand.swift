@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify dismiss`: takes delivered notifications of the app off the screen.
 struct DismissCommand: ParsableCommand {

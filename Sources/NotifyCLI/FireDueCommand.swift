@@ -3,7 +3,12 @@ import Foundation
 import Glibc
 import Logging
 import Notify
+import NotifyCore
+import NotifyDesktop
 import NotifyFiring
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify fire-due`: delivers what is due, within a budget, then exits (SPEC.md §6).
 struct FireDueCommand: ParsableCommand {

@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import Notify
 import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// Options every command takes: the store and the app.
 struct StoreOptions: ParsableArguments {

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify launch-response`: the click that launched the app, for apps written in shell.
 struct LaunchResponseCommand: ParsableCommand {

@@ -1,5 +1,10 @@
 import ArgumentParser
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// The `notify` command line (SPEC.md §5).
 struct NotifyCommand: ParsableCommand {

@@ -1,7 +1,11 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
 import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify now`: delivers at once (`presentLocalNotificationNow`).
 struct NowCommand: ParsableCommand {

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify quiet`: quiet hours ("Do Not Disturb"), by hand and on a weekly schedule.
 struct QuietCommand: ParsableCommand {

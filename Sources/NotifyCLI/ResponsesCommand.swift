@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify responses`: the actions picked while the app was not running.
 struct ResponsesCommand: ParsableCommand {

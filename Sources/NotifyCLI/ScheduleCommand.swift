@@ -1,7 +1,11 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
 import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify schedule`: stores a notification (SPEC.md §5).
 struct ScheduleCommand: ParsableCommand {
@@ -94,7 +98,7 @@ struct ScheduleCommand: ParsableCommand {
     let center = try store.center(app: app, clock: clock)
     let outcome = try center.add(notification)
     let kinds = notification.contentKinds
-    if !kinds.isEmpty, let allowed = try? center.notificationSettings().allowed,
+    if !kinds.isEmpty, let allowed = try? center.settingsInForce().allowed,
       kinds.isDisjoint(with: allowed)
     {
       let off = kinds.kindNames.joined(separator: " and ")

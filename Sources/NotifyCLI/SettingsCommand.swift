@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify settings`: shows or changes what the user lets an app do.
 struct SettingsCommand: ParsableCommand {

@@ -1,6 +1,11 @@
 import ArgumentParser
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// `notify status`: what a user asks when a notification did not appear, and what is
 /// wrong (`Diagnosis`): the store, the firer, the bus and the notification server, sounds,

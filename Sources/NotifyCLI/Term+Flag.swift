@@ -1,4 +1,9 @@
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 extension Term {
   /// How the command line names what an error refers to: its flag (SPEC.md §1, §5).

@@ -46,4 +46,27 @@ extension SQLiteStore {
       }
     }
   }
+
+  /// The app's notifications the desktop still shows, as far as the store knows, newest
+  /// first: each is the `delivered` history event of a notification that has a server id
+  /// (`desktop_id`: a notification server took it, and the app has not withdrawn it) and no
+  /// `dismissed` event after that delivery (the server did not report it closed, by the user,
+  /// on expiry or withdrawn). A delivery through another sink (stdout, in-app presentation)
+  /// gets no server id and is never on screen.
+  public func onScreen(app: String) throws(NotifyError) -> [HistoryEvent] {
+    try read { db in
+      try Row.fetchAll(
+        db,
+        sql: """
+          SELECT e.* FROM desktop_id AS d
+          JOIN event AS e ON e.seq = (
+            SELECT max(seq) FROM event
+            WHERE app = d.app AND notification_id = d.id AND kind IN ('delivered', 'dismissed'))
+          WHERE d.app = ? AND e.kind = 'delivered'
+          ORDER BY e.seq DESC
+          """,
+        arguments: [app]
+      ).map(HistoryWriter.decode)
+    }
+  }
 }

@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// What the end-to-end chat tests share: a fresh folder with the store, a real IRC server

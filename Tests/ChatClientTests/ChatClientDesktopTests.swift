@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// The chat client on a desktop (dunst under Xvfb on a private bus), against a real IRC

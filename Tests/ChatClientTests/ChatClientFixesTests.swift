@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// The chat client's fixes end to end, against a real IRC server: the sender as title,

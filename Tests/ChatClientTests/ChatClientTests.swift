@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// The example chat client end to end, against a real IRC server (ngIRCd on loopback),
@@ -66,7 +71,7 @@ struct ChatClientTests {
     let center = try LocalNotificationCenter(
       app: "chat", store: try SQLiteStore(path: store), sink: StdoutSink())
     #expect(try center.badge() == 2)
-    #expect(try center.delivered().count == 2)
+    #expect(try center.recentDeliveries().count == 2)
   }
 
   @Test func aReminderIsFiredOnceWhileClientAndDaemonBothRun() async throws {

@@ -1,4 +1,9 @@
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 import Testing
 
 /// `ChatDesktopEntry`: the entry the client installs reads back, with notify's own

@@ -1,4 +1,9 @@
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 import Testing
 
 /// `Conversation`: which conversation a clicked notification opens, and where typed lines go.

@@ -1,5 +1,10 @@
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// The presenter's rules (`MessageOutbox`), with literal instants: what is presented,
@@ -102,12 +107,13 @@ struct MessageOutboxTests {
 
   @Test(
     arguments: [
-      (outcome: MessageOutbox.Outcome.refused, kind: NotifyError.Kind.unavailable),
-      (.inDoubt, .temporary), (.inDoubt, .ioError), (.rejected, .invalidData),
+      (outcome: MessageOutbox.Outcome.refused, error: NotificationError.serverUnavailable("x")),
+      (.inDoubt, .serverTimedOut("x")), (.inDoubt, .temporary("x")), (.inDoubt, .storeBusy("x")),
+      (.inDoubt, .storeUnavailable("x")), (.rejected, .invalidContent("x")), (.rejected, .soundRejected("x")),
     ])
-  func failuresAreSortedBySafety(outcome: MessageOutbox.Outcome, kind: NotifyError.Kind) {
+  func failuresAreSortedBySafety(outcome: MessageOutbox.Outcome, error: NotificationError) {
     // Only a sure refusal may be sent again; anything that may have shown is not
-    #expect(MessageOutbox.Outcome(NotifyError(kind, "x")) == outcome)
+    #expect(MessageOutbox.Outcome(error) == outcome)
   }
 
   @Test(arguments: 1...40 as ClosedRange<UInt64>)

@@ -1,4 +1,9 @@
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 import Testing
 
 /// `TypingActivity`: how long a typed line keeps the client's notifications in its

@@ -21,7 +21,12 @@
 import Foundation
 import Logging
 import Notify
+import NotifyCore
+import NotifyDesktop
 import NotifyFiring
+import NotifySound
+import NotifyStore
+import NotifyZones
 import ServiceLifecycle
 
 @main

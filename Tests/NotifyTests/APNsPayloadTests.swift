@@ -1,5 +1,10 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 import Testing
 
 /// The APNs bridge, with payloads in the forms Apple documents ("Generating a remote

@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// An app asks for the kinds it wants and learns what it was granted; what it presents
@@ -21,7 +26,7 @@ struct AuthorizationTests {
     let granted = try center.requestAuthorization([.banner, .sound])
     // Then it gets alerts only, and its settings say badges are off too (it did not ask)
     #expect(granted == .banner)
-    #expect(try center.notificationSettings().allowed == .banner)
+    #expect(try center.settingsInForce().allowed == .banner)
     // When it presents a notification with a sound and a badge
     let delivery = try center.present(NotificationContent(title: "hi", sound: .default, badge: 2))
     // Then the sink got it silent and without a badge, and history notes what was held back
@@ -29,7 +34,8 @@ struct AuthorizationTests {
     #expect(shown.presentation == .banner && shown.suppressed == [.sound, .badge])
     #expect(delivery.suppressed == [.sound, .badge])
     #expect(
-      try center.history().first?.detail["suppressed"] == .array([.string("sounds"), .string("badges")]))
+      try center.recordedHistory().first?.detail["suppressed"]
+        == .array([.string("sounds"), .string("badges")]))
     // And the stored badge still counts
     #expect(try center.badge() == 2)
   }

@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// The center on a real desktop: a private session bus with dunst under Xvfb, started by
@@ -39,7 +44,7 @@ struct DesktopEventsTests {
     #expect(event.notification.id == "m1")
     #expect(event.userInfo == ["sender": .string("SteveJ")])
     // And it is in history
-    let history = try center.history()
+    let history = try center.recordedHistory()
     #expect(history.first?.kind == .activated)
     #expect(history.first?.reason == "default")
   }
@@ -68,7 +73,7 @@ struct DesktopEventsTests {
     let event = try #require(outcome, "no dismissal arrived")
     #expect(event.kind == .dismissed(reason: "dismissed-by-user"))
     #expect(event.notification.id == "lunch")
-    #expect(try center.history().first?.kind == .dismissed)
+    #expect(try center.recordedHistory().first?.kind == .dismissed)
   }
 }
 

@@ -1,6 +1,9 @@
 import Foundation
 import NotifyCore
+import NotifyDesktop
+import NotifySound
 import NotifyStore
+import NotifyZones
 import Testing
 
 @testable import Notify

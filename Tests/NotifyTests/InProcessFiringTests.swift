@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// Firing inside the app: claim, deliver and mark through the shared store, so that every
@@ -27,16 +32,16 @@ struct InProcessFiringTests {
       NotificationContent(body: "tick"), trigger: .after(.seconds(60)).repeating(every: .minute), id: "tick")
     let events = center.events
     // When nothing is due yet
-    #expect(try center.deliverDueNotifications() == 0)
+    #expect(try center.deliverDueNow() == 0)
     // When the clock reaches the fire date
     clock.advance(by: 60)
     // Then both are delivered once, and asking again delivers nothing more
-    #expect(try center.deliverDueNotifications() == 2)
-    #expect(try center.deliverDueNotifications() == 0)
+    #expect(try center.deliverDueNow() == 2)
+    #expect(try center.deliverDueNow() == 0)
     #expect(Set(sink.deliveries.map(\.notification.id)) == ["once", "tick"])
     // And the repeating one is pending for the next minute; the one-off is gone
     #expect(try center.pending().map(\.notification.id) == ["tick"])
-    #expect(try center.nextFireDate() == clock.now() + 60)
+    #expect(try await center.nextFireDate() == clock.now() + 60)
     // And each delivery was announced
     var iterator = events.makeAsyncIterator()
     var announced: Set<String> = []
@@ -54,11 +59,11 @@ struct InProcessFiringTests {
     try mail.schedule(NotificationContent(body: "mail"), trigger: .after(.seconds(1)), id: "m")
     clock.advance(by: 2)
     // When the chat app fires
-    #expect(try chat.deliverDueNotifications() == 1)
+    #expect(try chat.deliverDueNow() == 1)
     // Then the mail notification is still pending and due, and reaches only mail's sink
     #expect(sink.deliveries.map(\.notification.id) == ["c"])
     #expect(try mail.pending().map(\.notification.id) == ["m"])
-    #expect(try mail.deliverDueNotifications() == 1)
+    #expect(try mail.deliverDueNow() == 1)
     #expect(mailSink.deliveries.map(\.notification.id) == ["m"])
   }
 
@@ -74,15 +79,15 @@ struct InProcessFiringTests {
     }
     clock.advance(by: 1)
     // When both fire at the same moment
-    async let a = Task.detached { try first.deliverDueNotifications() }.value
-    async let b = Task.detached { try second.deliverDueNotifications() }.value
+    async let a = Task.detached { try first.deliverDueNow() }.value
+    async let b = Task.detached { try second.deliverDueNow() }.value
     let counts = try await [a, b]
     // Then every occurrence was delivered exactly once, by one of them
     let ids = (sink.deliveries + otherSink.deliveries).map(\.notification.id)
     #expect(counts.reduce(0, +) == 40)
     #expect(ids.count == 40)
     #expect(Set(ids).count == 40)
-    #expect(try first.delivered(limit: 100).count == 40)
+    #expect(try first.recentDeliveries(limit: 100).count == 40)
   }
 
   @Test func aRefusingSinkRecordsTheFailure() throws {
@@ -93,9 +98,9 @@ struct InProcessFiringTests {
     clock.advance(by: 1)
     sink.refuse(true)
     // When it fires
-    #expect(try center.deliverDueNotifications() == 0)
+    #expect(try center.deliverDueNow() == 0)
     // Then the failure is in history with the sink's reason
-    let failed = try center.history().first { $0.kind == .failed }
+    let failed = try center.recordedHistory().first { $0.kind == .failed }
     #expect(failed?.notificationID == "x")
     #expect(failed?.reason?.contains("refuses") == true)
   }
@@ -164,7 +169,7 @@ struct CenterBackgroundTaskTests {
     defer { task.end() }
     clock.advance(by: 9.5)
     // When deliveries run within it
-    let delivered = try center.deliverDueNotifications(within: task)
+    let delivered = try center.deliverDueNow(within: task)
     // Then the handler ran, nothing was delivered, and all three are still pending
     #expect(expired.isSet)
     #expect(delivered == 0)

@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// The center on a real SQLite file in a fresh folder, with a manual clock.
@@ -110,7 +115,7 @@ struct LocalNotificationCenterTests {
     let delivery = try center.present(content, id: "m1")
     // Then the sink got it, history has it, the badge is set
     #expect(sink.deliveries.map(\.notification.body) == ["SteveJ: Hello, world!"])
-    #expect(try center.delivered().map(\.notificationID) == ["m1"])
+    #expect(try center.recentDeliveries().map(\.notificationID) == ["m1"])
     #expect(try center.badge() == 1)
     // And a delivered event carries the notification and its userInfo
     var iterator = events.makeAsyncIterator()
@@ -129,7 +134,7 @@ struct LocalNotificationCenterTests {
     // When a notification is presented
     // Then the sink's error comes back and nothing is recorded
     #expect(throws: NotifyError.self) { try center.present(NotificationContent(body: "lost?")) }
-    #expect(try center.delivered().isEmpty)
+    #expect(try center.recentDeliveries().isEmpty)
   }
 
   @Test func cancelReportsWhatWasNotPending() throws {
@@ -145,7 +150,7 @@ struct LocalNotificationCenterTests {
     // And cancelAll removes the rest, recording each in history
     #expect(try center.cancelAll() == ["b"])
     #expect(try center.pending().isEmpty)
-    #expect(try center.history().filter { $0.kind == .cancelled }.count == 2)
+    #expect(try center.recordedHistory().filter { $0.kind == .cancelled }.count == 2)
   }
 
   @Test func centersOfDifferentAppsDoNotSeeEachOther() throws {
@@ -216,10 +221,10 @@ struct LocalNotificationCenterTests {
     try center.present(NotificationContent(body: "hi", userInfo: ["sender": .string("SteveJ")]), id: "m1")
     let events = center.events
     // When the app reports that the user opened it, then closed another one it does not know
-    #expect(try center.recordActivation(of: "m1", actionKey: "default"))
-    #expect(try center.recordDismissal(of: "unknown") == false)
+    #expect(try await center.recordActivation(of: "m1", actionKey: "default"))
+    #expect(try await center.recordDismissal(of: "unknown") == false)
     // Then the activation is in history and in the event stream, with userInfo
-    let history = try center.history()
+    let history = try center.recordedHistory()
     #expect(history.first?.kind == .activated)
     #expect(history.first?.reason == "default")
     var iterator = events.makeAsyncIterator()
@@ -255,7 +260,7 @@ struct LocalNotificationCenterTests {
       try center.cancel(id: "e\(index)")
     }
     // When the last three deliveries are asked for
-    let delivered = try center.delivered(limit: 3)
+    let delivered = try center.recentDeliveries(limit: 3)
     // Then only deliveries come back, newest first
     #expect(delivered.map(\.notificationID) == ["d4", "d3", "d2"])
   }

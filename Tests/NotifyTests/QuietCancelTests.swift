@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// Issue 25 item 5 in an app embedding the library: `cancel` withdraws what quiet hours hold.
@@ -11,13 +16,13 @@ struct QuietCancelTests {
   let sink = RecordingSink()
 
   @Test("cancel(id:) and cancelAll() withdraw held notifications; quiet ending then shows nothing")
-  func cancelWithdrawsHeld() throws {
+  func cancelWithdrawsHeld() async throws {
     // Given quiet hours on, and three messages an app presented, held
     let store = try SQLiteStore(path: folder.file("notify.db"))
     try store.setQuietHours(QuietHours().turnedOn(until: nil, at: clock.now()))
     let center = try LocalNotificationCenter(app: "chat", store: store, sink: sink, clock: clock)
     for id in ["m1", "m2", "m3"] { try center.present(NotificationContent(title: "ada", body: id), id: id) }
-    #expect(try center.held().map(\.notification.id) == ["m1", "m2", "m3"])
+    #expect(try await center.held().map(\.notification.id) == ["m1", "m2", "m3"])
     // When the app cancels one by id, then all the others
     let one = try center.cancel(id: "m1")
     let rest = try center.cancelAll()
@@ -25,14 +30,14 @@ struct QuietCancelTests {
     #expect(one)
     #expect(rest == ["m2", "m3"])
     #expect(
-      try center.history().filter { $0.kind == .cancelled }.map(\.notificationID).sorted() == [
+      try center.recordedHistory().filter { $0.kind == .cancelled }.map(\.notificationID).sorted() == [
         "m1", "m2", "m3",
       ])
-    #expect(try center.held().isEmpty)
+    #expect(try await center.held().isEmpty)
     // When quiet ends and the app fires what is due
     try store.setQuietHours(try store.quietHours().turnedOff(at: clock.now(), in: .utc))
     clock.advance(by: 60)
-    _ = try center.deliverDueNotifications()
+    _ = try center.deliverDueNow()
     // Then nothing is shown
     #expect(sink.deliveries.isEmpty)
   }

@@ -1,6 +1,11 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// `present` during quiet hours, in an app embedding the library.
@@ -22,12 +27,12 @@ struct QuietPresentTests {
     // Then only the critical one reaches the sink; the message is held, in history and the store
     #expect(held.held)
     #expect(sink.deliveries.map(\.notification.id) == ["c1"])
-    #expect(try center.history().map(\.kind).contains(.held))
+    #expect(try center.recordedHistory().map(\.kind).contains(.held))
     #expect(try store.heldCount(app: "chat") == 1)
     // When quiet ends and the app fires what is due
     try store.setQuietHours(try store.quietHours().turnedOff(at: clock.now(), in: .utc))
     clock.advance(by: 60)
-    _ = try center.deliverDueNotifications()
+    _ = try center.deliverDueNow()
     // Then the message is shown, late, once
     #expect(sink.deliveries.map(\.notification.id) == ["c1", "m1"])
     #expect(sink.deliveries.last?.late == true)

@@ -1,5 +1,10 @@
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
 
 /// A sink that keeps what it is given, and can be told to refuse, for center tests.
 final class RecordingSink: DeliverySink, @unchecked Sendable {

@@ -2,9 +2,12 @@ import Foundation
 import Logging
 import Notify
 import NotifyCore
+import NotifyDesktop
 import NotifyFiring
+import NotifySound
 import NotifyStore
 import NotifyTestSupport
+import NotifyZones
 import Testing
 
 /// The wall clock jumping and the machine sleeping, against the real firing engine and a
@@ -45,7 +48,7 @@ struct ClockTests {
         let center = try LocalNotificationCenter(app: "clock", store: store, sink: sink, clock: clock)
         fireBatch = {
           var report = Firer.BatchReport()
-          report.delivered = try center.deliverDueNotifications()
+          report.delivered = try center.deliverDueNow()
           report.claimed = report.delivered
           return report
         }

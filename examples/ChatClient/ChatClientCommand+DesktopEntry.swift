@@ -1,5 +1,6 @@
 import Foundation
 import Notify
+import NotifyCore
 
 extension ChatClientCommand {
   /// `--install-desktop-entry`: writes `APP.desktop` in the user's applications folder,

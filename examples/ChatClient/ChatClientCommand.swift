@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Notify
+import NotifyCore
 import ServiceLifecycle
 
 /// `chat-client`: a small IRC client that shows private messages and mentions as local

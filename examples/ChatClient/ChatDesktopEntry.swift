@@ -1,4 +1,5 @@
 import Notify
+import NotifyCore
 
 /// The desktop entry that starts the chat client when one of its notifications is clicked
 /// after it quit: the firer that holds the bubble (normally `notify daemon`) runs its `Exec`

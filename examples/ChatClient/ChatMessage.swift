@@ -1,4 +1,5 @@
 import Notify
+import NotifyCore
 
 /// A chat message that deserves a notification: what was said, by whom, and why it
 /// matters. The badge is not part of it: it is the unread count when it is shown.

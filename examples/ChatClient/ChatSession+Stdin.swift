@@ -1,5 +1,6 @@
 import Foundation
 import Notify
+import NotifyCore
 
 extension ChatSession {
   /// Reads commands from stdin until it ends (or the session does).

@@ -1,5 +1,6 @@
 import Foundation
 import Notify
+import NotifyCore
 import ServiceLifecycle
 
 /// The client online, as a service: connect, register, join, answer PING, turn private
@@ -50,8 +51,7 @@ struct ChatSession: Service {
     let link = ServerLink()
     let events = center.events
     // Carry on counting from the badge a previous run left.
-    let start = MessageOutbox(unread: (try? center.badge()) ?? 0)
-    let executor = SerialQueueExecutor(label: "chat-client.presenter")
+    let start = MessageOutbox(unread: (try? await center.badgeCount()) ?? 0)
     register(on: connection, state)
 
     // Decided by the center on the thread that delivers (the presenter's, or the firing
@@ -59,7 +59,7 @@ struct ChatSession: Service {
     center.setPresentationHandler { _ in state.presentation(now: .now) }
     let owed = await withGracefulShutdownHandler {
       await withTaskGroup(of: MessageOutbox?.self) { group in
-        group.addTask(executorPreference: executor) {
+        group.addTask {
           await presenter.run(inbox, from: start)
         }
         group.addTask {
@@ -80,10 +80,8 @@ struct ChatSession: Service {
     }
     // Offline, nobody reads the transcript: what is still shown goes to the desktop.
     center.setPresentationHandler(nil)
-    await withTaskExecutorPreference(executor) {
-      var outbox = owed
-      goOffline(&outbox)
-    }
+    var outbox = owed
+    await goOffline(&outbox)
     if state.gaveUp {
       throw ChatError(
         "lost the connection to \(host):\(port) and could not reconnect after \(reconnect.attempts) attempts",
@@ -368,22 +366,22 @@ struct ChatSession: Service {
 
   // MARK: Offline
 
-  private func goOffline(_ outbox: inout MessageOutbox) {
+  private func goOffline(_ outbox: inout MessageOutbox) async {
     Transcript.status("offline")
     let task = center.beginBackgroundTask(name: "offline-flush", budget: offlineBudget) {
       Transcript.status("offline budget nearly spent: handing what is left to the daemon")
     }
     defer { task.end() }
-    let (shown, handedOver) = presenter.flush(&outbox, within: task)
+    let (shown, handedOver) = await presenter.flush(&outbox, within: task)
     var fired = 0
     if firesInProcess {
       do {
-        fired = try center.deliverDueNotifications(within: task)
+        fired = try await center.deliverDueNotifications(within: task)
       } catch {
         Transcript.error("\(error)")
       }
     }
-    let left = (try? center.pending().count) ?? 0
+    let left = (try? await center.pendingNotificationRequests().count) ?? 0
     Transcript.status(
       "offline: showed \(shown) owed, fired \(fired) due, handed \(handedOver) to the daemon; "
         + "\(left) scheduled notification\(left == 1 ? "" : "s") left to the daemon "

@@ -1,4 +1,5 @@
 import Notify
+import NotifyCore
 
 /// The presenter's rules as a value: the messages still owed, in order, the unread count
 /// that badges show, and when to try again. Time comes in as an argument; presenting,
@@ -39,11 +40,11 @@ struct MessageOutbox: Sendable {
     /// It can never be shown (invalid content): give it up.
     case rejected
 
-    /// The outcome a failure of `LocalNotificationCenter.present` stands for.
-    init(_ error: NotifyError) {
-      switch error.kind {
-      case .unavailable: self = .refused
-      case .invalidData, .usage: self = .rejected
+    /// The outcome a failure of `LocalNotificationCenter.add` stands for.
+    init(_ error: NotificationError) {
+      switch error {
+      case .serverUnavailable: self = .refused
+      case .invalidContent, .soundRejected: self = .rejected
       default: self = .inDoubt
       }
     }

@@ -4,28 +4,25 @@ import Notify
 /// messages in the `PresenterInbox` and goes on reading; the presenter takes them, keeps
 /// the `MessageOutbox` and does what it decides, in order.
 ///
-/// Presenting can block (up to the desktop sink's 5 s call timeout on a hung server), so
-/// the session runs the presenter as a child task on a `SerialQueueExecutor`: a thread of
-/// its own, never the reader's.
+/// Presenting may wait (up to the desktop sink's 5 s call timeout on a hung server); the
+/// center's `async` calls wait without holding a thread of the cooperative pool, so the
+/// presenter is an ordinary child task beside the reader.
 struct MessagePresenter: Sendable {
   let center: LocalNotificationCenter
   /// Whether the notification server answers again; asked after a call timed out, before
   /// it is sent anything more.
-  let serverAnswers: @Sendable () -> Bool
+  let serverAnswers: @Sendable () async -> Bool
 
-  init(center: LocalNotificationCenter, serverAnswers: @escaping @Sendable () -> Bool) {
+  init(center: LocalNotificationCenter, serverAnswers: @escaping @Sendable () async -> Bool) {
     self.center = center
     self.serverAnswers = serverAnswers
   }
 
   /// A presenter for `center`; when notifications go to the desktop, the probe asks the
   /// notification server for its capabilities on a connection of its own, which shows
-  /// nothing.
+  /// nothing (`notificationServerAnswers`).
   init(center: LocalNotificationCenter) {
-    let probesDesktop = center.sinkName == "desktop"
-    self.init(center: center) {
-      probesDesktop ? DesktopSink.serverAvailable(timeout: .seconds(2)) : true
-    }
+    self.init(center: center) { await center.notificationServerAnswers(timeout: .seconds(2)) }
   }
 
   /// Presents what arrives in `inbox` until it is closed; returns the outbox with what is
@@ -34,14 +31,14 @@ struct MessagePresenter: Sendable {
     var outbox = start
     var failing = false
     while true {
-      absorb(inbox.takeAll(), into: &outbox)
+      await absorb(inbox.takeAll(), into: &outbox)
       if inbox.isClosed {
-        absorb(inbox.takeAll(), into: &outbox)
+        await absorb(inbox.takeAll(), into: &outbox)
         return outbox
       }
       switch outbox.nextAction(now: .now) {
       case .present(let message, let badge):
-        let (outcome, error, onScreen) = present(message, badge: badge)
+        let (outcome, error, onScreen) = await present(message, badge: badge)
         outbox.presented(message.id, outcome, now: .now, onScreen: onScreen)
         if let error {
           // A refusal is told once per outage, not on every retry.
@@ -54,7 +51,7 @@ struct MessagePresenter: Sendable {
           Transcript.status("notifications are shown again")
         }
       case .probe:
-        let answered = serverAnswers()
+        let answered = await serverAnswers()
         outbox.probed(answered: answered, now: .now)
         if answered { Transcript.status("the notification server answers again") }
       case .wait(let deadline):
@@ -66,17 +63,19 @@ struct MessagePresenter: Sendable {
   /// Going offline: presents what is owed until `task` expires or the sink fails, then
   /// schedules the rest to fire at once, under the same ids, so that the daemon shows it
   /// after the client is gone. Returns (shown, handed over).
-  func flush(_ outbox: inout MessageOutbox, within task: BackgroundTask) -> (shown: Int, handedOver: Int) {
+  func flush(_ outbox: inout MessageOutbox, within task: BackgroundTask) async -> (
+    shown: Int, handedOver: Int
+  ) {
     outbox.retryNow()
     var shown = 0
     attempts: while !task.checkExpiration() {
       switch outbox.nextAction(now: .now) {
       case .present(let message, let badge):
-        let (outcome, _, onScreen) = present(message, badge: badge)
+        let (outcome, _, onScreen) = await present(message, badge: badge)
         outbox.presented(message.id, outcome, now: .now, onScreen: onScreen)
         if outcome == .shown { shown += 1 }
       case .probe:
-        outbox.probed(answered: serverAnswers(), now: .now)
+        outbox.probed(answered: await serverAnswers(), now: .now)
       case .wait:
         // Nothing owed, or the sink failed: no waiting now.
         break attempts
@@ -86,7 +85,9 @@ struct MessagePresenter: Sendable {
     var handedOver = 0
     for message in outbox.takeOwed() {
       do {
-        try center.schedule(message.content(badge: badge), trigger: .immediately, id: message.id)
+        try await center.add(
+          NotificationRequest(
+            identifier: message.id, content: message.content(badge: badge), trigger: .immediately))
         handedOver += 1
       } catch {
         Transcript.error("could not hand message \(message.id) to the daemon: \(error)")
@@ -97,7 +98,7 @@ struct MessagePresenter: Sendable {
 
   /// Applies what arrived, in order. Reading clears the badge and withdraws the bubbles
   /// shown since the last read, at once.
-  private func absorb(_ inputs: [PresenterInput], into outbox: inout MessageOutbox) {
+  private func absorb(_ inputs: [PresenterInput], into outbox: inout MessageOutbox) async {
     for input in inputs {
       switch input {
       case .message(let message):
@@ -105,21 +106,21 @@ struct MessagePresenter: Sendable {
       case .read:
         let read = outbox.markedRead()
         do {
-          try center.setBadge(0)
+          try await center.setBadgeCount(0)
         } catch {
           Transcript.error("could not clear the badge: \(error)")
         }
-        withdraw(read)
+        await withdraw(read)
       }
     }
   }
 
-  /// Takes the bubbles of messages the user has read off the screen. Runs here, on the
-  /// presenter's thread: a hung notification server may hold the call up to its timeout.
-  private func withdraw(_ ids: [String]) {
+  /// Takes the bubbles of messages the user has read off the screen. A hung notification
+  /// server may hold the call up to its timeout; the presenter waits, the reader does not.
+  private func withdraw(_ ids: [String]) async {
     guard !ids.isEmpty else { return }
     do {
-      try center.removeDelivered(ids)
+      try await center.removeDeliveredNotifications(withIdentifiers: ids)
     } catch {
       Transcript.error("could not withdraw \(ids.count) read message\(ids.count == 1 ? "" : "s"): \(error)")
     }
@@ -127,19 +128,20 @@ struct MessagePresenter: Sendable {
 
   /// One attempt, under the message's own id: how it ended, the error when it failed, and
   /// whether it went to the screen (not when the user is typing: `TypingActivity`).
-  private func present(_ message: ChatMessage, badge: Int) -> (
-    outcome: MessageOutbox.Outcome, error: NotifyError?, onScreen: Bool
+  private func present(_ message: ChatMessage, badge: Int) async -> (
+    outcome: MessageOutbox.Outcome, error: NotificationError?, onScreen: Bool
   ) {
     do {
-      let delivery = try center.present(message.content(badge: badge), id: message.id)
-      return (.shown, nil, delivery.presentation.contains(.banner))
+      let delivery = try await center.add(
+        NotificationRequest(identifier: message.id, content: message.content(badge: badge), trigger: nil))
+      return (.shown, nil, delivery?.presentation.contains(.banner) ?? false)
     } catch {
       return (MessageOutbox.Outcome(error), error, false)
     }
   }
 
   /// The status line for a failed attempt. It names the message by id, never by content.
-  static func describe(_ outcome: MessageOutbox.Outcome, of id: String, error: NotifyError, owed: Int)
+  static func describe(_ outcome: MessageOutbox.Outcome, of id: String, error: NotificationError, owed: Int)
     -> String
   {
     switch outcome {

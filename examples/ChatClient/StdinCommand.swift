@@ -1,5 +1,6 @@
 import Foundation
 import Notify
+import NotifyCore
 
 /// A line typed on stdin.
 ///

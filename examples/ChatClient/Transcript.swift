@@ -1,5 +1,6 @@
 import Foundation
 import Notify
+import NotifyCore
 
 /// The client's own output on stderr: the chat as it scrolls by and status lines.
 /// Stdout is left to the stdout sink, so that it stays one JSON object per line.

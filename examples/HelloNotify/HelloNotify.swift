@@ -15,7 +15,7 @@ enum HelloNotify {
       try await run(sink: sink)
     } catch {
       FileHandle.standardError.write(Data("hello-notify: error: \(error)\n".utf8))
-      exit((error as? NotifyError)?.exitCode ?? 1)
+      exit(1)
     }
   }
 
@@ -23,16 +23,20 @@ enum HelloNotify {
     let center = try LocalNotificationCenter(app: "hello", sink: sink)
 
     // A message as a push server would have sent it, shown at once.
-    try center.present(
-      NotificationContent(
-        apnsPayload: #"{"aps":{"alert":"SteveJ: Hello, world!","sound":"default","badge":1}}"#))
+    try await center.add(
+      NotificationRequest(
+        content: NotificationContent(
+          apnsPayload: #"{"aps":{"alert":"SteveJ: Hello, world!","sound":"default","badge":1}}"#),
+        trigger: nil))
 
     // A reminder in three seconds, with data to hand back on delivery.
     let events = center.events
-    try center.schedule(
-      NotificationContent(
-        title: "Hello", body: "Three seconds later", userInfo: ["from": .string("hello-notify")]),
-      trigger: .after(.seconds(3)), id: "hello-later")
+    try await center.add(
+      NotificationRequest(
+        identifier: "hello-later",
+        content: NotificationContent(
+          title: "Hello", body: "Three seconds later", userInfo: ["from": "hello-notify"]),
+        trigger: .after(.seconds(3))))
     FileHandle.standardError.write(Data("hello-notify: scheduled 'hello-later'; waiting for it\n".utf8))
 
     // Fire in-process until the reminder has been delivered, then stop the service.

@@ -1,0 +1,143 @@
+import Foundation
+import NotifyCore
+import NotifyDesktop
+import NotifySound
+import NotifyStore
+import NotifyZones
+
+/// The app's API: `async`, shaped like `UNUserNotificationCenter`. Every call runs on the
+/// center's `BlockingCallQueue`, so none of them blocks a thread of the cooperative pool
+/// while it waits for a busy store or a hung notification server (up to 5 s each).
+extension LocalNotificationCenter {
+  // MARK: Pending
+
+  /// Schedules the request (`add(_:withCompletionHandler:)`), replacing a pending
+  /// notification of the app with the same identifier; with no trigger, presents it at once
+  /// and returns the delivery (held, not shown, during quiet hours: `Delivery.held`).
+  ///
+  /// Throws `.limitReached` when the 64-pending limit discards the new notification itself
+  /// (64 others fire sooner; it is recorded as `discarded`), `.invalidContent` when the
+  /// content or trigger breaks a rule, `.serverUnavailable` when presenting finds no
+  /// notification server, `.storeBusy` when another process holds the store for 5 s.
+  @discardableResult
+  public func add(_ request: NotificationRequest) async throws(NotificationError) -> Delivery? {
+    guard let trigger = request.trigger else {
+      return try await calls.run { () throws(NotifyError) in
+        try self.present(request.content, id: request.identifier)
+      }
+    }
+    let outcome = try await calls.run { () throws(NotifyError) in
+      try self.store(request.content, trigger: trigger, id: request.identifier)
+    }
+    if outcome.newOneDiscarded { throw .limitReached(Self.discardedError(outcome).description) }
+    return nil
+  }
+
+  /// The app's pending notifications, soonest first, with their next fire instants
+  /// (`pendingNotificationRequests()`).
+  public func pendingNotificationRequests() async throws(NotificationError) -> [StoredNotification] {
+    try await calls.run { () throws(NotifyError) in try self.pending() }
+  }
+
+  /// Cancels the pending notifications with these ids, and what quiet hours hold of them;
+  /// ids that are neither are ignored (`removePendingNotificationRequests(withIdentifiers:)`).
+  public func removePendingNotificationRequests(withIdentifiers ids: [String]) async throws(NotificationError)
+  {
+    _ = try await calls.run { () throws(NotifyError) in try self.cancel(ids) }
+  }
+
+  /// Cancels every pending notification of the app, and everything quiet hours hold of it.
+  public func removeAllPendingNotificationRequests() async throws(NotificationError) {
+    _ = try await calls.run { () throws(NotifyError) in try self.cancelAll() }
+  }
+
+  // MARK: On screen
+
+  /// The app's notifications the desktop still shows, newest first
+  /// (`deliveredNotifications()`): the `delivered` event of each one a notification server
+  /// took and that, as far as notify knows, is still on screen. See README "Embedding: the
+  /// Notify library" for exactly what counts; `history(limit:)` has every delivery.
+  public func delivered() async throws(NotificationError) -> [HistoryEvent] {
+    let app = self.app
+    let store = self.store
+    return try await calls.run { () throws(NotifyError) in try store.onScreen(app: app) }
+  }
+
+  /// Takes the app's notifications with these ids off the screen, whichever process showed
+  /// them, and records each as `dismissed` (`dismissed-by-app`); ids not on screen are
+  /// ignored (`removeDeliveredNotifications(withIdentifiers:)`). Throws `.serverUnavailable`
+  /// when no notification server answers.
+  public func removeDeliveredNotifications(withIdentifiers ids: [String]) async throws(NotificationError) {
+    _ = try await calls.run { () throws(NotifyError) in try self.removeDelivered(ids) }
+  }
+
+  /// Takes every notification of the app still on screen off it.
+  public func removeAllDeliveredNotifications() async throws(NotificationError) {
+    _ = try await calls.run { () throws(NotifyError) in try self.removeAllDelivered() }
+  }
+
+  // MARK: Badge and settings
+
+  /// Sets the app's badge number (`setBadgeCount(_:)`); 0 clears it. With the desktop sink
+  /// the count also shows on the app's launcher while this process stays on the bus.
+  public func setBadgeCount(_ count: Int) async throws(NotificationError) {
+    try await calls.run { () throws(NotifyError) in try self.setBadge(count) }
+  }
+
+  /// The app's badge number; 0 when never set.
+  public func badgeCount() async throws(NotificationError) -> Int {
+    try await calls.run { () throws(NotifyError) in try self.badge() }
+  }
+
+  /// Asks for the kinds of notification the app wants to use (`requestAuthorization`):
+  /// there is no prompt on Linux; what is granted is what the user's settings for the app
+  /// allow (`notify settings`), limited to what was asked. Returns what is granted.
+  @discardableResult
+  public func requestAuthorization(options kinds: PresentationOptions) async throws(NotificationError)
+    -> PresentationOptions
+  {
+    try await calls.run { () throws(NotifyError) in try self.requestAuthorization(kinds) }
+  }
+
+  /// What the user lets the app do now (`notificationSettings()`).
+  public func notificationSettings() async throws(NotificationError) -> NotificationSettings {
+    try await calls.run { () throws(NotifyError) in try self.settingsInForce() }
+  }
+
+  /// The app's history, newest first: delivered, discarded, cancelled, missed, failed,
+  /// activated and dismissed events.
+  public func history(limit: Int = 64) async throws(NotificationError) -> [HistoryEvent] {
+    try await calls.run { () throws(NotifyError) in try self.recordedHistory(limit: limit) }
+  }
+
+  /// Delivers every occurrence of the app's notifications that is due now, once, even
+  /// when the daemon or another process fires at the same moment; returns how many were
+  /// delivered (`notify fire-due` for this app). With `task`, stops starting deliveries once
+  /// the task has expired and returns the rest to pending.
+  @discardableResult
+  public func deliverDueNotifications(within task: BackgroundTask? = nil) async throws(NotificationError)
+    -> Int
+  {
+    try await calls.run { () throws(NotifyError) in try self.deliverDueNow(within: task) }
+  }
+
+  /// True when a notification server answers on the session bus within `timeout`, for a
+  /// center whose notifications go to the desktop (it asks for the server's capabilities on
+  /// a connection of its own, which shows nothing); true for the other sinks, which need
+  /// none. Asked after a call timed out, before the app sends the server anything more.
+  public func notificationServerAnswers(timeout: Duration = .seconds(2)) async -> Bool {
+    guard sinkName == "desktop" else { return true }
+    let answers = try? await calls.run { () throws(NotifyError) in
+      DesktopSink.serverAvailable(timeout: timeout)
+    }
+    return answers ?? false
+  }
+
+  // MARK: Responses
+
+  /// Every answer of the user to the app's notifications, each once: the click that
+  /// launched this process (first), the answers that waited in the store while no process
+  /// of the app ran (oldest first), then clicks, actions, replies and dismissals as they
+  /// happen (`userNotificationCenter(_:didReceive:)`). See `NotificationResponses`.
+  public var responses: NotificationResponses { NotificationResponses(center: self) }
+}
