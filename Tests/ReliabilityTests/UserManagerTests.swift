@@ -34,6 +34,21 @@ struct UserManagerTests {
     try history(manager, app: app).contains { $0["event"] as? String == event && $0["id"] as? String == id }
   }
 
+  /// Waits until history says `id` of `app` was delivered, then for the journal's records
+  /// of it from `unit` (`deliveryRecords`), which it returns.
+  static func delivered(_ manager: UserManager, unit: String, id: String, app: String) throws
+    -> [[String: String]]
+  {
+    #expect(
+      try waitUntil(timeout: 30, interval: 0.1) { try recorded(manager, "delivered", id: id, app: app) })
+    var records: [[String: String]] = []
+    _ = try waitUntil(timeout: 10, interval: 0.1) {
+      records = try deliveryRecords(manager, unit: unit, id: id, app: app)
+      return !records.isEmpty
+    }
+    return records
+  }
+
   /// The journal entries of `unit` that record a delivery of `id` of `app` (the
   /// `delivered` or `delivered late` record with `NOTIFY_ID`/`NOTIFY_APP`).
   static func deliveryRecords(_ manager: UserManager, unit: String, id: String, app: String) throws
@@ -100,15 +115,7 @@ struct UserManagerTests {
 
     // Then the daemon delivers it (history says so), and its journal holds one record
     // of that delivery, with the id and app as fields
-    #expect(
-      try waitUntil(timeout: 30, interval: 0.1) {
-        try Self.recorded(manager, "delivered", id: "um-delivery", app: "um")
-      })
-    var records: [[String: String]] = []
-    _ = try waitUntil(timeout: 10, interval: 0.1) {
-      records = try Self.deliveryRecords(manager, unit: "notify.service", id: "um-delivery", app: "um")
-      return !records.isEmpty
-    }
+    let records = try Self.delivered(manager, unit: "notify.service", id: "um-delivery", app: "um")
     #expect(records.count == 1, "\(records)")
     #expect(records.first?["_SYSTEMD_USER_UNIT"] == "notify.service")
     #expect(records.first?["NOTIFY_OCCURRENCE"] == "1")
@@ -237,15 +244,7 @@ struct UserManagerTests {
     try #require(again.status == 0, "\(again.stderr)")
 
     // Then the timer starts notify-fire.service, which delivers it
-    #expect(
-      try waitUntil(timeout: 30, interval: 0.1) {
-        try Self.recorded(manager, "delivered", id: "by-timer", app: "um")
-      })
-    var records: [[String: String]] = []
-    _ = try waitUntil(timeout: 10, interval: 0.1) {
-      records = try Self.deliveryRecords(manager, unit: "notify-fire.service", id: "by-timer", app: "um")
-      return !records.isEmpty
-    }
+    let records = try Self.delivered(manager, unit: "notify-fire.service", id: "by-timer", app: "um")
     #expect(records.count == 1, "\(records)")
     #expect(try manager.property("LastTriggerUSecMonotonic", of: "notify-fire.timer") != "0")
     let result = try manager.waitFor("Result", of: "notify-fire.service") { $0 == "success" }
