@@ -1,6 +1,7 @@
 import Foundation
 import NotifyCore
 import NotifyDesktop
+import NotifyFiring
 import NotifySound
 import NotifyStore
 import NotifyZones
@@ -38,7 +39,7 @@ package final class StdoutSink: DeliverySink {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     self.fd = fd
-    self.isJournal = Self.isJournalStream(fd, environment: environment)
+    self.isJournal = JournalLogHandler.isJournalStream(fd, environment: environment)
     self.readable = readable ?? (isatty(fd) == 1)
     self.requestedZone = zone
     self.writer = LineWriter(fd: fd, timeout: writeTimeout)
@@ -61,13 +62,6 @@ package final class StdoutSink: DeliverySink {
   public func note(for delivery: Delivery) -> String? {
     guard isJournal, delivery.presentation.contains(.banner) else { return nil }
     return "stdout is the journal: only the log line (id and app) was written there, not the content"
-  }
-
-  /// True when `fd` is the stream `JOURNAL_STREAM` names (its device and inode).
-  static func isJournalStream(_ fd: Int32, environment: [String: String]) -> Bool {
-    guard let stream = environment["JOURNAL_STREAM"] else { return false }
-    var info = stat()
-    return fstat(fd, &info) == 0 && stream == "\(info.st_dev):\(info.st_ino)"
   }
 
   private func readableLine(_ d: Delivery) -> String {

@@ -43,9 +43,7 @@ extension DesktopSink {
     -> Bool
   {
     for member in ["ListNames", "ListActivatableNames"] {
-      let message = try connection.methodCall(
-        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-        member: member)
+      let message = try connection.busCall(member)
       let reply = try connection.call(message, timeout: timeout, operation: "calling \(member)")
       if try reply.readStringArray().contains(name) { return true }
     }

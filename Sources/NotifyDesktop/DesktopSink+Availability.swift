@@ -67,10 +67,7 @@ extension DesktopSink {
       let connection = try BusConnection(
         address: configuration.busAddress, description: configuration.connectionName)
       _ = try connection.call(
-        try connection.methodCall(
-          destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
-          interface: "org.freedesktop.DBus",
-          member: "GetId"),
+        try connection.busCall("GetId"),
         timeout: timeout, operation: "calling GetId")
       return nil
     } catch {

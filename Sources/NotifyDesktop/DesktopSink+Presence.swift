@@ -39,9 +39,7 @@ extension DesktopSink {
     lastActivationAttempt = now
     do throws(BusFailure) {
       let connection = try ready(needsServer: false)
-      let message = try connection.methodCall(
-        destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-        member: "StartServiceByName")
+      let message = try connection.busCall("StartServiceByName")
       try message.append(DesktopSink.busName)
       try message.append(UInt32(0))
       _ = try connection.call(
@@ -59,9 +57,7 @@ extension DesktopSink {
 
   /// `NameHasOwner` for the server's name: asks the bus, starts nothing.
   func nameHasOwner(on connection: BusConnection) throws(BusFailure) -> Bool {
-    let message = try connection.methodCall(
-      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
-      member: "NameHasOwner")
+    let message = try connection.busCall("NameHasOwner")
     try message.append(DesktopSink.busName)
     let reply = try connection.call(
       message, timeout: configuration.callTimeout, operation: "calling NameHasOwner")

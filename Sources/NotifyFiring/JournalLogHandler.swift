@@ -60,11 +60,18 @@ public struct JournalLogHandler: LogHandler {
   public static func runsUnderSystemd(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> Bool {
-    if let stream = environment["JOURNAL_STREAM"] {
-      var info = stat()
-      if fstat(2, &info) == 0, stream == "\(info.st_dev):\(info.st_ino)" { return true }
-    }
-    return environment["INVOCATION_ID"].map { !$0.isEmpty } ?? false
+    isJournalStream(2, environment: environment)
+      || (environment["INVOCATION_ID"].map { !$0.isEmpty } ?? false)
+  }
+
+  /// True when `fd` is the journal's stream that `JOURNAL_STREAM` names (its device and
+  /// inode, as systemd.exec(5) says to check).
+  public static func isJournalStream(
+    _ fd: Int32, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) -> Bool {
+    guard let stream = environment["JOURNAL_STREAM"] else { return false }
+    var info = stat()
+    return fstat(fd, &info) == 0 && stream == "\(info.st_dev):\(info.st_ino)"
   }
 
   /// The journal field name for a metadata key: upper case, `[A-Z0-9_]`, no leading `_`.

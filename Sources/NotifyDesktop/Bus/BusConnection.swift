@@ -68,6 +68,14 @@ final class BusConnection {
     return BusMessage(adopting: message!)
   }
 
+  /// A new call of `member` on the bus itself (`org.freedesktop.DBus`: `NameHasOwner`,
+  /// `StartServiceByName`, `ListNames`, ...).
+  func busCall(_ member: String) throws(BusFailure) -> BusMessage {
+    try methodCall(
+      destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus",
+      member: member)
+  }
+
   /// A new signal message.
   func signal(path: String, interface: String, member: String) throws(BusFailure) -> BusMessage {
     var message: OpaquePointer? = nil
