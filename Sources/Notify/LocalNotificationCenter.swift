@@ -195,34 +195,9 @@ public final class LocalNotificationCenter: Sendable {
   /// once, as `present(_:id:)` does.
   @discardableResult
   package func present(_ notification: LocalNotification) throws(NotifyError) -> Delivery {
-    let now = clock.now()
-    var delivery = Delivery(
-      notification: notification, occurrence: 1, fireDate: now, deliveredAt: now, late: false)
-    // A missing or invalid sound file never loses the notification: the default plays.
-    delivery.apply(SoundLibrary.resolve(notification))
-    if let decide = presentation.value { delivery.presentation = decide(notification) }
-    let settings = try store.settingsInForce(app: notification.app)
-    delivery.apply(settings)
-    let quiet = try store.quietHours().isQuiet(at: now, in: clock.zones.local)
-    if QuietRelease.holds(notification, quiet: quiet, settings: settings) {
-      // Shown when quiet hours end, by whichever firer runs then.
-      delivery.held = true
-      try store.recordHeld(delivery)
-      runningLoop.value?.nudge()
-      return delivery
-    }
-    do {
-      try sinks.sink.deliver(delivery)
-    } catch let error as NotifyError {
-      throw error
-    } catch let fault as SinkFault {
-      throw NotifyError(fault)
-    } catch {
-      throw NotifyError(.temporary, "the \(sinks.name) sink could not show the notification (\(error))")
-    }
-    delivery.note = sinks.sink.note(for: delivery)
-    try store.recordPresented(delivery)
-    didDeliver(delivery)
+    // The firer's own hand-off path: the same preparation as a fired notification, and its
+    // sink announces the delivery.
+    let delivery = try firer.exclusively { firer throws(NotifyError) in try firer.present(notification) }
     runningLoop.value?.nudge()
     return delivery
   }

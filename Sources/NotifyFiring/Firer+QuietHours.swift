@@ -93,21 +93,22 @@ extension Firer {
       } else {
         notification = ones[0].notification
       }
-      var delivery = Delivery(
-        notification: notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1,
-        fireDate: ones.last!.fireDate, deliveredAt: now, late: true)
-      delivery.apply(sounds.resolve(notification))
-      if let presentation = options.presentation { delivery.presentation = presentation(notification) }
-      delivery.apply(settings[notification.app] ?? .allowAll)
-      do {
-        try sink.deliver(delivery)
-      } catch let error as NotifyError where error.mayHaveBeenShown {
-        // Not tried again: the server may show it (SPEC.md §6: never twice).
-        logger.warning("\(error)", metadata: ["app": "\(notification.app)", "id": "\(notification.id)"])
-      } catch {
+      let prepared = preparation(
+        notification, settings: settings[notification.app] ?? .allowAll, quiet: false, at: now, version: nil)
+      let delivery = delivery(
+        notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1, fireDate: ones.last!.fireDate,
+        late: true, at: now, prepared)
+      switch hand(delivery) {
+      case .taken, .uncertain:
+        break
+      case .refused(let error):
         logger.warning("could not show what quiet hours held; trying again at the next wake: \(error)")
         try? store.unclaimHeld(Self.heldOf(steps[position...]))
-        break
+        return shown
+      case .fault(let fault):
+        logger.warning("could not show what quiet hours held; trying again at the next wake: \(fault)")
+        try? store.unclaimHeld(Self.heldOf(steps[position...]))
+        return shown
       }
       // One write(2): from here on a crash cannot show it again.
       do {

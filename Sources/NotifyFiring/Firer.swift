@@ -53,44 +53,7 @@ public final class Firer {
   }
 
   /// What a wake-up or a run did.
-  public struct BatchReport: Hashable, Sendable {
-    /// Occurrences claimed (including ones taken over from dead firers).
-    public var claimed = 0
-    /// Occurrences handed to the sink and recorded.
-    public var delivered = 0
-    /// Occurrences recorded `failed`.
-    public var failed = 0
-    /// Occurrences held for quiet hours.
-    public var held = 0
-    /// Held occurrences shown now that quiet hours are over.
-    public var releasedFromQuiet = 0
-    /// Claimed occurrences given back unstarted because the budget ran out.
-    public var released = 0
-    /// True when the task expired before everything due was handed over.
-    public var stopped = false
-    /// True when a stop request (`Firer.isStopRequested`: a signal, `stop()`) cut the work
-    /// short: what was not handed over is given back by the driver as it stops.
-    public var interrupted = false
-    /// The sink fault that halted the hand-overs, if one did; the claims not handed over
-    /// went back to pending (counted in `released`).
-    public var sinkFault: SinkFault?
-
-    /// Creates an empty report.
-    public init() {}
-
-    /// Adds another report's counts.
-    public mutating func add(_ other: BatchReport) {
-      claimed += other.claimed
-      delivered += other.delivered
-      failed += other.failed
-      held += other.held
-      releasedFromQuiet += other.releasedFromQuiet
-      released += other.released
-      stopped = stopped || other.stopped
-      interrupted = interrupted || other.interrupted
-      sinkFault = other.sinkFault ?? sinkFault
-    }
-  }
+  public typealias BatchReport = FiringReport
 
   /// What one wake-up did, and when the firer wants to be woken next (nil: only when
   /// something changes).
@@ -129,19 +92,13 @@ public final class Firer {
   /// store reads stay off the hand-off).
   private var prepared: [ClaimKey: Preparation] = [:]
 
-  /// A claim's sound, the user's settings for its app, whether quiet hours hold it, and the
-  /// store's state when it was claimed (`claimedAt`, `version`).
-  struct Preparation {
-    var sound: SoundResolution
-    var settings: NotificationSettings
-    var held: Bool
-    var claimedAt: Date
-    var version: StoreVersion?
-  }
   /// The store's last answer (issue 26), kept while nothing was committed since
   /// (`FiringStore.isUnchanged(since:)`) and the system zone is the one it was read in: a
   /// wake-up on the firer's own timer then claims or hands over without reading first.
   private var outlook: (FiringOutlook, zone: String)?
+  /// Hand-offs recorded on their own because their note could not be written, left out of
+  /// their burst's record.
+  private var recordedEarly: Set<ClaimKey> = []
   /// Deliveries handed over but not yet recorded because the store was busy.
   private var unrecorded: [HandOff] = []
   /// Held occurrences a release showed but could not record yet because the store was busy:
@@ -161,7 +118,8 @@ public final class Firer {
     self.sounds = sounds
     self.logger = logger
     self.options = options
-    self.machine = FiringStateMachine(claimAhead: options.claimAhead)
+    self.machine = FiringStateMachine(
+      claimAhead: options.claimAhead, attempts: options.attempts, stalledRetry: Firer.stalledSinkRetry)
   }
 
   /// Computes every wall-clock notification's next instant again in the zones as they are
@@ -215,58 +173,56 @@ public final class Firer {
   /// expires no further one starts, and the unstarted claims stay prepared for the next
   /// wake-up (which is due at once). `beforeEach` runs before every hand-over (the daemon
   /// pings its watchdog there).
+  ///
+  /// The machine decides; this carries out its actions one by one and reports each
+  /// result back, until it says to sleep.
   public func wake(task: BackgroundTask? = nil, beforeEach: () -> Void = {}) throws(NotifyError) -> Wake {
-    var report = BatchReport()
+    var released = BatchReport()
     if isStopRequested() {
-      report.interrupted = true
-      return Wake(report: report, next: nil)
+      released.interrupted = true
+      return Wake(report: released, next: nil)
     }
-    let stillHeld = releaseHeld(&report)
-    var actions = machine.wake(now: clock.now())
-    while !actions.isEmpty {
-      switch actions.removeFirst() {
-      case .readNext:
-        actions += machine.nextRead(try nextDue(), now: clock.now())
-      case .claim(let dueBy):
-        let claims = try claim(dueBy: dueBy)
-        report.claimed += claims.count
-        actions = machine.claimed(claims, now: clock.now())
-      case .handOver(let claims):
-        let (done, unstarted, halt) = handOver(claims, task: task, beforeEach: beforeEach)
-        report.add(done)
-        switch halt {
-        case nil:
-          break
-        case .budget:
-          report.stopped = true
-          actions = machine.budgetSpent(unstarted: unstarted, now: clock.now())
-        case .stopRequested:
-          // Kept prepared: the driver gives them back as it stops (`giveBack`).
-          report.interrupted = true
-          _ = machine.budgetSpent(unstarted: unstarted, now: clock.now())
-          return Wake(report: report, next: nil)
-        case .sinkFault(let fault):
-          // Back to pending at once, so that another firer (with another sink) may take
-          // them while this one's sink is stalled or gone.
-          report.sinkFault = fault
-          _ = machine.budgetSpent(unstarted: unstarted, now: clock.now())
-          for case .giveBack(let claims) in machine.stop() {
-            try release(claims)
-            report.released += claims.count
+    let stillHeld = releaseHeld(&released)
+    do {
+      var action = machine.wake(now: clock.now(), next: try nextDue())
+      while true {
+        switch action {
+        case .claim(let dueBy):
+          let claims = try claim(dueBy: dueBy)
+          action = machine.claimed(claims, now: clock.now(), next: try nextDue())
+        case .handOver(let claim, let attempt):
+          if task?.checkExpiration() == true {
+            action = machine.interrupted(.budget, now: clock.now())
+          } else if isStopRequested() {
+            action = machine.interrupted(.stop, now: clock.now())
+          } else {
+            if attempt == 1 { beforeEach() }
+            action = machine.handedOver(handOver(claim, attempt: attempt), now: clock.now())
           }
-          let retry = fault.kind == .stalled ? clock.now() + Firer.stalledSinkRetry : nil
-          return finished(report, next: retry, stillHeld: stillHeld)
+        case .markFailed(let claim, let reason):
+          markFailed(claim, reason: reason)
+          action = machine.markedFailed(now: clock.now())
+        case .record(let handOffs):
+          record(handOffs)
+          action = machine.recorded(now: clock.now(), next: try nextDue())
+        case .giveBack(let claims):
+          try release(claims)
+          action = machine.gaveBack(now: clock.now())
+        case .sleep(let until):
+          var report = machine.takeReport()
+          report.add(released)
+          if let fault = report.sinkFault {
+            logger.warning("\(fault); gave back \(report.released) unstarted deliveries")
+          }
+          // A stopping firer's claims go back as the driver stops (`giveBack`).
+          if report.interrupted { return Wake(report: report, next: nil) }
+          return finished(report, next: until, stillHeld: stillHeld)
         }
-      case .giveBack(let claims):
-        try release(claims)
-        report.released += claims.count
-      case .arm(let date):
-        return finished(report, next: date, stillHeld: stillHeld)
-      case .disarm:
-        return finished(report, next: nil, stillHeld: stillHeld)
       }
+    } catch {
+      machine.failed()
+      throw error
     }
-    return finished(report, next: nil, stillHeld: stillHeld)
   }
 
   /// A wake-up's result: the machine's `next` instant, or sooner when what quiet hours hold
@@ -283,15 +239,13 @@ public final class Firer {
   /// Returns how many went back.
   @discardableResult
   public func giveBack() throws(NotifyError) -> Int {
-    var released = 0
-    for case .giveBack(let claims) in machine.stop() {
-      try release(claims)
-      released += claims.count
-    }
+    let claims = machine.stop()
+    _ = machine.takeReport()
+    try release(claims)
     // What is still unrecorded keeps its journal lines: the next firer records it.
     recordUnrecordedReleases()
     store.endHandOffs(owner: identity)
-    return released
+    return claims.count
   }
 
   /// Fires what is due now, once, under `task` (what `fire-due` and an app's
@@ -342,20 +296,15 @@ public final class Firer {
     version: StoreVersion? = nil
   ) {
     guard !claims.isEmpty else { return }
-    // Unreadable settings or quiet hours show the notification: nothing is held back by a
-    // read error.
     let now = clock.now()
-    let quietHours = readQuiet ?? (try? store.quietHours())
-    let quiet = quietHours?.isQuiet(at: now, in: clock.zones.local) ?? false
+    let quiet = isQuiet(readQuiet, at: now)
     var settings: [String: NotificationSettings] = read ?? [:]
     for app in Set(claims.map(\.notification.app)) where settings[app] == nil {
-      settings[app] = (try? store.settingsInForce(app: app)) ?? .allowAll
+      settings[app] = settingsInForce(app: app)
     }
     for claim in claims {
-      let allowed = settings[claim.notification.app] ?? .allowAll
-      prepared[ClaimKey(claim)] = Preparation(
-        sound: sounds.resolve(claim.notification), settings: allowed,
-        held: QuietRelease.holds(claim.notification, quiet: quiet, settings: allowed), claimedAt: now,
+      prepared[ClaimKey(claim)] = preparation(
+        claim.notification, settings: settings[claim.notification.app] ?? .allowAll, quiet: quiet, at: now,
         version: version)
     }
   }
@@ -369,96 +318,70 @@ public final class Firer {
       || !store.isUnchanged(since: version)
   }
 
-  /// Why a burst's hand-overs stopped before its end.
-  private enum Halt {
-    /// The task's budget ran out.
-    case budget
-    /// The driver is stopping.
-    case stopRequested
-    /// The sink cannot take deliveries now (stalled) or any more (gone).
-    case sinkFault(SinkFault)
+  /// Hands one claimed occurrence to the sink (`attempt` of `Options.attempts`) and says
+  /// what became of it. Nothing but the delivery value is built before the sink call: that
+  /// is the latency that counts.
+  private func handOver(_ claim: Claim, attempt: Int) -> FiringStateMachine.HandOffResult {
+    let key = ClaimKey(claim)
+    // A claim the user cancelled, or another firer took over past its lease while this one
+    // was stopped, is no longer this firer's to hand over (`ClaimLease`). A store that
+    // cannot be read does not hold the delivery back.
+    if attempt == 1, mustConfirm(claim),
+      (try? store.keepClaim(claim, owner: identity, now: clock.now())) == false
+    {
+      prepared[key] = nil
+      logger.notice(
+        "not handed over: the claim was cancelled or taken over by another firer",
+        metadata: Firer.metadata(claim))
+      return .lost
+    }
+    if prepared[key] == nil { prepare([claim]) }
+    let now = clock.now()
+    let delivery = delivery(
+      claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
+      late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance, at: now,
+      prepared[key]
+        ?? preparation(claim.notification, settings: .allowAll, quiet: false, at: now, version: nil))
+    if delivery.held {
+      // Nothing was shown: no hand-off note. A crash before it is recorded leaves the claim
+      // to be taken over and decided again.
+      prepared[key] = nil
+      return .held(HandOff(claim: claim, delivery: delivery))
+    }
+    switch hand(delivery) {
+    case .taken(let shown), .uncertain(let shown, _):
+      prepared[key] = nil
+      let handOff = HandOff(claim: claim, delivery: shown)
+      do {
+        // One write(2): from here on a crash cannot show it again (SPEC.md §6).
+        try store.noteHandedOver(handOff, owner: identity)
+      } catch {
+        logger.warning("could not note a hand-off; recording it at once instead: \(error)")
+        record([handOff])
+        recordedEarly.insert(key)
+      }
+      return .taken(handOff)
+    case .fault(let fault):
+      return .fault(fault)
+    case .refused(let error):
+      let reason = "\(error)"
+      logger.warning(
+        "the \(sink.name) sink refused a delivery (attempt \(attempt) of \(options.attempts)): \(reason)",
+        metadata: Firer.metadata(claim))
+      return .refused("\(sink.name) sink: \(reason)")
+    }
   }
 
-  /// Hands `claims` over in order, checking `task` and the stop request before each, then
-  /// records the ones the sink took in one transaction. Returns what was done, the claims
-  /// not started and why they were not.
-  private func handOver(_ claims: [Claim], task: BackgroundTask?, beforeEach: () -> Void)
-    -> (report: BatchReport, unstarted: [Claim], halt: Halt?)
-  {
-    var report = BatchReport()
-    var handed: [HandOff] = []
-    var unstarted: [Claim] = []
-    var halt: Halt?
-    for (position, claim) in claims.enumerated() {
-      if task?.checkExpiration() == true {
-        (unstarted, halt) = (Array(claims[position...]), .budget)
-        break
-      }
-      if isStopRequested() {
-        (unstarted, halt) = (Array(claims[position...]), .stopRequested)
-        break
-      }
-      beforeEach()
-      // A claim the user cancelled, or another firer took over past its lease while this one
-      // was stopped, is no longer this firer's to hand over (`ClaimLease`). A store that
-      // cannot be read does not hold the delivery back.
-      if mustConfirm(claim), (try? store.keepClaim(claim, owner: identity, now: clock.now())) == false {
-        prepared[ClaimKey(claim)] = nil
-        logger.notice(
-          "not handed over: the claim was cancelled or taken over by another firer",
-          metadata: Firer.metadata(claim))
-        continue
-      }
-      if prepared[ClaimKey(claim)] == nil { prepare([claim]) }
-      guard let preparation = prepared[ClaimKey(claim)] else { continue }
-      let outcome = deliver(claim, preparation)
-      if case .notStarted(let why) = outcome {
-        // Still prepared: it goes back with the rest.
-        (unstarted, halt) = (Array(claims[position...]), why)
-        break
-      }
-      prepared[ClaimKey(claim)] = nil
-      if case .delivered(let delivery) = outcome {
-        let handOff = HandOff(claim: claim, delivery: delivery)
-        if delivery.held {
-          // Nothing was shown: no hand-off note. A crash before it is recorded leaves the
-          // claim to be taken over and decided again.
-          handed.append(handOff)
-          report.held += 1
-          continue
-        }
-        do {
-          // One write(2): from here on a crash cannot show it again (SPEC.md §6).
-          try store.noteHandedOver(handOff, owner: identity)
-          handed.append(handOff)
-        } catch {
-          logger.warning("could not note a hand-off; recording it at once instead: \(error)")
-          record([handOff])
-        }
-        report.delivered += 1
-      } else {
-        report.failed += 1
-      }
+  /// Records a claim refused on every attempt as `failed`.
+  private func markFailed(_ claim: Claim, reason: String) {
+    prepared[ClaimKey(claim)] = nil
+    do {
+      try store.markFailed(claim, reason: reason, at: clock.now())
+    } catch {
+      logger.error("could not record a failed delivery: \(error)", metadata: Firer.metadata(claim))
     }
-    // A reader woken by the sink (a pipe's reader, the notification server) is usually put
-    // on this CPU, the kernel expecting the writer to sleep next; recording, logging and
-    // re-arming would keep it waiting for about a millisecond. Yield once, after the whole
-    // burst: when nothing else wants this CPU, it returns at once. (BENCHMARKS.md, Fire
-    // latency: what the extra millisecond is.)
-    if !handed.isEmpty { sched_yield() }
-    record(handed)
-    // Logged once the burst is handed over and recorded: a log line is no reason for the
-    // next hand-off to wait.
-    for handOff in handed {
-      if handOff.delivery.held {
-        logger.info("held for quiet hours", metadata: Firer.metadata(handOff.claim))
-        continue
-      }
-      logger.info(
-        "delivered\(handOff.delivery.late ? " late" : "")\(handOff.claim.coalesced > 0 ? " (standing for \(handOff.claim.coalesced + 1) occurrences)" : "")",
-        metadata: Firer.metadata(handOff.claim))
-    }
-    return (report, unstarted, halt)
+    logger.error(
+      "delivery failed after \(options.attempts) attempts: \(reason)", metadata: Firer.metadata(claim))
   }
 
   /// Gives claims back to the store, unstarted.
@@ -468,68 +391,18 @@ public final class Firer {
     try Firer.storeCall { try store.release(claims) }
   }
 
-  /// What became of one claimed occurrence.
-  private enum Outcome {
-    /// Handed to the sink (or held for quiet hours).
-    case delivered(Delivery)
-    /// Refused on every attempt and recorded `failed`.
-    case failed
-    /// Not shown, and not the notification's fault: it goes back with the rest.
-    case notStarted(Halt)
-  }
-
-  /// Hands one claimed occurrence to the sink, trying again on failure; a delivery that
-  /// never gets through is recorded `failed`. A sink fault (`SinkFault`) or a stop request
-  /// between attempts leaves it unstarted instead: nothing is recorded `failed` because a
-  /// reader went away or the firer was stopped. Nothing but the delivery value is built
-  /// before the sink call: that is the latency that counts.
-  private func deliver(_ claim: Claim, _ preparation: Preparation) -> Outcome {
-    var lastError = ""
-    for attempt in 1...options.attempts {
-      if attempt > 1, isStopRequested() { return .notStarted(.stopRequested) }
-      let now = clock.now()
-      var delivery = Delivery(
-        notification: claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
-        deliveredAt: now,
-        late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance)
-      delivery.apply(preparation.sound)
-      if let presentation = options.presentation { delivery.presentation = presentation(claim.notification) }
-      delivery.apply(preparation.settings)
-      if preparation.held {
-        delivery.held = true
-        return .delivered(delivery)
-      }
-      do {
-        try sink.deliver(delivery)
-        delivery.note = sink.note(for: delivery)
-      } catch let fault as SinkFault {
-        return .notStarted(.sinkFault(fault))
-      } catch let error as NotifyError where error.mayHaveBeenShown {
-        // Not tried again: the server may show it (SPEC.md §6: never twice).
-        delivery.note = error.description
-        logger.warning("\(error)", metadata: Firer.metadata(claim))
-        return .delivered(delivery)
-      } catch {
-        lastError = "\(error)"
-        logger.warning(
-          "the \(sink.name) sink refused a delivery (attempt \(attempt) of \(options.attempts)): \(lastError)",
-          metadata: Firer.metadata(claim))
-        continue
-      }
-      return .delivered(delivery)
+  /// Records a burst in one transaction, then logs it. A reader woken by the sink (a pipe's
+  /// reader, the notification server) is usually put on this CPU, the kernel expecting the
+  /// writer to sleep next; recording, logging and re-arming would keep it waiting for about
+  /// a millisecond. Yield once, after the whole burst: when nothing else wants this CPU, it
+  /// returns at once. (BENCHMARKS.md, Fire latency: what the extra millisecond is.)
+  private func record(_ burst: [HandOff]) {
+    var handOffs = burst
+    if !recordedEarly.isEmpty {
+      handOffs.removeAll { recordedEarly.remove(ClaimKey($0.claim)) != nil }
     }
-    do {
-      try store.markFailed(claim, reason: "\(sink.name) sink: \(lastError)", at: clock.now())
-    } catch {
-      logger.error("could not record a failed delivery: \(error)", metadata: Firer.metadata(claim))
-    }
-    logger.error(
-      "delivery failed after \(options.attempts) attempts: \(lastError)", metadata: Firer.metadata(claim))
-    return .failed
-  }
-
-  private func record(_ handOffs: [HandOff]) {
     guard !handOffs.isEmpty else { return }
+    if handOffs.contains(where: { !$0.delivery.held }) { sched_yield() }
     do {
       keep(try store.markDelivered(handOffs, zones: clock.zones, app: options.app))
     } catch {
@@ -538,12 +411,29 @@ public final class Firer {
       unrecorded += handOffs
       logger.error("delivered \(handOffs.count) but could not record them yet: \(error)")
     }
+    // Logged once the burst is handed over and recorded: a log line is no reason for the
+    // next hand-off to wait.
+    for handOff in handOffs {
+      if handOff.delivery.held {
+        logger.info("held for quiet hours", metadata: Firer.metadata(handOff.claim))
+        continue
+      }
+      logger.info(
+        "delivered\(handOff.delivery.late ? " late" : "")\(handOff.claim.coalesced > 0 ? " (standing for \(handOff.claim.coalesced + 1) occurrences)" : "")",
+        metadata: Firer.metadata(handOff.claim))
+    }
   }
 
   private func recordUnrecorded() {
     let waiting = unrecorded
     unrecorded = []
-    record(waiting)
+    guard !waiting.isEmpty else { return }
+    do {
+      keep(try store.markDelivered(waiting, zones: clock.zones, app: options.app))
+    } catch {
+      unrecorded = waiting
+      logger.error("delivered \(waiting.count) but could not record them yet: \(error)")
+    }
   }
 
   /// Log fields naming an occurrence: id, app, occurrence; never the body or userInfo.

@@ -57,10 +57,10 @@ extension SQLiteStore: FiringStore {
       let deferred = app == nil ? try Self.runningFiringApps(in: db) : []
       // Only what is due: a dead daemon may have claimed an occurrence just before its instant.
       var journals: [String: [HandOffJournal.Key: Date]] = [:]
-      let abandoned = try Row.fetchAll(
+      let others = try Row.fetchAll(
         db, sql: "SELECT * FROM claim WHERE fire_at <= ? ORDER BY fire_at, notification_rowid",
         arguments: [Millis.from(now)]
-      ).compactMap { row in self.abandonedClaim(row, now: now, journals: &journals) }
+      ).map { row in self.claimRow(row, now: now, journals: &journals) }
       var appFilter = app == nil ? "" : "AND app = ?"
       var arguments: StatementArguments = [Millis.from(now)]
       if let app { arguments += [app] }
@@ -80,7 +80,7 @@ extension SQLiteStore: FiringStore {
         arguments: arguments)
       let decoded = due.map(NotificationRow.decode)
       let plan = ClaimPlanner.plan(
-        abandoned: abandoned, due: decoded, now: now, zones: zones, misfireGrace: misfireGrace,
+        claims: others, due: decoded, now: now, zones: zones, misfireGrace: misfireGrace,
         limit: limit, app: app)
       let snapshots = Dictionary(zip(decoded.map(\.rowID), due)) { first, _ in first }
       var claims: [Claim] = []
@@ -234,29 +234,28 @@ extension SQLiteStore: FiringStore {
 
   // MARK: - Carrying out plans, inside the caller's transaction
 
-  /// A claim row as the planner sees it, when its owner is not alive (live owners' claims
-  /// are none of this firer's business), with what the owner's hand-off journal says of it.
-  /// The claim as the planner sees it when its owner is dead, or alive but past its lease
-  /// (`ClaimLease`); nil while its owner may still hand it over.
-  private func abandonedClaim(_ row: Row, now: Date, journals: inout [String: [HandOffJournal.Key: Date]])
-    -> ClaimPlanner.ClaimRow?
+  /// A claim row as the planner sees it: the facts only the store can find out (whether
+  /// its owner runs, by `/proc`; when it was claimed), and, for a claim the planner may take
+  /// over (`ClaimPlanner.isAbandoned`), its snapshot and what the owner's hand-off journal
+  /// says of it. Live owners' claims are not decoded and their journals not read.
+  private func claimRow(_ row: Row, now: Date, journals: inout [String: [HandOffJournal.Key: Date]])
+    -> ClaimPlanner.ClaimRow
   {
     let owner: String = row["owner"]
-    if ClaimOwner.isAlive(owner), !ClaimLease.isExpired(claimedAt: Millis.date(row["claimed_at"]), now: now) {
-      return nil
-    }
-    var handedOverAt: Date?
+    var claim = ClaimPlanner.ClaimRow(
+      rowID: row["notification_rowid"], occurrence: row["occurrence"], fireDate: Millis.date(row["fire_at"]),
+      late: (row["late"] as Int) != 0, coalesced: row["coalesced"], ownerAlive: ClaimOwner.isAlive(owner),
+      claimedAt: Millis.date(row["claimed_at"]), notification: nil)
+    guard ClaimPlanner.isAbandoned(claim, now: now) else { return claim }
+    claim.notification = ClaimSnapshot.decode(row["snapshot"])
     if let identity = FirerIdentity(owner) {
       let journalPath = HandOffJournal.path(storePath: path, owner: identity)
       if journals[journalPath] == nil { journals[journalPath] = HandOffJournal.read(journalPath) }
-      handedOverAt =
+      claim.handedOverAt =
         journals[journalPath]?[
           HandOffJournal.Key(rowID: row["notification_rowid"], occurrence: row["occurrence"])]
     }
-    return ClaimPlanner.ClaimRow(
-      rowID: row["notification_rowid"], occurrence: row["occurrence"], fireDate: Millis.date(row["fire_at"]),
-      late: (row["late"] as Int) != 0, coalesced: row["coalesced"], ownerAlive: false,
-      notification: ClaimSnapshot.decode(row["snapshot"]), handedOverAt: handedOverAt)
+    return claim
   }
 
   /// Of these dead firers' journals, the ones whose owner holds no claim and no held row

@@ -20,12 +20,14 @@ struct ClaimPlannerTests {
   }
 
   func abandoned(
-    _ id: String, row: Int64, at date: Date, alive: Bool = false, app: String = "a", readable: Bool = true
+    _ id: String, row: Int64, at date: Date, alive: Bool = false, claimedAt: Date? = nil, app: String = "a",
+    readable: Bool = true
   )
     -> ClaimPlanner.ClaimRow
   {
     ClaimPlanner.ClaimRow(
       rowID: row, occurrence: 0, fireDate: date, late: false, coalesced: 0, ownerAlive: alive,
+      claimedAt: claimedAt ?? date - 0.01,
       notification: readable
         ? LocalNotification(
           id: id, app: app, schedule: Schedule(fireDate: .instant(date)), body: id, createdAt: date)
@@ -46,7 +48,7 @@ struct ClaimPlannerTests {
   @Test("a due one-off is claimed and leaves the pending list")
   func oneOff() {
     let plan = ClaimPlanner.plan(
-      abandoned: [], due: [stored("x", row: 1, at: now - 0.5)], now: now, zones: testZones(utcZone),
+      claims: [], due: [stored("x", row: 1, at: now - 0.5)], now: now, zones: testZones(utcZone),
       misfireGrace: nil,
       limit: 64)
     #expect(plan.steps.first == .advance(rowID: 1, nextOccurrence: 1, nextFireDate: nil, resolvedZone: nil))
@@ -57,7 +59,7 @@ struct ClaimPlannerTests {
   @Test("a repeat that missed ten minutes is claimed once, late, coalesced, and moves to its next minute")
   func coalesces() {
     let plan = ClaimPlanner.plan(
-      abandoned: [], due: [stored("r", row: 1, at: now - 600 + 5, repeat: .minute)], now: now,
+      claims: [], due: [stored("r", row: 1, at: now - 600 + 5, repeat: .minute)], now: now,
       zones: testZones(utcZone), misfireGrace: nil, limit: 64)
     let claim = claims(plan).first
     #expect(claim?.occurrence == 9)
@@ -70,7 +72,7 @@ struct ClaimPlannerTests {
   @Test("past the misfire grace: recorded missed, not claimed")
   func missed() {
     let plan = ClaimPlanner.plan(
-      abandoned: [], due: [stored("old", row: 1, at: now - 3600)], now: now, zones: testZones(utcZone),
+      claims: [], due: [stored("old", row: 1, at: now - 3600)], now: now, zones: testZones(utcZone),
       misfireGrace: 60, limit: 64)
     #expect(claims(plan).isEmpty)
     guard case .record(let event)? = plan.steps.last else {
@@ -84,7 +86,7 @@ struct ClaimPlannerTests {
   @Test("a dead firer's due claim is taken over, late; a live one's and a future one are not")
   func takeOver() {
     let plan = ClaimPlanner.plan(
-      abandoned: [
+      claims: [
         abandoned("dead", row: 1, at: now - 30), abandoned("live", row: 2, at: now - 30, alive: true),
         abandoned("future", row: 3, at: now + 30),
       ], due: [], now: now, zones: testZones(utcZone), misfireGrace: nil, limit: 64)
@@ -97,10 +99,22 @@ struct ClaimPlannerTests {
     #expect(claim.late)
   }
 
+  @Test("a live firer's claim past its lease is taken over; one renewed within it is not")
+  func leaseExpiry() {
+    let stuck = abandoned(
+      "stuck", row: 1, at: now - 120, alive: true, claimedAt: now - ClaimLease.duration - 1)
+    let renewed = abandoned("renewed", row: 2, at: now - 120, alive: true, claimedAt: now - 1)
+    #expect(ClaimPlanner.isAbandoned(stuck, now: now))
+    #expect(!ClaimPlanner.isAbandoned(renewed, now: now))
+    let plan = ClaimPlanner.plan(
+      claims: [stuck, renewed], due: [], now: now, zones: testZones(utcZone), misfireGrace: nil, limit: 64)
+    #expect(claims(plan).map(\.notification.id) == ["stuck"])
+  }
+
   @Test("an unreadable abandoned claim is dropped; another app's is left to that app")
   func dropsAndScopes() {
     let plan = ClaimPlanner.plan(
-      abandoned: [
+      claims: [
         abandoned("bad", row: 1, at: now - 1, readable: false), abandoned("b", row: 2, at: now - 1, app: "b"),
       ],
       due: [], now: now, zones: testZones(utcZone), misfireGrace: nil, limit: 64, app: "a")
@@ -110,7 +124,7 @@ struct ClaimPlannerTests {
   @Test("the limit counts take-overs and claims together")
   func limit() {
     let plan = ClaimPlanner.plan(
-      abandoned: [abandoned("dead", row: 9, at: now - 1)],
+      claims: [abandoned("dead", row: 9, at: now - 1)],
       due: (1...5).map { stored("n\($0)", row: Int64($0), at: now - 1) }, now: now, zones: testZones(utcZone),
       misfireGrace: nil, limit: 3)
     #expect(claims(plan).map(\.notification.id) == ["dead", "n1", "n2"])

@@ -2,8 +2,9 @@ import Foundation
 import NotifyCore
 import Testing
 
-/// The firer's decisions between wake-ups, with literal instants (no store, no timer).
-@Suite("FiringStateMachine: what a wake-up does")
+/// The firer's decisions, event by event, with literal instants (no store, no timer, no
+/// sink): each test plays the firer's part by reporting results back.
+@Suite("FiringStateMachine: every decision of a firer")
 struct FiringStateMachineTests {
   let t0 = utc("2026-11-23T09:00:00Z")
 
@@ -14,112 +15,233 @@ struct FiringStateMachineTests {
         id: id, app: "a", schedule: Schedule(fireDate: .instant(date)), body: id, createdAt: date))
   }
 
-  @Test("nothing pending: disarm")
+  func handOff(_ claim: Claim, at now: Date) -> HandOff {
+    HandOff(
+      claim: claim,
+      delivery: Delivery(
+        notification: claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
+        deliveredAt: now, late: false))
+  }
+
+  /// Plays the firer through a burst: every hand-over is taken. Returns the action after
+  /// the last hand-over (the burst's record).
+  func takeAll(_ machine: inout FiringStateMachine, from action: FiringStateMachine.Action, at now: Date)
+    -> (handed: [Claim], next: FiringStateMachine.Action)
+  {
+    var action = action
+    var handed: [Claim] = []
+    while case .handOver(let claim, _) = action {
+      handed.append(claim)
+      action = machine.handedOver(.taken(handOff(claim, at: now)), now: now)
+    }
+    return (handed, action)
+  }
+
+  @Test("nothing pending: sleep until something changes")
   func idle() {
     var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0)
-    #expect(machine.wake(now: t0, next: nil) == [.disarm])
+    #expect(machine.wake(now: t0, next: nil) == .sleep(until: nil))
+    #expect(machine.isIdle)
   }
 
-  @Test("something later: arm claimAhead before it")
+  @Test("something later: sleep until claimAhead before it")
   func armsAhead() {
     var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0)
-    #expect(machine.wake(now: t0, next: .init(t0 + 60)) == [.arm(t0 + 59.99)])
+    #expect(machine.wake(now: t0, next: .init(t0 + 60)) == .sleep(until: t0 + 59.99))
   }
 
-  @Test("within claimAhead of the next instant: claim up to the horizon, then arm for the claimed instant")
-  func claimsAheadThenArmsForTheInstant() {
+  @Test(
+    "within claimAhead: claim, sleep until the instant, then hand the burst over back to back and record it once"
+  )
+  func claimsAheadThenHandsOverTheBurst() {
     // Given a machine woken 10 ms before an instant
     var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0)
     let now = t0 - 0.01
-    // When it wakes, then reports the claim of a burst due at t0
-    #expect(machine.wake(now: now, next: .init(t0)) == [.claim(dueBy: t0)])
+    #expect(machine.wake(now: now, next: .init(t0)) == .claim(dueBy: t0))
     let burst = (0..<5).map { claim("n\($0)", at: t0, row: Int64($0)) }
-    let actions = machine.claimed(burst, now: now, next: .init(t0 + 3600))
-    // Then nothing is handed over early, and the timer is armed for the instant itself
-    #expect(actions == [.arm(t0)])
+    // When it is told the claim of a burst due at t0
+    // Then nothing is handed over early: it sleeps until the instant itself
+    #expect(machine.claimed(burst, now: now, next: .init(t0 + 3600)) == .sleep(until: t0))
     #expect(machine.prepared.count == 5)
     // When the timer fires at the instant
-    // Then the whole burst is handed over together, and the next wake is claimAhead before the next one
-    #expect(machine.wake(now: t0, next: .init(t0 + 3600)) == [.handOver(burst), .arm(t0 + 3599.99)])
+    // Then the burst is handed over in order, one after another, and recorded in one write
+    let (handed, next) = takeAll(&machine, from: machine.wake(now: t0, next: .init(t0 + 3600)), at: t0)
+    #expect(handed == burst)
+    #expect(next == .record(burst.map { handOff($0, at: t0) }))
     #expect(machine.prepared.isEmpty)
+    // And after the record it sleeps until claimAhead before the next instant
+    #expect(machine.recorded(now: t0, next: .init(t0 + 3600)) == .sleep(until: t0 + 3599.99))
+    let report = machine.takeReport()
+    #expect(report.claimed == 5)
+    #expect(report.delivered == 5)
+    #expect(machine.takeReport() == FiringReport())
   }
 
   @Test("a burst is claimed earlier the larger it is, so that all of it is claimed by its instant")
   func marginGrowsWithTheBurst() {
-    // Given 1000 due at t0, and a claim cost of 100 µs each
     var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0.0001)
     let burst = FiringStateMachine.NextDue(t0, count: 1000)
     let margin = machine.margin(for: burst)
     #expect(abs(margin - 0.11) < 1e-9)
     #expect(machine.margin(for: .init(t0, count: 5)) < 0.011)
-    // Then it arms 110 ms before, and claims everything due by the instant when woken
-    #expect(machine.wake(now: t0 - 60, next: burst) == [.arm(t0 - margin)])
-    #expect(machine.wake(now: t0 - margin, next: burst) == [.claim(dueBy: t0)])
+    #expect(machine.wake(now: t0 - 60, next: burst) == .sleep(until: t0 - margin))
+    #expect(machine.wake(now: t0 - margin, next: burst) == .claim(dueBy: t0))
     // And a run that exits (no claim-ahead) claims what is due, when it is due
     var run = FiringStateMachine()
-    #expect(run.wake(now: t0 - 1, next: burst) == [.arm(t0)])
+    #expect(run.wake(now: t0 - 1, next: burst) == .sleep(until: t0))
   }
 
-  @Test("a wake-up hands over what is due before it asks the store for anything")
-  func handOverBeforeReading() {
+  @Test("a wake-up hands over what is due before it claims anything")
+  func handOverBeforeClaiming() {
     var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0)
     let prepared = [claim("x", at: t0)]
     _ = machine.wake(now: t0 - 0.01, next: .init(t0))
     _ = machine.claimed(prepared, now: t0 - 0.01, next: nil)
-    // When the timer fires at the instant
-    // Then the hand-off comes first, and only then is the store's next instant wanted
-    #expect(machine.wake(now: t0) == [.handOver(prepared), .readNext])
-    #expect(machine.nextRead(.init(t0 + 60), now: t0) == [.arm(t0 + 59.99)])
+    // When the timer fires at the instant and the store says more is due right now
+    // Then the hand-off comes first, the claim only after the record
+    #expect(machine.wake(now: t0, next: .init(t0)) == .handOver(prepared[0], attempt: 1))
+    #expect(
+      machine.handedOver(.taken(handOff(prepared[0], at: t0)), now: t0)
+        == .record([handOff(prepared[0], at: t0)]))
+    #expect(machine.recorded(now: t0, next: .init(t0)) == .claim(dueBy: t0 + 0.01))
   }
 
   @Test("overdue claims are handed over as soon as they are claimed")
   func overdueAtOnce() {
     var machine = FiringStateMachine()
-    #expect(machine.wake(now: t0, next: .init(t0 - 3600)) == [.claim(dueBy: t0)])
-    let late = [claim("late", at: t0 - 3600)]
-    #expect(machine.claimed(late, now: t0, next: nil) == [.handOver(late), .disarm])
+    #expect(machine.wake(now: t0, next: .init(t0 - 3600)) == .claim(dueBy: t0))
+    let late = claim("late", at: t0 - 3600)
+    #expect(machine.claimed([late], now: t0, next: nil) == .handOver(late, attempt: 1))
   }
 
-  @Test("a full batch claims again; a bounded number of rounds, then it re-arms at once")
+  @Test("a full batch claims again; a bounded number of rounds, then it sleeps for no time")
   func claimRounds() {
     var machine = FiringStateMachine(claimAhead: 0, claimRounds: 3)
-    #expect(machine.wake(now: t0, next: .init(t0)) == [.claim(dueBy: t0)])
+    #expect(machine.wake(now: t0, next: .init(t0)) == .claim(dueBy: t0))
     for round in 0..<3 {
       let batch = [claim("b\(round)", at: t0, row: Int64(round))]
-      let actions = machine.claimed(batch, now: t0, next: .init(t0))
-      #expect(actions.first == .handOver(batch))
+      let (handed, record) = takeAll(&machine, from: machine.claimed(batch, now: t0, next: .init(t0)), at: t0)
+      #expect(handed == batch)
+      #expect(record == .record(batch.map { handOff($0, at: t0) }))
       // Still due after the batch: claim again until the rounds are used up
-      #expect(actions.last == (round < 2 ? .claim(dueBy: t0) : .arm(t0)))
+      #expect(
+        machine.recorded(now: t0, next: .init(t0)) == (round < 2 ? .claim(dueBy: t0) : .sleep(until: t0)))
     }
   }
 
   @Test("due but nothing claimable: look again a millisecond later instead of spinning")
   func emptyClaimDoesNotSpin() {
     var machine = FiringStateMachine()
-    #expect(machine.wake(now: t0, next: .init(t0)) == [.claim(dueBy: t0)])
+    #expect(machine.wake(now: t0, next: .init(t0)) == .claim(dueBy: t0))
     #expect(
-      machine.claimed([], now: t0, next: .init(t0)) == [.arm(t0 + FiringStateMachine.retryAfterEmptyClaim)])
+      machine.claimed([], now: t0, next: .init(t0))
+        == .sleep(until: t0 + FiringStateMachine.retryAfterEmptyClaim))
   }
 
-  @Test("a clock set backwards hands over nothing early and re-arms for the claimed instant")
+  @Test("a clock set backwards hands over nothing early and sleeps until the claimed instant")
   func clockBackwards() {
     var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0)
     _ = machine.wake(now: t0 - 0.01, next: .init(t0))
     let prepared = [claim("x", at: t0)]
     _ = machine.claimed(prepared, now: t0 - 0.01, next: nil)
-    // When the clock jumps an hour back and the machine is woken
-    #expect(machine.wake(now: t0 - 3600, next: nil) == [.arm(t0)])
+    #expect(machine.wake(now: t0 - 3600, next: nil) == .sleep(until: t0))
     #expect(machine.prepared == prepared)
   }
 
-  @Test("a spent budget keeps the unstarted ones prepared and wakes again at once; stop gives them back")
+  @Test("a refused delivery is tried again, then recorded failed, and the burst goes on")
+  func refusalsThenFailure() {
+    var machine = FiringStateMachine(attempts: 3)
+    let (a, b) = (claim("a", at: t0, row: 1), claim("b", at: t0, row: 2))
+    _ = machine.wake(now: t0, next: .init(t0))
+    #expect(machine.claimed([a, b], now: t0, next: nil) == .handOver(a, attempt: 1))
+    #expect(machine.handedOver(.refused("no"), now: t0) == .handOver(a, attempt: 2))
+    #expect(machine.handedOver(.refused("no"), now: t0) == .handOver(a, attempt: 3))
+    #expect(machine.handedOver(.refused("still no"), now: t0) == .markFailed(a, reason: "still no"))
+    #expect(machine.markedFailed(now: t0) == .handOver(b, attempt: 1))
+    #expect(machine.handedOver(.taken(handOff(b, at: t0)), now: t0) == .record([handOff(b, at: t0)]))
+    #expect(machine.recorded(now: t0, next: nil) == .sleep(until: nil))
+    let report = machine.takeReport()
+    #expect((report.claimed, report.delivered, report.failed) == (2, 1, 1))
+  }
+
+  @Test("a stalled sink: what it took is recorded, every other claim goes back, and it looks again later")
+  func stalledSink() {
+    var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0, stalledRetry: 2)
+    let burst = (0..<3).map { claim("s\($0)", at: t0, row: Int64($0)) }
+    let later = claim("later", at: t0 + 0.005, row: 9)
+    _ = machine.wake(now: t0 - 0.01, next: .init(t0))
+    _ = machine.claimed(burst + [later], now: t0 - 0.01, next: nil)
+    #expect(machine.wake(now: t0, next: nil) == .handOver(burst[0], attempt: 1))
+    #expect(machine.handedOver(.taken(handOff(burst[0], at: t0)), now: t0) == .handOver(burst[1], attempt: 1))
+    let fault = SinkFault(.stalled, sink: "stdout", reason: "its reader has not read for 1 s")
+    #expect(machine.handedOver(.fault(fault), now: t0) == .record([handOff(burst[0], at: t0)]))
+    #expect(machine.recorded(now: t0, next: nil) == .giveBack([burst[1], burst[2], later]))
+    #expect(machine.gaveBack(now: t0) == .sleep(until: t0 + 2))
+    #expect(machine.prepared.isEmpty)
+    let report = machine.takeReport()
+    #expect(report.sinkFault == fault)
+    #expect((report.delivered, report.released) == (1, 3))
+  }
+
+  @Test("a sink that is gone: everything goes back and it sleeps until woken")
+  func goneSink() {
+    var machine = FiringStateMachine()
+    let a = claim("a", at: t0)
+    _ = machine.wake(now: t0, next: .init(t0))
+    _ = machine.claimed([a], now: t0, next: nil)
+    #expect(
+      machine.handedOver(.fault(SinkFault(.gone, sink: "stdout", reason: "closed")), now: t0) == .record([]))
+    #expect(machine.recorded(now: t0, next: nil) == .giveBack([a]))
+    #expect(machine.gaveBack(now: t0) == .sleep(until: nil))
+  }
+
+  @Test(
+    "a spent budget records what was taken, keeps the rest prepared and wakes again at once; stop gives them back"
+  )
   func budgetAndStop() {
     var machine = FiringStateMachine()
-    let unstarted = [claim("u1", at: t0, row: 1), claim("u2", at: t0, row: 2)]
-    #expect(machine.budgetSpent(unstarted: unstarted, now: t0 + 1) == [.arm(t0 + 1)])
-    #expect(machine.prepared == unstarted)
-    #expect(machine.stop() == [.giveBack(unstarted)])
+    let burst = (1...3).map { claim("u\($0)", at: t0, row: Int64($0)) }
+    _ = machine.wake(now: t0, next: .init(t0))
+    _ = machine.claimed(burst, now: t0, next: nil)
+    #expect(machine.handedOver(.taken(handOff(burst[0], at: t0)), now: t0) == .handOver(burst[1], attempt: 1))
+    #expect(machine.interrupted(.budget, now: t0 + 1) == .record([handOff(burst[0], at: t0)]))
+    #expect(machine.recorded(now: t0 + 1, next: .init(t0)) == .sleep(until: t0 + 1))
+    #expect(machine.prepared == Array(burst[1...]))
+    #expect(machine.takeReport().stopped)
+    #expect(machine.stop() == Array(burst[1...]))
     #expect(machine.prepared.isEmpty)
     #expect(machine.stop().isEmpty)
+    #expect(machine.takeReport().released == 2)
+  }
+
+  @Test("a stop request between hand-overs keeps the rest for the driver and sleeps until woken")
+  func stopRequest() {
+    var machine = FiringStateMachine()
+    let burst = (1...2).map { claim("s\($0)", at: t0, row: Int64($0)) }
+    _ = machine.wake(now: t0, next: .init(t0))
+    _ = machine.claimed(burst, now: t0, next: nil)
+    #expect(machine.interrupted(.stop, now: t0) == .record([]))
+    #expect(machine.recorded(now: t0, next: .init(t0)) == .sleep(until: nil))
+    #expect(machine.takeReport().interrupted)
+    #expect(machine.stop() == burst)
+  }
+
+  @Test("a store failure mid-burst returns to idle with nothing lost")
+  func failureKeepsClaims() {
+    var machine = FiringStateMachine()
+    let burst = (1...2).map { claim("f\($0)", at: t0, row: Int64($0)) }
+    _ = machine.wake(now: t0, next: .init(t0))
+    _ = machine.claimed(burst, now: t0, next: nil)
+    machine.failed()
+    #expect(machine.isIdle)
+    #expect(machine.prepared == burst)
+  }
+
+  @Test("an event the state cannot have traps")
+  func impossibleEventTraps() async {
+    await #expect(processExitsWith: .failure) {
+      var machine = FiringStateMachine()
+      _ = machine.recorded(now: Date(), next: nil)
+    }
   }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// the store finds out (`/proc`) and passes in.
 ///
 /// ```swift
-/// let plan = ClaimPlanner.plan(abandoned: dead, due: rows, now: now, zones: zones, misfireGrace: nil, limit: 64)
+/// let plan = ClaimPlanner.plan(claims: others, due: rows, now: now, zones: zones, misfireGrace: nil, limit: 64)
 /// for step in plan.steps { try execute(step) }
 /// ```
 public enum ClaimPlanner {
@@ -25,8 +25,10 @@ public enum ClaimPlanner {
     public var late: Bool
     /// How many earlier occurrences it stands for.
     public var coalesced: Int
-    /// Whether the firer that holds it still runs.
+    /// Whether the firer that holds it still runs (a fact the store finds out: `/proc`).
     public var ownerAlive: Bool
+    /// When its owner claimed or last renewed it; nil for a claim of a dead owner.
+    public var claimedAt: Date?
     /// The notification as it was when claimed; nil when the snapshot cannot be read.
     public var notification: LocalNotification?
     /// When its (dead) owner handed it to the sink, by the owner's hand-off journal; nil
@@ -36,8 +38,9 @@ public enum ClaimPlanner {
     /// Creates a claim row.
     public init(
       rowID: Int64, occurrence: Int, fireDate: Date, late: Bool, coalesced: Int, ownerAlive: Bool,
-      notification: LocalNotification?, handedOverAt: Date? = nil
+      claimedAt: Date? = nil, notification: LocalNotification?, handedOverAt: Date? = nil
     ) {
+      self.claimedAt = claimedAt
       self.handedOverAt = handedOverAt
       self.rowID = rowID
       self.occurrence = occurrence
@@ -76,16 +79,26 @@ public enum ClaimPlanner {
     public init() {}
   }
 
-  /// Plans one claim at `now`: abandoned claims due by `now` first (of `app` only, when
-  /// given), then `due` rows (read soonest first), at most `limit` claims in all.
+  /// Whether a claim is abandoned at `now`, and so this firer's to take over: its owner is
+  /// dead, or alive but past its lease (`ClaimLease`: stopped, or stuck). The store reads the
+  /// owner's hand-off journal only for these.
+  public static func isAbandoned(_ row: ClaimRow, now: Date) -> Bool {
+    guard row.ownerAlive else { return true }
+    guard let claimedAt = row.claimedAt else { return false }
+    return ClaimLease.isExpired(claimedAt: claimedAt, now: now)
+  }
+
+  /// Plans one claim at `now`: the claims of other firers due by `now` that are abandoned
+  /// (`isAbandoned`) first (of `app` only, when given), then `due` rows (read soonest
+  /// first), at most `limit` claims in all.
   public static func plan(
-    abandoned: [ClaimRow], due: [StoredNotification], now: Date, zones: Zones,
+    claims: [ClaimRow], due: [StoredNotification], now: Date, zones: Zones,
     misfireGrace: TimeInterval?, limit: Int, app: String? = nil
   ) -> Plan {
     var plan = Plan()
     var claimed = 0
-    for row in abandoned.sorted(by: { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) })
-    where claimed < limit && !row.ownerAlive && row.fireDate <= now {
+    for row in claims.sorted(by: { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) })
+    where claimed < limit && row.fireDate <= now && isAbandoned(row, now: now) {
       guard let notification = row.notification else {
         // An unreadable snapshot cannot be delivered: drop it rather than trip on it each wake-up.
         plan.steps.append(.drop(rowID: row.rowID, occurrence: row.occurrence))

@@ -1,20 +1,32 @@
 import Foundation
 
-/// The decisions of one firer between wake-ups (SPEC.md §6), the same for `notify daemon`,
-/// `notify fire-due` and an app firing in process: what to hand over now, when to claim,
-/// when to wake next, what to give back.
+/// Every decision of one firer (SPEC.md §6), the same for `notify daemon`, `notify
+/// fire-due` and an app firing in process: when to claim, what to hand over and in what
+/// order, how often a refused delivery is tried, what a sink fault, a spent budget or a stop
+/// does to the claims in hand, what to record and give back, when to wake next.
 ///
-/// Pure: each event (a wake-up, a claim's result, a budget spent, a stop) goes in with
-/// `now` and the store's earliest next fire instant, and the actions to take come out. The
-/// firer carries them out and reports back; a driver (sd-event, a plain loop) only decides
-/// when to call `wake`. Occurrences are claimed `claimAhead` before their instant, so that
-/// at the instant only the hand-off is left; everything due at one instant is handed over
-/// together.
+/// Pure: one method per event, each with `now` (and the store's next instant where the
+/// decision needs it), each returning the one action to carry out next. The firer carries it
+/// out against the store and the sink and reports the result as the next event, until the
+/// action is `.sleep`. A driver (sd-event, a plain loop) only decides when to call `wake`.
+/// The state is an enum; an event that cannot happen in the current state is a programming
+/// error and traps.
+///
+/// Occurrences are claimed `claimAhead` before their instant, so that at the instant only
+/// the hand-off is left; everything due at one instant is handed over back to back and then
+/// recorded in one write.
 ///
 /// ```swift
 /// var machine = FiringStateMachine(claimAhead: 0.01)
-/// for action in machine.wake(now: now, next: store.nextFireDate) { ... }
-/// // after carrying out .claim(dueBy:): machine.claimed(claims, now: now, next: store.nextFireDate)
+/// var action = machine.wake(now: now, next: outlook.next)
+/// while true {
+///   switch action {
+///   case .claim(let dueBy): action = machine.claimed(try claim(dueBy), now: now, next: outlook.next)
+///   case .handOver(let claim, let attempt): action = machine.handedOver(deliver(claim), now: now)
+///   // ...
+///   case .sleep(let until): return until
+///   }
+/// }
 /// ```
 public struct FiringStateMachine: Sendable {
   /// The store's earliest next fire instant, and how many occurrences fall due at it.
@@ -31,20 +43,83 @@ public struct FiringStateMachine: Sendable {
     }
   }
 
-  /// What the firer does next.
+  /// What the firer carries out next. Each event's documentation names the cases it
+  /// returns.
   public enum Action: Hashable, Sendable {
-    /// Claim what falls due by this instant, then report with `claimed(_:now:next:)`.
+    /// Claim what falls due by this instant; report with `claimed(_:now:next:)`.
     case claim(dueBy: Date)
-    /// Hand these claimed occurrences to the sink now, in order, then record them.
-    case handOver([Claim])
-    /// Sleep until this instant (or until something changes).
-    case arm(Date)
-    /// Nothing is pending: sleep until something changes.
-    case disarm
-    /// Return these unstarted claims to pending.
+    /// Hand this claimed occurrence to the sink (`attempt` counts from 1), unless the
+    /// budget is spent or a stop was asked for (`interrupted(_:now:)`); report with
+    /// `handedOver(_:now:)`.
+    case handOver(Claim, attempt: Int)
+    /// Record this claim `failed` with the sink's reason; report with `markedFailed(now:)`.
+    case markFailed(Claim, reason: String)
+    /// Record these hand-offs (none, when nothing of the burst was taken) in one write;
+    /// report with `recorded(now:next:)`.
+    case record([HandOff])
+    /// Return these unstarted claims to pending; report with `gaveBack(now:)`.
     case giveBack([Claim])
-    /// Read the store's next instant and report it with `nextRead(_:now:)`.
-    case readNext
+    /// Nothing more now: wake at this instant, or only when something changes (nil).
+    case sleep(until: Date?)
+  }
+
+  /// What became of one hand-off.
+  public enum HandOffResult: Hashable, Sendable {
+    /// The sink took it (or may have shown it: never tried again).
+    case taken(HandOff)
+    /// Quiet hours hold it: recorded `held`, nothing shown.
+    case held(HandOff)
+    /// The sink refused it, and said why; it may be tried again.
+    case refused(String)
+    /// The sink cannot take deliveries now or any more: every claim in hand goes back.
+    case fault(SinkFault)
+    /// No longer this firer's (cancelled, or taken over past its lease): skipped.
+    case lost
+  }
+
+  /// Why hand-overs stop before the burst's end.
+  public enum Interruption: Hashable, Sendable {
+    /// The background task's budget ran out: the rest stays claimed and the next wake-up
+    /// comes at once.
+    case budget
+    /// The driver is stopping: the rest stays claimed until it gives them back (`stop()`).
+    case stop
+  }
+
+  /// The hand-overs of one instant in progress.
+  struct Burst: Hashable, Sendable {
+    /// The claim being handed over, and the ones after it.
+    var queue: [Claim]
+    /// Which try of the first claim this is.
+    var attempt = 1
+    /// What the sink took so far, recorded together at the end.
+    var taken: [HandOff] = []
+  }
+
+  /// What comes after a record.
+  enum AfterRecord: Hashable, Sendable {
+    /// Claim or sleep, by the store's next instant.
+    case plan
+    /// Sleep until then (a spent budget: at once; a stop: until woken).
+    case sleep(Date?)
+    /// Give every claim back, then sleep until then (a sink fault).
+    case giveBackAll(retry: Date?)
+  }
+
+  /// Where the machine is.
+  enum State: Hashable, Sendable {
+    /// Between wake-ups.
+    case idle
+    /// A claim is being carried out.
+    case claiming
+    /// Hand-overs are being carried out.
+    case handingOver(Burst)
+    /// A claim refused on every attempt is being recorded `failed`.
+    case markingFailed(Burst)
+    /// A burst is being recorded.
+    case recording(AfterRecord)
+    /// Claims are being given back; then sleep until then.
+    case givingBack(retry: Date?)
   }
 
   /// How long before its instant an occurrence is claimed (0: when due).
@@ -55,17 +130,32 @@ public struct FiringStateMachine: Sendable {
   /// How many claims in a row one wake-up may make before it re-arms instead (each claims
   /// up to a batch; more than this many batches due at once continue after other events).
   public let claimRounds: Int
+  /// How many times a delivery is tried before it is recorded `failed`.
+  public let attempts: Int
+  /// How long after a stalled sink (`SinkFault.stalled`) to try again.
+  public let stalledRetry: TimeInterval
+
   /// Occurrences claimed and not yet handed over, soonest first.
   public private(set) var prepared: [Claim] = []
+  /// What was done since the last `takeReport()`.
+  public private(set) var report = FiringReport()
+  private(set) var state = State.idle
+  /// Claims made since the wake-up, and whether the last one found nothing.
   private var rounds = 0
   private var lastClaimEmpty = false
 
   /// A machine that claims `claimAhead` early, plus `claimCost` per occurrence due at once
-  /// (none when `claimAhead` is 0: a run that exits claims what is due, when it is due).
-  public init(claimAhead: TimeInterval = 0, claimCost: TimeInterval = 0.0001, claimRounds: Int = 16) {
+  /// (none when `claimAhead` is 0: a run that exits claims what is due, when it is due), and
+  /// tries a refused delivery `attempts` times.
+  public init(
+    claimAhead: TimeInterval = 0, claimCost: TimeInterval = 0.0001, claimRounds: Int = 16, attempts: Int = 3,
+    stalledRetry: TimeInterval = 2
+  ) {
     self.claimAhead = max(0, claimAhead)
     self.claimCost = claimAhead > 0 ? max(0, claimCost) : 0
     self.claimRounds = max(1, claimRounds)
+    self.attempts = max(1, attempts)
+    self.stalledRetry = max(0, stalledRetry)
   }
 
   /// How long before `next` its occurrences are claimed.
@@ -73,77 +163,196 @@ public struct FiringStateMachine: Sendable {
     claimAhead + Double(next.count) * claimCost
   }
 
-  /// A wake-up: the timer, a change to the store, a clock set, a zone change, a resume.
-  /// Hands over what has come due first (no store read stands before a hand-off), then
-  /// asks for the store's next instant (`.readNext`).
-  public mutating func wake(now: Date) -> [Action] {
+  /// True between wake-ups.
+  public var isIdle: Bool { state == .idle }
+
+  // MARK: - Events
+
+  /// A wake-up (the timer, a change to the store, a clock set, a zone change, a resume),
+  /// with the store's next instant. Returns `.handOver` when something prepared is due,
+  /// else `.claim` or `.sleep`.
+  public mutating func wake(now: Date, next: NextDue?) -> Action {
+    precondition(state == .idle, "wake while \(state)")
     rounds = 0
     lastClaimEmpty = false
-    return handOverDue(now: now) + [.readNext]
+    return handOverOrPlan(now: now, next: next)
   }
 
-  /// The result of `.claim`: `claims` are now this firer's. Hands over those already due,
-  /// then asks for the store's next instant again.
-  public mutating func claimed(_ claims: [Claim], now: Date) -> [Action] {
+  /// The result of `.claim`: `claims` are now this firer's. Returns `.handOver` when one is
+  /// due, else `.claim` (a full batch) or `.sleep`.
+  public mutating func claimed(_ claims: [Claim], now: Date, next: NextDue?) -> Action {
+    precondition(state == .claiming, "claimed while \(state)")
     rounds += 1
     lastClaimEmpty = claims.isEmpty
-    prepared = (prepared + claims).sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }
-    return handOverDue(now: now) + [.readNext]
+    report.claimed += claims.count
+    prepared = (prepared + claims).sorted(by: Self.order)
+    return handOverOrPlan(now: now, next: next)
   }
 
-  /// The result of `.readNext`: the store's earliest next fire instant (pending rows and
-  /// abandoned claims), or nil. Decides whether to claim, or when to wake next.
-  public mutating func nextRead(_ next: NextDue?, now: Date) -> [Action] {
-    plan(now: now, next: next, claimedNothing: lastClaimEmpty)
+  /// The result of `.handOver`. Returns the next `.handOver` (the next claim, or the same
+  /// one again after a refusal), `.markFailed` (refused on every attempt), `.record` (the
+  /// burst's end) or, after a sink fault with nothing to record, `.giveBack`.
+  public mutating func handedOver(_ result: HandOffResult, now: Date) -> Action {
+    guard case .handingOver(var burst) = state else { preconditionFailure("handedOver while \(state)") }
+    switch result {
+    case .taken(let handOff):
+      report.delivered += 1
+      burst.taken.append(handOff)
+    case .held(let handOff):
+      report.held += 1
+      burst.taken.append(handOff)
+    case .lost:
+      break
+    case .refused(let reason):
+      guard burst.attempt >= attempts else {
+        burst.attempt += 1
+        state = .handingOver(burst)
+        return .handOver(burst.queue[0], attempt: burst.attempt)
+      }
+      state = .markingFailed(burst)
+      return .markFailed(burst.queue[0], reason: reason)
+    case .fault(let fault):
+      // Back to pending at once, so that another firer (with another sink) may take them
+      // while this one's sink is stalled or gone.
+      report.sinkFault = fault
+      prepared = (burst.queue + prepared).sorted(by: Self.order)
+      let retry = fault.kind == .stalled ? now + stalledRetry : nil
+      return record(burst.taken, then: .giveBackAll(retry: retry))
+    }
+    return next(after: burst)
   }
 
-  /// `wake(now:)` followed by `nextRead(_:now:)`, for a caller that has `next` at hand.
-  public mutating func wake(now: Date, next: NextDue?) -> [Action] {
-    wake(now: now).filter { $0 != .readNext } + nextRead(next, now: now)
+  /// The result of `.markFailed`. Returns what `handedOver` returns after a hand-off.
+  public mutating func markedFailed(now: Date) -> Action {
+    guard case .markingFailed(let burst) = state else { preconditionFailure("markedFailed while \(state)") }
+    report.failed += 1
+    return next(after: burst)
   }
 
-  /// `claimed(_:now:)` followed by `nextRead(_:now:)`, for a caller that has `next` at hand.
-  public mutating func claimed(_ claims: [Claim], now: Date, next: NextDue?) -> [Action] {
-    claimed(claims, now: now).filter { $0 != .readNext } + nextRead(next, now: now)
+  /// Hand-overs cannot go on (`why`): the claim about to be handed over and the rest stay
+  /// prepared, and what the sink took is recorded. Returns `.record`.
+  public mutating func interrupted(_ why: Interruption, now: Date) -> Action {
+    guard case .handingOver(let burst) = state else { preconditionFailure("interrupted while \(state)") }
+    prepared = (burst.queue + prepared).sorted(by: Self.order)
+    switch why {
+    case .budget:
+      report.stopped = true
+      return record(burst.taken, then: .sleep(now))
+    case .stop:
+      report.interrupted = true
+      return record(burst.taken, then: .sleep(nil))
+    }
   }
 
-  /// The budget ran out with `unstarted` claims not handed over: keep them for the next
-  /// wake-up, which comes at once.
-  public mutating func budgetSpent(unstarted: [Claim], now: Date) -> [Action] {
-    prepared = (unstarted + prepared).sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }
-    return unstarted.isEmpty ? [] : [.arm(now)]
+  /// The result of `.record`, with the store's next instant. Returns `.handOver` (more came
+  /// due meanwhile), `.claim`, `.giveBack` (after a sink fault) or `.sleep`.
+  public mutating func recorded(now: Date, next: NextDue?) -> Action {
+    guard case .recording(let after) = state else { preconditionFailure("recorded while \(state)") }
+    switch after {
+    case .plan:
+      return handOverOrPlan(now: now, next: next)
+    case .sleep(let until):
+      state = .idle
+      return .sleep(until: until)
+    case .giveBackAll(let retry):
+      guard !prepared.isEmpty else {
+        state = .idle
+        return .sleep(until: retry)
+      }
+      state = .givingBack(retry: retry)
+      return .giveBack(takePrepared())
+    }
   }
 
-  /// Stopping (a signal, a run's end): every claim not handed over goes back.
-  public mutating func stop() -> [Action] {
+  /// The result of `.giveBack`. Returns `.sleep`.
+  public mutating func gaveBack(now: Date) -> Action {
+    guard case .givingBack(let retry) = state else { preconditionFailure("gaveBack while \(state)") }
+    state = .idle
+    return .sleep(until: retry)
+  }
+
+  /// The action in progress could not be carried out (the store failed): back to idle,
+  /// with every claim not handed over still prepared.
+  public mutating func failed() {
+    switch state {
+    case .handingOver(let burst), .markingFailed(let burst):
+      prepared = (burst.queue + prepared).sorted(by: Self.order)
+    case .idle, .claiming, .recording, .givingBack:
+      break
+    }
+    state = .idle
+  }
+
+  /// Stopping (a signal, a run's end), between wake-ups: every claim not handed over is to
+  /// go back. Returns them (counted as released).
+  public mutating func stop() -> [Claim] {
+    precondition(state == .idle, "stop while \(state)")
+    return takePrepared()
+  }
+
+  /// What was done since the last call; starts counting again.
+  public mutating func takeReport() -> FiringReport {
+    defer { report = FiringReport() }
+    return report
+  }
+
+  // MARK: - Decisions
+
+  private mutating func takePrepared() -> [Claim] {
     defer { prepared = [] }
-    return prepared.isEmpty ? [] : [.giveBack(prepared)]
+    report.released += prepared.count
+    return prepared
   }
 
-  private mutating func handOverDue(now: Date) -> [Action] {
+  private mutating func record(_ taken: [HandOff], then after: AfterRecord) -> Action {
+    state = .recording(after)
+    return .record(taken)
+  }
+
+  /// After a claim is done with: the next one of the burst, or the burst's record.
+  private mutating func next(after burst: Burst) -> Action {
+    var burst = burst
+    burst.queue.removeFirst()
+    burst.attempt = 1
+    guard let claim = burst.queue.first else { return record(burst.taken, then: .plan) }
+    state = .handingOver(burst)
+    return .handOver(claim, attempt: 1)
+  }
+
+  /// Hands over what has come due first (no claim stands before a hand-off), else claims
+  /// or sleeps.
+  private mutating func handOverOrPlan(now: Date, next: NextDue?) -> Action {
     let due = prepared.prefix { $0.fireDate <= now }
-    guard !due.isEmpty else { return [] }
-    prepared.removeFirst(due.count)
-    return [.handOver(Array(due))]
+    if let first = due.first {
+      state = .handingOver(Burst(queue: Array(due)))
+      prepared.removeFirst(due.count)
+      return .handOver(first, attempt: 1)
+    }
+    let action = plan(now: now, next: next)
+    if case .claim = action { state = .claiming } else { state = .idle }
+    return action
   }
 
-  /// Claim when the next instant is within its margin; otherwise arm for the earliest of
-  /// the prepared instants and the margin before the next pending one.
-  private func plan(now: Date, next: NextDue?, claimedNothing: Bool) -> [Action] {
+  /// Claim when the next instant is within its margin; otherwise sleep until the earliest
+  /// of the prepared instants and the margin before the next pending one.
+  private func plan(now: Date, next: NextDue?) -> Action {
     let margin = next.map(margin(for:)) ?? claimAhead
     let horizon = now + margin
-    if let next, next.instant <= horizon, !claimedNothing, rounds < claimRounds {
-      return [.claim(dueBy: max(now + claimAhead, next.instant))]
+    if let next, next.instant <= horizon, !lastClaimEmpty, rounds < claimRounds {
+      return .claim(dueBy: max(now + claimAhead, next.instant))
     }
     var wake = [prepared.first?.fireDate, next.map { $0.instant - margin }].compactMap { $0 }.min()
-    if claimedNothing, let soon = wake, soon <= horizon, prepared.first.map({ $0.fireDate > soon }) ?? true {
+    if lastClaimEmpty, let soon = wake, soon <= horizon, prepared.first.map({ $0.fireDate > soon }) ?? true {
       // The store says something is due but nothing could be claimed: another live firer
       // holds it, or the instant is a fraction of a millisecond past its stored
       // millisecond. Look again shortly instead of spinning.
       wake = max(soon, now + Self.retryAfterEmptyClaim)
     }
-    guard let wake else { return [.disarm] }
-    return [.arm(wake)]
+    return .sleep(until: wake)
+  }
+
+  private static func order(_ a: Claim, _ b: Claim) -> Bool {
+    (a.fireDate, a.rowID, a.occurrence) < (b.fireDate, b.rowID, b.occurrence)
   }
 
   /// How soon to look again when something due could not be claimed.

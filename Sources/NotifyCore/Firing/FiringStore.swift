@@ -113,6 +113,12 @@ public protocol FiringStore: AnyObject {
   /// `owner` stops firing: its hand-off notes, all recorded, can go.
   func endHandOffs(owner: FirerIdentity)
 
+  /// Records a notification shown at once (`present`, not claimed) as `presented`.
+  func recordPresented(_ delivery: Delivery) throws
+
+  /// Records a notification presented during quiet hours as held, to be shown when they end.
+  func recordHeld(_ delivery: Delivery) throws
+
   /// Records a claimed occurrence as failed with `reason` and drops the claim.
   func markFailed(_ claim: Claim, reason: String, at: Date) throws
 

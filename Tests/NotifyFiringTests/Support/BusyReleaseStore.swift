@@ -59,6 +59,10 @@ final class BusyReleaseStore: FiringStore, @unchecked Sendable {
 
   func markDelivered(_ handOffs: [HandOff]) throws { try store.markDelivered(handOffs) }
 
+  func recordPresented(_ delivery: Delivery) throws { try store.recordPresented(delivery) }
+
+  func recordHeld(_ delivery: Delivery) throws { try store.recordHeld(delivery) }
+
   func outlook(zones: Zones, app: String?) throws -> FiringOutlook {
     try store.outlook(zones: zones, app: app)
   }

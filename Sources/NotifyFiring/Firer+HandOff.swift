@@ -1,0 +1,120 @@
+import Foundation
+import NotifyCore
+import NotifySound
+
+/// The one hand-off path, for fired, presented and released notifications alike: how a
+/// notification is prepared (its sound checked again, the user's settings, quiet hours,
+/// the app's presentation), the delivery built from it, and the sink's answer.
+extension Firer {
+  /// How a notification will be handed over, worked out before its instant (file and store
+  /// reads stay off the hand-off): its sound, the user's settings for its app, whether quiet
+  /// hours hold it, and the store's state when it was claimed (`claimedAt`, `version`).
+  struct Preparation {
+    var sound: SoundResolution
+    var settings: NotificationSettings
+    var held: Bool
+    var claimedAt: Date
+    var version: StoreVersion?
+  }
+
+  /// What the sink said to one delivery.
+  enum SinkAnswer {
+    /// It took it; the delivery carries the sink's note.
+    case taken(Delivery)
+    /// It may show it although it failed (a timeout): never tried again (SPEC.md §6).
+    case uncertain(Delivery, NotifyError)
+    /// It refused it, and may take it if tried again.
+    case refused(any Error)
+    /// It cannot take deliveries now or any more.
+    case fault(SinkFault)
+  }
+
+  /// Prepares `notification` under `settings`, quiet hours being `quiet` at `now`.
+  func preparation(
+    _ notification: LocalNotification, settings: NotificationSettings, quiet: Bool, at now: Date,
+    version: StoreVersion?
+  ) -> Preparation {
+    Preparation(
+      sound: sounds.resolve(notification), settings: settings,
+      held: QuietRelease.holds(notification, quiet: quiet, settings: settings), claimedAt: now,
+      version: version)
+  }
+
+  /// Whether quiet hours (`read`, or read now) hold notifications at `now`. Unreadable quiet
+  /// hours show the notification: nothing is held back by a read error.
+  func isQuiet(_ read: QuietHours? = nil, at now: Date) -> Bool {
+    (read ?? (try? store.quietHours()))?.isQuiet(at: now, in: clock.zones.local) ?? false
+  }
+
+  /// What the user allows `app`; unreadable settings allow everything.
+  func settingsInForce(app: String) -> NotificationSettings {
+    (try? store.settingsInForce(app: app)) ?? .allowAll
+  }
+
+  /// The delivery of one occurrence, as the sink is to be given it.
+  func delivery(
+    _ notification: LocalNotification, occurrence: Int, fireDate: Date, late: Bool, at now: Date,
+    _ preparation: Preparation
+  ) -> Delivery {
+    var delivery = Delivery(
+      notification: notification, occurrence: occurrence, fireDate: fireDate, deliveredAt: now, late: late)
+    delivery.apply(preparation.sound)
+    if let presentation = options.presentation { delivery.presentation = presentation(notification) }
+    delivery.apply(preparation.settings)
+    delivery.held = preparation.held
+    return delivery
+  }
+
+  /// Hands `delivery` to the sink once.
+  func hand(_ delivery: Delivery) -> SinkAnswer {
+    var delivery = delivery
+    do {
+      try sink.deliver(delivery)
+      delivery.note = sink.note(for: delivery)
+      return .taken(delivery)
+    } catch let fault as SinkFault {
+      return .fault(fault)
+    } catch let error as NotifyError where error.mayHaveBeenShown {
+      delivery.note = error.description
+      logger.warning(
+        "\(error)",
+        metadata: [LogKey.app: "\(delivery.notification.app)", LogKey.id: "\(delivery.notification.id)"])
+      return .uncertain(delivery, error)
+    } catch {
+      return .refused(error)
+    }
+  }
+
+  /// Shows `notification` at once (`notify now`, an app's `present`), through the same
+  /// preparation and hand-off as a fired one, and records it: `presented` in history, or
+  /// `held` when quiet hours hold it (shown when they end, by whichever firer runs then).
+  /// Does not count toward the 64-pending limit. Throws what the sink said when it did not
+  /// take it: a sink fault as unavailable, a timeout as it is.
+  public func present(_ notification: LocalNotification) throws(NotifyError) -> Delivery {
+    let now = clock.now()
+    let settings = try Firer.storeCall { try store.settingsInForce(app: notification.app) }
+    let quiet = try Firer.storeCall { try store.quietHours() }.isQuiet(at: now, in: clock.zones.local)
+    let delivery = delivery(
+      notification, occurrence: 1, fireDate: now, late: false, at: now,
+      preparation(notification, settings: settings, quiet: quiet, at: now, version: nil))
+    if delivery.held {
+      try Firer.storeCall { try store.recordHeld(delivery) }
+      return delivery
+    }
+    switch hand(delivery) {
+    case .taken(let shown):
+      try Firer.storeCall { try store.recordPresented(shown) }
+      return shown
+    case .uncertain(_, let error):
+      throw error
+    case .fault(let fault):
+      throw NotifyError(fault)
+    case .refused(let error as NotifyError):
+      throw error
+    case .refused(let error):
+      throw NotifyError(
+        .temporary, "the \(sink.name) sink could not show the notification (\(error))",
+        fix: "try again, or use \(term: .stdoutSink)")
+    }
+  }
+}
