@@ -17,14 +17,8 @@ extension Firer {
     recordUnrecordedReleases()
     guard let apps = try? currentOutlook().heldApps, !apps.isEmpty else { return false }
     let now = clock.now()
-    let quiet = (try? store.quietHours()) ?? QuietHours()
-    let quietNow = quiet.isQuiet(at: now, in: clock.zones.local)
-    var releasable: [String: NotificationSettings] = [:]
-    var stillHeld = false
-    for app in apps {
-      let settings = (try? store.settingsInForce(app: app)) ?? .allowAll
-      if quietNow && !settings.breaksQuietHours { stillHeld = true } else { releasable[app] = settings }
-    }
+    let settings = Dictionary(apps.map { ($0, settingsInForce(app: $0)) }) { first, _ in first }
+    let (releasable, stillHeld) = QuietRelease.releasable(settings, quiet: isQuiet(at: now))
     if let held = try? store.claimHeld(apps: releasable.keys.sorted(), owner: identity), !held.isEmpty {
       report.releasedFromQuiet += show(held, settings: releasable, at: now)
     }

@@ -50,4 +50,16 @@ struct QuietReleaseNextLookTests {
     // Then it is at the end of the quiet in force (or at once, or never by itself)
     #expect(look == c.look.map(utc))
   }
+
+  @Test("during quiet hours only apps that may break through are released; after them, every app")
+  func releasable() {
+    let breaks = NotificationSettings(alerts: true, sounds: true, badges: true, breaksQuietHours: true)
+    let apps = ["pager": breaks, "chat": NotificationSettings.allowAll]
+    let during = QuietRelease.releasable(apps, quiet: true)
+    #expect(Array(during.release.keys) == ["pager"])
+    #expect(during.stillHeld)
+    let after = QuietRelease.releasable(apps, quiet: false)
+    #expect(Set(after.release.keys) == ["pager", "chat"])
+    #expect(!after.stillHeld)
+  }
 }

@@ -17,6 +17,15 @@ public enum QuietRelease {
     quiet && !settings.breaksQuietHours && notification.urgency != .critical
   }
 
+  /// Of the apps with held notifications, those to release now (quiet hours are over, or
+  /// the app may break through), each with its settings, and whether some stay held.
+  public static func releasable(_ apps: [String: NotificationSettings], quiet: Bool)
+    -> (release: [String: NotificationSettings], stillHeld: Bool)
+  {
+    let release = apps.filter { !quiet || $0.value.breaksQuietHours }
+    return (release, release.count < apps.count)
+  }
+
   /// When a firer is to look at what quiet hours hold again, after a wake-up that leaves
   /// something held (`holding`: held before and still quiet for its app, or held by this
   /// wake-up): when the quiet in force ends, or at once when it has ended already (it ended
