@@ -1,0 +1,49 @@
+import Foundation
+import NotifyCore
+
+extension Firer {
+  /// Tuning for a firer.
+  public struct Options: Sendable {
+    /// Occurrences later than this are recorded `missed` instead of delivered; nil
+    /// delivers every missed occurrence late.
+    public var misfireGrace: TimeInterval?
+    /// At most this many occurrences are claimed per claim transaction.
+    public var batchLimit: Int
+    /// How many times a delivery is tried before it is recorded `failed`.
+    public var attempts: Int
+    /// How long before its instant an occurrence is claimed, so that at the instant only
+    /// the hand-off is left (the daemon: 10 ms; a run that exits: 0).
+    public var claimAhead: TimeInterval
+    /// Only this app's notifications (an app firing in process), or every app's (nil).
+    public var app: String?
+    /// How the app in the foreground wants each of its notifications presented (an app
+    /// firing in process); nil presents everything fully.
+    public var presentation: (@Sendable (LocalNotification) -> PresentationOptions)?
+
+    /// Creates options.
+    public init(
+      misfireGrace: TimeInterval? = nil, batchLimit: Int = 64, attempts: Int = 3,
+      claimAhead: TimeInterval = 0,
+      app: String? = nil, presentation: (@Sendable (LocalNotification) -> PresentationOptions)? = nil
+    ) {
+      self.presentation = presentation
+      self.misfireGrace = misfireGrace
+      self.batchLimit = max(1, batchLimit)
+      self.attempts = max(1, attempts)
+      self.claimAhead = max(0, claimAhead)
+      self.app = app
+    }
+  }
+
+  /// What a wake-up or a run did.
+  public typealias BatchReport = FiringReport
+
+  /// What one wake-up did, and when the firer wants to be woken next (nil: only when
+  /// something changes).
+  public struct Wake: Hashable, Sendable {
+    /// What was done.
+    public var report: BatchReport
+    /// The instant to arm the timer for.
+    public var next: Date?
+  }
+}
