@@ -1,0 +1,40 @@
+/// A file a notification carries (issue 28): checked and copied into the store's own
+/// folder when the notification is scheduled, so that what is shown later is what was
+/// given, whatever happens to the original.
+public struct NotificationAttachment: Hashable, Sendable {
+  /// The app's name for it (UNNotificationAttachment's `identifier`): by default the
+  /// original file's name.
+  public var identifier: String
+  /// What its first bytes say it is.
+  public var kind: AttachmentKind
+  /// The kept copy, an absolute path inside the store's attachment folder.
+  public var file: String
+  /// Its size in bytes.
+  public var size: Int64
+
+  /// Creates the attachment record of a kept copy.
+  public init(identifier: String, kind: AttachmentKind, file: String, size: Int64) {
+    self.identifier = identifier
+    self.kind = kind
+    self.file = file
+    self.size = size
+  }
+
+  /// The kept copy as a `file://` URI (the notification spec's `image-path` hint): every
+  /// byte but RFC 3986's unreserved ones and `/` percent-encoded.
+  public var fileURI: String {
+    var uri = "file://"
+    for byte in file.utf8 {
+      switch byte {
+      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+        UInt8(ascii: "~"), UInt8(ascii: "/"):
+        uri.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = Array("0123456789ABCDEF".unicodeScalars)
+        uri.unicodeScalars.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+      }
+    }
+    return uri
+  }
+}
