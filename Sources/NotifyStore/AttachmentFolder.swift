@@ -3,7 +3,9 @@ import NotifyCore
 
 /// Where a store keeps its notifications' attachments (issue 28): a folder beside the store
 /// file, `<store>.attachments/<app>/`, 0700 like the store's, each kept copy 0600 and named
-/// by its notification (`<id>.<index>.<ext>`).
+/// by its notification and the scheduling that kept it (`<id>.<token>.<index>.<ext>`), so
+/// that a replacement never touches the copies of the notification it replaces until it is
+/// stored. Copies no notification uses any more are removed by `sweep(keeping:)`.
 ///
 /// A file given at schedule time is checked then, through one descriptor (no path is read
 /// twice): a regular file, not a symbolic link or a FIFO, within its kind's size cap, of a
@@ -19,11 +21,11 @@ public struct AttachmentFolder: Sendable {
   }
 
   /// Checks `source` and keeps a copy of it as attachment `index` of notification `id` of
-  /// `app`. Throws `.invalidData` (65) for a file that is not an attachment notify takes,
+  /// `app`, kept by the scheduling `token`. Throws `.invalidData` (65) for a file that is not an attachment notify takes,
   /// `.noInput` (66) for one that cannot be read, `.ioError` (74) when the copy cannot be
   /// written; nothing is left behind then.
   public func keep(
-    _ source: String, identifier: String? = nil, app: String, id: String, index: Int
+    _ source: String, identifier: String? = nil, app: String, id: String, token: String, index: Int
   ) throws(NotifyError) -> NotificationAttachment {
     let shown = Escaper.visible(source)
     // No final symbolic link followed, no wait on a FIFO's writer: one descriptor, checked.
@@ -59,29 +61,44 @@ public struct AttachmentFolder: Sendable {
         fix: "attach a smaller image")
     }
     let folder = try appFolder(app)
-    let target = folder + "/\(id).\(index).\(kind.fileExtension)"
+    let target = folder + "/\(id).\(token).\(index).\(kind.fileExtension)"
     try Self.copy(input, size: size, to: target, in: folder)
     return NotificationAttachment(
       identifier: identifier ?? (source as NSString).lastPathComponent, kind: kind, file: target, size: size)
   }
 
-  /// Removes every kept copy of notification `id` of `app`; returns how many went.
+  /// A new scheduling token: 8 hex digits.
+  public static func token() -> String {
+    let hex = String(UInt32.random(in: 0...UInt32.max), radix: 16)
+    return String(repeating: "0", count: 8 - hex.count) + hex
+  }
+
+  /// Removes every kept copy not in `inUse` (absolute paths) that is older than `grace`
+  /// (a scheduling in progress keeps its copies before it stores them), and the app
+  /// folders left empty. Returns how many copies went.
   @discardableResult
-  public func remove(app: String, id: String) -> Int {
-    let folder = path + "/" + app
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return 0 }
+  public func sweep(keeping inUse: Set<String>, grace: TimeInterval = 60, now: Date = Date()) -> Int {
+    guard let apps = try? FileManager.default.contentsOfDirectory(atPath: path) else { return 0 }
     var removed = 0
-    for name in names where Self.notificationID(of: name) == id {
-      if unlink(folder + "/" + name) == 0 { removed += 1 }
+    for app in apps {
+      let folder = path + "/" + app
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
+      for name in names {
+        let file = folder + "/" + name
+        var info = stat()
+        guard !inUse.contains(file), lstat(file, &info) == 0,
+          now.timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec) > grace
+        else { continue }
+        if unlink(file) == 0 { removed += 1 }
+      }
+      rmdir(folder)
     }
     return removed
   }
 
-  /// The notification id a kept copy's name carries (`<id>.<index>.<ext>`), or nil.
-  static func notificationID(of name: String) -> String? {
-    let parts = name.split(separator: ".", omittingEmptySubsequences: false)
-    guard parts.count >= 3, Int(parts[parts.count - 2]) != nil else { return nil }
-    return parts.dropLast(2).joined(separator: ".")
+  /// Removes these kept copies at once (a scheduling that failed after keeping them).
+  public static func discard(_ attachments: [NotificationAttachment]) {
+    for attachment in attachments { unlink(attachment.file) }
   }
 
   /// The app's folder, made 0700 (with the attachment folder) when missing.

@@ -4,16 +4,18 @@ import NotifyCore
 
 /// The columns that keep a notification as it was shown, in the tables that outlive it
 /// (`response`, `left_bubble`, `held`): id, app, title, body, action, launch image, sound, badge,
-/// userInfo, urgency, actions.
+/// userInfo, urgency, actions, subtitle, interruption level, thread, attachments.
 enum ContentColumns {
   static let names =
-    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency, actions"
-  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency, actions, subtitle, interruption_level, thread, attachments"
+  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
 
   static func values(_ n: LocalNotification) -> StatementArguments {
     [
       n.app, n.id, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
       JSONValue.object(n.userInfo).compactText, n.urgency.rawValue, NotificationAction.storeText(n.actions),
+      n.subtitle, n.interruptionLevel.rawValue, n.threadIdentifier,
+      NotificationAttachment.storeText(n.attachments),
     ]
   }
 
@@ -26,6 +28,9 @@ enum ContentColumns {
       title: row["title"], body: row["body"], action: row["action"], launchImage: row["launch_image"],
       sound: SoundName(row["sound"]), badge: row["badge"], userInfo: userInfo,
       urgency: Urgency(rawValue: row["urgency"]) ?? .normal,
-      actions: NotificationAction.fromStoreText(row["actions"]), createdAt: date)
+      actions: NotificationAction.fromStoreText(row["actions"]), subtitle: row["subtitle"],
+      interruptionLevel: (row["interruption_level"] as String?).flatMap(InterruptionLevel.init(rawValue:)),
+      threadIdentifier: row["thread"], attachments: NotificationAttachment.fromStoreText(row["attachments"]),
+      createdAt: date)
   }
 }

@@ -9,7 +9,7 @@ enum NotificationRow {
     rowid, app, id, title, body, action, launch_image, sound, badge, user_info, urgency,
     fire_instant, wall_clock, time_zone, repeat_interval, repeat_count, until_instant,
     delivered_count, created_at, next_occurrence, next_fire_at, actions, snoozed_occurrence,
-    repeat_rule
+    repeat_rule, subtitle, interruption_level, thread, attachments
     """
 
   /// Decodes a row selected with `columns`.
@@ -37,7 +37,10 @@ enum NotificationRow {
       title: row["title"], body: row["body"], action: row["action"], launchImage: row["launch_image"],
       sound: SoundName(row["sound"] as String), badge: row["badge"], userInfo: userInfo,
       urgency: Urgency(rawValue: row["urgency"]) ?? .normal,
-      actions: NotificationAction.fromStoreText(row["actions"]),
+      actions: NotificationAction.fromStoreText(row["actions"]), subtitle: row["subtitle"],
+      interruptionLevel: (row["interruption_level"] as String?).flatMap(InterruptionLevel.init(rawValue:)),
+      threadIdentifier: row["thread"],
+      attachments: NotificationAttachment.fromStoreText(row["attachments"]),
       deliveredCount: row["delivered_count"], createdAt: Millis.date(row["created_at"]))
     return StoredNotification(
       rowID: row["rowid"], notification: notification, nextOccurrence: row["next_occurrence"],
@@ -64,8 +67,8 @@ enum NotificationRow {
         INSERT INTO notification (app, id, title, body, action, launch_image, sound, badge,
           user_info, urgency, fire_instant, wall_clock, time_zone, repeat_interval, repeat_count,
           until_instant, delivered_count, created_at, next_occurrence, next_fire_at, resolved_zone,
-          actions, snoozed_occurrence, repeat_rule)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          actions, snoozed_occurrence, repeat_rule, subtitle, interruption_level, thread, attachments)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         n.app, n.id, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
@@ -73,7 +76,9 @@ enum NotificationRow {
         n.schedule.repeatInterval?.rawValue, n.schedule.repeatCount,
         n.schedule.until.map(Millis.from), n.deliveredCount, Millis.from(n.createdAt),
         nextOccurrence, nextFire.map(Millis.from), resolvedZone, NotificationAction.storeText(n.actions),
-        snoozedOccurrence, n.schedule.rule?.text,
+        snoozedOccurrence, n.schedule.rule?.text, n.subtitle, n.interruptionLevel.rawValue,
+        n.threadIdentifier,
+        NotificationAttachment.storeText(n.attachments),
       ])
     return db.lastInsertedRowID
   }

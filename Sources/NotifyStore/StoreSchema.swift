@@ -302,6 +302,23 @@ enum StoreSchema {
       try db.execute(
         sql: "ALTER TABLE presence ADD COLUMN sink TEXT CHECK (sink IS NULL OR length(sink) <= 32)")
     }
+    migrator.registerMigration("v10-rich-content") { db in
+      // Rich content (issue 28): a subtitle, the interruption level (NULL in rows stored
+      // before levels: the urgency stands for it), the thread, the attachments kept in the
+      // store's attachment folder (a JSON array), wherever a notification's content is kept.
+      var sql = ""
+      for table in ["notification", "response", "left_bubble", "held"] {
+        sql += """
+          ALTER TABLE \(table) ADD COLUMN subtitle TEXT;
+          ALTER TABLE \(table) ADD COLUMN interruption_level TEXT
+            CHECK (interruption_level IS NULL OR interruption_level IN ('passive', 'active', 'timeSensitive', 'critical'));
+          ALTER TABLE \(table) ADD COLUMN thread TEXT CHECK (thread IS NULL OR length(thread) BETWEEN 1 AND 128);
+          ALTER TABLE \(table) ADD COLUMN attachments TEXT;
+
+          """
+      }
+      try db.execute(sql: sql)
+    }
     return migrator
   }
 }

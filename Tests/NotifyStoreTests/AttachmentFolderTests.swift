@@ -29,11 +29,11 @@ struct AttachmentFolderTests {
   func keepsEachKind(kind: AttachmentKind) throws {
     let bytes = Self.headers[kind]! + Array(repeating: 7, count: 100)
     let source = write("picture.bin", bytes)
-    let kept = try attachments.keep(source, app: "chat", id: "m1", index: 0)
+    let kept = try attachments.keep(source, app: "chat", id: "m1", token: "t1", index: 0)
     #expect(kept.kind == kind)
     #expect(kept.identifier == "picture.bin")
     #expect(kept.size == Int64(bytes.count))
-    #expect(kept.file == attachments.path + "/chat/m1.0.\(kind.fileExtension)")
+    #expect(kept.file == attachments.path + "/chat/m1.t1.0.\(kind.fileExtension)")
     #expect(fileBytes(kept.file) == Data(bytes))
     #expect(fileMode(kept.file) == 0o600)
     #expect(fileMode(attachments.path) == 0o700)
@@ -60,30 +60,35 @@ struct AttachmentFolderTests {
       (link, "is a symbolic link"), (folder.path, "is not a regular file"), (big, "may be at most 10485760"),
     ] {
       let error = #expect(throws: NotifyError.self) {
-        try attachments.keep(source, app: "chat", id: "m1", index: 0)
+        try attachments.keep(source, app: "chat", id: "m1", token: "t1", index: 0)
       }
       #expect(error?.kind == .invalidData, "\(source)")
       #expect(error?.description.contains(expected) == true, "\(error?.description ?? "") for \(source)")
     }
     let missing = #expect(throws: NotifyError.self) {
-      try attachments.keep(folder.file("gone.png"), app: "chat", id: "m1", index: 0)
+      try attachments.keep(folder.file("gone.png"), app: "chat", id: "m1", token: "t1", index: 0)
     }
     #expect(missing?.kind == .noInput)
     let kept = (try? FileManager.default.contentsOfDirectory(atPath: attachments.path + "/chat")) ?? []
     #expect(kept.isEmpty)
   }
 
-  @Test("a name made to escape stays a file name; removing a notification's copies leaves the others")
-  func removal() throws {
+  @Test("a name made to escape stays a file name; a sweep keeps what is in use and what is new")
+  func sweep() throws {
     let source = write("a.gif", Self.headers[.gif]! + [1, 2, 3])
+    var kept: [NotificationAttachment] = []
     for (id, index) in [("..", 0), ("m.1", 0), ("m", 1), ("m", 2)] {
-      _ = try attachments.keep(source, app: "chat", id: id, index: index)
+      kept.append(try attachments.keep(source, app: "chat", id: id, token: "t", index: index))
     }
     let names = Set(try FileManager.default.contentsOfDirectory(atPath: attachments.path + "/chat"))
-    #expect(names == ["...0.gif", "m.1.0.gif", "m.1.gif", "m.2.gif"])
-    #expect(attachments.remove(app: "chat", id: "m") == 2)
-    #expect(attachments.remove(app: "chat", id: "..") == 1)
+    #expect(names == ["...t.0.gif", "m.1.t.0.gif", "m.t.1.gif", "m.t.2.gif"])
+    // When swept with one in use, an hour later, and once more at once (within the grace)
+    let later = Date() + 3600
+    #expect(attachments.sweep(keeping: [kept[1].file], now: Date()) == 0)
+    #expect(attachments.sweep(keeping: [kept[1].file], now: later) == 3)
     let left = try FileManager.default.contentsOfDirectory(atPath: attachments.path + "/chat")
-    #expect(left == ["m.1.0.gif"])
+    #expect(left == ["m.1.t.0.gif"])
+    #expect(attachments.sweep(keeping: [], now: later) == 1)
+    #expect(!FileManager.default.fileExists(atPath: attachments.path + "/chat"))
   }
 }

@@ -3,7 +3,7 @@ import Foundation
 extension LocalNotification {
   /// The notification fields in SPEC.md §5 order, with `fireDate` the given instant.
   public func jsonRecord(fireDate: Date?) -> JSONRecord {
-    var r = JSONRecord(capacity: 18)
+    var r = JSONRecord(capacity: 22)
     appendFields(to: &r, fireDate: fireDate)
     return r
   }
@@ -14,6 +14,7 @@ extension LocalNotification {
     r.set("id", id)
     r.set("app", app)
     r.set("title", title)
+    r.set("subtitle", subtitle)
     r.set("body", body)
     r.set("action", action)
     r.set("launchImage", launchImage)
@@ -22,6 +23,9 @@ extension LocalNotification {
     r.set("userInfo", .object(userInfo))
     r.set("urgency", urgency.rawValue)
     r.set("actions", NotificationAction.jsonArray(actions))
+    r.set("interruptionLevel", interruptionLevel.rawValue)
+    r.set("threadIdentifier", threadIdentifier)
+    r.set("attachments", NotificationAttachment.jsonArray(attachments))
     r.set("fireDate", fireDate.map { RFC3339.string(from: $0) })
     switch schedule.fireDate {
     case .instant:
@@ -57,7 +61,7 @@ extension StoredNotification {
 extension Delivery {
   /// The stdout sink's JSON line (SPEC.md §5 "Stdout sink").
   public var jsonRecord: JSONRecord {
-    var r = JSONRecord(capacity: 24)
+    var r = JSONRecord(capacity: 28)
     r.set("event", "delivered")
     notification.appendFields(to: &r, fireDate: fireDate, sound: sound)
     r.set("deliveredAt", RFC3339.string(from: deliveredAt, milliseconds: true))

@@ -13,6 +13,8 @@ public struct LocalNotification: Hashable, Sendable {
   public var schedule: Schedule
   /// `alertTitle`: the summary line.
   public var title: String?
+  /// A second line under the title (UNNotificationContent's `subtitle`).
+  public var subtitle: String?
   /// `alertBody`: the message text.
   public var body: String?
   /// `alertAction`: the label of the default action; "View" when absent.
@@ -25,8 +27,13 @@ public struct LocalNotification: Hashable, Sendable {
   public var badge: Int?
   /// `userInfo`: a JSON object handed back on delivery and activation.
   public var userInfo: [String: JSONValue]
-  /// The freedesktop urgency hint.
-  public var urgency: Urgency
+  /// How strongly it may interrupt; the freedesktop urgency follows from it (`urgency`).
+  public var interruptionLevel: InterruptionLevel
+  /// The conversation or topic it belongs to (`threadIdentifier`): a thread shows as one
+  /// bubble, replaced as its notifications arrive.
+  public var threadIdentifier: String?
+  /// Images it carries, kept as copies in the store's own folder (`NotificationAttachment`).
+  public var attachments: [NotificationAttachment]
   /// Buttons beside the default action, in the order shown (`NotificationAction`).
   public var actions: [NotificationAction]
   /// How many occurrences have been delivered so far.
@@ -48,6 +55,10 @@ public struct LocalNotification: Hashable, Sendable {
     userInfo: [String: JSONValue] = [:],
     urgency: Urgency = .normal,
     actions: [NotificationAction] = [],
+    subtitle: String? = nil,
+    interruptionLevel: InterruptionLevel? = nil,
+    threadIdentifier: String? = nil,
+    attachments: [NotificationAttachment] = [],
     deliveredCount: Int = 0,
     createdAt: Date
   ) {
@@ -61,10 +72,20 @@ public struct LocalNotification: Hashable, Sendable {
     self.sound = sound
     self.badge = badge
     self.userInfo = userInfo
-    self.urgency = urgency
+    self.interruptionLevel = interruptionLevel ?? InterruptionLevel(urgency)
     self.actions = actions
+    self.subtitle = subtitle
+    self.threadIdentifier = threadIdentifier
+    self.attachments = attachments
     self.deliveredCount = deliveredCount
     self.createdAt = createdAt
+  }
+
+  /// The freedesktop urgency hint, which the interruption level decides; setting it sets
+  /// the level it stands for (`--urgency low` is `passive`).
+  public var urgency: Urgency {
+    get { interruptionLevel.urgency }
+    set { if newValue != urgency { interruptionLevel = InterruptionLevel(newValue) } }
   }
 
   /// The label of the default action, "View" when none was given (iOS behaviour).

@@ -1,0 +1,41 @@
+import Foundation
+import GRDB
+import NotifyCore
+
+extension SQLiteStore {
+  /// Where this store keeps attachments.
+  public var attachmentFolder: AttachmentFolder { AttachmentFolder(storePath: path) }
+
+  /// The kept attachment copies a notification still uses: of pending notifications, of
+  /// ones on screen (a notification server holds their bubble: `desktop_id`, until it is
+  /// reported closed), and of the content kept for later (held for quiet hours, bubbles left
+  /// for another process, responses an app has not taken).
+  public func attachmentsInUse() throws(NotifyError) -> Set<String> {
+    try read { db in
+      let texts = try String.fetchAll(
+        db,
+        sql: """
+          SELECT attachments FROM notification WHERE attachments IS NOT NULL AND (next_fire_at IS NOT NULL
+            OR EXISTS (
+              SELECT 1 FROM desktop_id AS d JOIN event AS e ON e.seq = (
+                SELECT max(seq) FROM event
+                WHERE app = d.app AND notification_id = d.id AND kind IN ('delivered', 'dismissed'))
+              WHERE d.app = notification.app AND d.id = notification.id AND e.kind = 'delivered'))
+          UNION ALL SELECT attachments FROM held WHERE attachments IS NOT NULL
+          UNION ALL SELECT attachments FROM left_bubble WHERE attachments IS NOT NULL
+          UNION ALL SELECT attachments FROM response WHERE attachments IS NOT NULL
+          """)
+      return Set(texts.flatMap { NotificationAttachment.fromStoreText($0).map(\.file) })
+    }
+  }
+
+  /// Removes the kept copies nothing uses any more (`attachmentsInUse`): after a cancel, a
+  /// replacement, a run of deliveries. A store that cannot be read removes nothing.
+  @discardableResult
+  public func sweepAttachments(now: Date = Date()) -> Int {
+    guard FileManager.default.fileExists(atPath: attachmentFolder.path),
+      let inUse = try? attachmentsInUse()
+    else { return 0 }
+    return attachmentFolder.sweep(keeping: inUse, now: now)
+  }
+}
