@@ -19,20 +19,9 @@ final class EventLoop {
 
   deinit { sd_event_unref(handle) }
 
-  /// Runs until `exit()`; returns the code given to it. With an `owner`, every step but
-  /// the sleep (preparing, which asks sd-bus what it waits for, and dispatching) runs as
-  /// the sink's owner, so threads that share the sink never overlap with the loop.
-  func run(owner: SerializedSink? = nil) throws(NotifyError) -> Int32 {
-    guard let owner else { return try SystemdCall.check(sd_event_loop(handle), "sd_event_loop") }
-    while sd_event_get_state(handle) != Int32(SD_EVENT_FINISHED) {
-      var result = owner.exclusively { sd_event_prepare(handle) }
-      if result == 0 { result = sd_event_wait(handle, UInt64.max) }
-      if result > 0 { result = owner.exclusively { sd_event_dispatch(handle) } }
-      if result < 0 && result != -EINTR { try SystemdCall.check(result, "sd_event_run") }
-    }
-    var code: Int32 = 0
-    _ = sd_event_get_exit_code(handle, &code)
-    return code
+  /// Runs until `exit()`; returns the code given to it.
+  func run() throws(NotifyError) -> Int32 {
+    try SystemdCall.check(sd_event_loop(handle), "sd_event_loop")
   }
 
   /// Makes `run()` return `code` after the current callback.
