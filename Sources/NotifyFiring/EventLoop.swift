@@ -46,9 +46,9 @@ final class EventLoop {
       sd_event_add_time(
         handle, &source, CLOCK_REALTIME, UInt64.max, 1,
         { _, _, userdata in
-          Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire()
+          EventSource.Box.from(userdata).fire()
           return 0
-        }, Unmanaged.passUnretained(box).toOpaque()),
+        }, box.userdata),
       "sd_event_add_time")
     let wrapped = EventSource(source!, box)
     try wrapped.setEnabled(Int32(SD_EVENT_OFF))
@@ -66,9 +66,9 @@ final class EventLoop {
       sd_event_add_io(
         handle, &source, fd, UInt32(EPOLLIN.rawValue),
         { _, _, _, userdata in
-          Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire()
+          EventSource.Box.from(userdata).fire()
           return 0
-        }, Unmanaged.passUnretained(box).toOpaque()),
+        }, box.userdata),
       "sd_event_add_io")
     let wrapped = EventSource(source!, box)
     try wrapped.setPriority(priority)
@@ -90,9 +90,9 @@ final class EventLoop {
             let raw = UnsafeRawPointer(event) + MemoryLayout<inotify_event>.size
             name = String(cString: raw.assumingMemoryBound(to: CChar.self))
           }
-          Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire(name)
+          EventSource.Box.from(userdata).fire(name)
           return 0
-        }, Unmanaged.passUnretained(box).toOpaque()),
+        }, box.userdata),
       "sd_event_add_inotify(\(path))")
     let wrapped = EventSource(source!, box)
     try wrapped.setPriority(priority)
@@ -109,9 +109,9 @@ final class EventLoop {
       sd_event_add_signal(
         handle, &source, signal | SD_EVENT_SIGNAL_PROCMASK,
         { _, _, userdata in
-          Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire()
+          EventSource.Box.from(userdata).fire()
           return 0
-        }, Unmanaged.passUnretained(box).toOpaque()),
+        }, box.userdata),
       "sd_event_add_signal")
     let wrapped = EventSource(source!, box)
     try wrapped.setPriority(priority)
@@ -127,9 +127,9 @@ final class EventLoop {
       sd_event_add_defer(
         handle, &source,
         { _, userdata in
-          Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire()
+          EventSource.Box.from(userdata).fire()
           return 0
-        }, Unmanaged.passUnretained(box).toOpaque()),
+        }, box.userdata),
       "sd_event_add_defer")
     let wrapped = EventSource(source!, box)
     try wrapped.setEnabled(Int32(SD_EVENT_OFF))
