@@ -5,9 +5,12 @@ import NotifySound
 import NotifyStore
 import NotifyZones
 
-/// The app's API: `async`, shaped like `UNUserNotificationCenter`. Every call runs on the
-/// center's `BlockingCallQueue`, so none of them blocks a thread of the cooperative pool
-/// while it waits for a busy store or a hung notification server (up to 5 s each).
+/// The app's API: `async`, shaped like `UNUserNotificationCenter`. A call that reaches the
+/// sinks or the firer (presenting, withdrawing, the badge, delivering what is due) runs on
+/// the center's owner (`SinkOwner`: the firing loop's thread while the firing service
+/// runs); the others run on the center's `BlockingCallQueue`. Either way the calling task
+/// is suspended, so none of them blocks a thread of the cooperative pool while it waits for
+/// a busy store or a hung notification server (up to 5 s each).
 extension LocalNotificationCenter {
   // MARK: Pending
 
@@ -22,7 +25,7 @@ extension LocalNotificationCenter {
   @discardableResult
   public func add(_ request: NotificationRequest) async throws(NotificationError) -> Delivery? {
     guard let trigger = request.trigger else {
-      return try await calls.run { () throws(NotifyError) in
+      return try await onOwner { () throws(NotifyError) in
         try self.present(request.content, id: request.identifier)
       }
     }
@@ -68,12 +71,12 @@ extension LocalNotificationCenter {
   /// ignored (`removeDeliveredNotifications(withIdentifiers:)`). Throws `.serverUnavailable`
   /// when no notification server answers.
   public func removeDeliveredNotifications(withIdentifiers ids: [String]) async throws(NotificationError) {
-    _ = try await calls.run { () throws(NotifyError) in try self.removeDelivered(ids) }
+    _ = try await onOwner { () throws(NotifyError) in try self.removeDelivered(ids) }
   }
 
   /// Takes every notification of the app still on screen off it.
   public func removeAllDeliveredNotifications() async throws(NotificationError) {
-    _ = try await calls.run { () throws(NotifyError) in try self.removeAllDelivered() }
+    _ = try await onOwner { () throws(NotifyError) in try self.removeAllDelivered() }
   }
 
   // MARK: Badge and settings
@@ -81,7 +84,7 @@ extension LocalNotificationCenter {
   /// Sets the app's badge number (`setBadgeCount(_:)`); 0 clears it. With the desktop sink
   /// the count also shows on the app's launcher while this process stays on the bus.
   public func setBadgeCount(_ count: Int) async throws(NotificationError) {
-    try await calls.run { () throws(NotifyError) in try self.setBadge(count) }
+    try await onOwner { () throws(NotifyError) in try self.setBadge(count) }
   }
 
   /// The app's badge number; 0 when never set.
@@ -118,7 +121,7 @@ extension LocalNotificationCenter {
   public func deliverDueNotifications(within task: BackgroundTask? = nil) async throws(NotificationError)
     -> Int
   {
-    try await calls.run { () throws(NotifyError) in try self.deliverDueNow(within: task) }
+    try await onOwner { () throws(NotifyError) in try self.deliverDueNow(within: task) }
   }
 
   /// True when a notification server answers on the session bus within `timeout`, for a

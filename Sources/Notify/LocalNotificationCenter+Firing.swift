@@ -23,7 +23,23 @@ extension LocalNotificationCenter {
   /// The same engine as `notify fire-due`, for this app only.
   @discardableResult
   package func deliverDueNow(within task: BackgroundTask? = nil) throws(NotifyError) -> Int {
-    try firer.exclusively { firer throws(NotifyError) in try firer.fireBatch(task: task).delivered }
+    let firer = self.firer
+    return try firer.owner.runBlocking { () throws(NotifyError) in
+      try firer.firer.fireBatch(task: task).delivered
+    }
+  }
+
+  /// Runs `body` on the center's owner (`SinkOwner`), which alone touches the sinks, their
+  /// bus connection and the firer; the calling task is suspended, not blocked, meanwhile.
+  func onOwner<T: Sendable>(_ body: @escaping @Sendable () throws(NotifyError) -> T)
+    async throws(NotificationError)
+    -> T
+  {
+    do {
+      return try await firer.owner.run(body)
+    } catch {
+      throw NotificationError(error)
+    }
   }
 
   /// True while the center's firing service runs and has armed its timer: from then on,
@@ -34,20 +50,21 @@ extension LocalNotificationCenter {
   /// nil when nothing is pending.
   public func nextFireDate() async throws(NotificationError) -> Date? {
     let firer = self.firer
-    return try await calls.run { () throws(NotifyError) in
-      try firer.exclusively { firer throws(NotifyError) in try firer.nextFireDate() }
-    }
+    return try await onOwner { () throws(NotifyError) in try firer.firer.nextFireDate() }
   }
 
   /// The firing loop the service runs: the daemon's loop, driving this app's firer and
-  /// dispatching the desktop's answers, with the sinks' owner held for every step.
-  func makeFiringLoop(fires: Bool) -> FiringLoop {
-    let loop = FiringLoop(
-      firer: firer.exclusively { $0 }, clock: clock,
-      configuration: .init(storePath: store.path, handlesSignals: false, fires: fires),
-      logger: NotifyLogging.logger("notify.firing"), attached: sinks.desktop, owner: sinks.sink)
+  /// dispatching the desktop's answers, as a job of the center's owner (made there, since
+  /// the firer is the owner's).
+  func makeFiringLoop(fires: Bool) async -> FiringLoop {
+    let (firer, clock, path, sinks) = (self.firer, self.clock, store.path, self.sinks)
+    let loop = await firer.owner.run {
+      FiringLoop(
+        firer: firer.firer, clock: clock,
+        configuration: .init(storePath: path, handlesSignals: false, fires: fires),
+        logger: NotifyLogging.logger("notify.firing"), attached: sinks.desktop, owner: firer.owner)
+    }
     let relay = self.relay
-    let sinks = self.sinks
     let app = self.app
     let logger = NotifyLogging.logger("notify.bubbles")
     loop.onWake = {
@@ -58,38 +75,38 @@ extension LocalNotificationCenter {
   }
 }
 
-/// The center's firer, used only as the sinks' owner (`SerializedSink`): the firer is not
-/// thread-safe, and the app's threads and its firing loop all reach it. Made on first use:
-/// a center that only schedules (the `notify` command) never needs one.
+/// The center's firer and its owner (`SinkOwner`): the firer is not thread-safe, and the
+/// app's tasks and its firing loop all reach it, so only the owner's jobs touch it. Made on
+/// first use: a center that only schedules (the `notify` command) never needs one.
 final class OwnedFirer: @unchecked Sendable {
-  // Safe: `firer` is only made and used inside `owner.exclusively`, and the loop that is
-  // handed it dispatches only as that owner.
-  private var firer: Firer?
+  // Safe: `made` is read and written only on `owner` (`firer` checks it), one job at a time.
+  private var made: Firer?
   private let make: () -> Firer
-  private let owner: SerializedSink
+  /// The executor that owns the firer, the center's sinks and their bus connection.
+  let owner: SinkOwner
 
-  init(owner: SerializedSink, make: @escaping () -> Firer) {
+  init(owner: SinkOwner, make: @escaping () -> Firer) {
     self.owner = owner
     self.make = make
   }
 
-  /// Runs `body` with the firer, as the sinks' owner.
-  func exclusively<T, E: Error>(_ body: (Firer) throws(E) -> T) throws(E) -> T {
-    try owner.exclusively { () throws(E) -> T in
-      let firer = self.firer ?? make()
-      self.firer = firer
-      return try body(firer)
-    }
+  /// The firer; on the owner only.
+  var firer: Firer {
+    precondition(owner.isCurrent, "the center's firer is used on its owner only")
+    if let made { return made }
+    let firer = make()
+    made = firer
+    return firer
   }
 }
 
 /// The sink the app's firer hands deliveries to: the center's own sink, then the
 /// center's event stream.
 final class AnnouncingSink: DeliverySink {
-  private let sink: SerializedSink
+  private let sink: any DeliverySink
   private let announce: @Sendable (Delivery) -> Void
 
-  init(_ sink: SerializedSink, announce: @escaping @Sendable (Delivery) -> Void) {
+  init(_ sink: any DeliverySink, announce: @escaping @Sendable (Delivery) -> Void) {
     self.sink = sink
     self.announce = announce
   }

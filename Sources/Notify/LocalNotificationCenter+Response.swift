@@ -47,23 +47,26 @@ extension LocalNotificationCenter {
   /// `.unavailable` when no notification server answers.
   @discardableResult
   package func removeDelivered(_ ids: [String]) throws(NotifyError) -> [String] {
+    try firer.owner.runBlocking { () throws(NotifyError) in try self.removeDeliveredOnOwner(ids) }
+  }
+
+  /// `removeDelivered`, on the owner of the sinks.
+  private func removeDeliveredOnOwner(_ ids: [String]) throws(NotifyError) -> [String] {
     let known = Dictionary(
       try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, ($0.serverID, $0.server)) }
     ) { $1 }
     var missing = ids.filter { known[$0] == nil }
     let targets = ids.filter { known[$0] != nil }
     guard !targets.isEmpty else { return missing }
-    try sinks.sink.exclusively { () throws(NotifyError) in
-      let desktop: DesktopSink
-      if let own = sinks.desktop { desktop = own } else { desktop = try DesktopSink() }
-      for id in targets {
-        guard try desktop.withdraw(app: app, id: id, stored: known[id]) else {
-          missing.append(id)
-          continue
-        }
-        try store.setDesktopServerID(nil, server: nil, app: app, id: id)
-        try interactions.record(.dismissed(reason: Self.withdrawnReason), id: id, evenIfUnknown: true)
+    let desktop: DesktopSink
+    if let own = sinks.desktop { desktop = own } else { desktop = try DesktopSink() }
+    for id in targets {
+      guard try desktop.withdraw(app: app, id: id, stored: known[id]) else {
+        missing.append(id)
+        continue
       }
+      try store.setDesktopServerID(nil, server: nil, app: app, id: id)
+      try interactions.record(.dismissed(reason: Self.withdrawnReason), id: id, evenIfUnknown: true)
     }
     return missing
   }

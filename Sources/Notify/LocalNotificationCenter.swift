@@ -6,6 +6,7 @@ import NotifyFiring
 import NotifySound
 import NotifyStore
 import NotifyZones
+import Synchronization
 
 /// An app's handle on its local notifications: schedule them, present them now, cancel
 /// them, list what is pending and what was delivered, set the badge, and hear what
@@ -32,11 +33,12 @@ public final class LocalNotificationCenter: Sendable {
   /// The source of `now` and of the system time zone.
   public let clock: any NotifyClock
 
-  /// The sinks deliveries go to; their owner also serializes the firer.
+  /// The sinks deliveries go to; used only on the owner (`firer.owner`).
   let sinks: SinkAssembly
   let broadcaster: EventBroadcaster
   let recent: RecentDeliveries
-  /// Fires the app's due notifications through the shared store.
+  /// Fires the app's due notifications through the shared store; with its owner, the one
+  /// executor of the sinks, their bus connection and the firer.
   let firer: OwnedFirer
   /// Records activations and dismissals.
   let interactions: InteractionRecorder
@@ -68,7 +70,7 @@ public final class LocalNotificationCenter: Sendable {
     self.clock = clock
     self.broadcaster = broadcaster
     self.recent = recent
-    self.firer = OwnedFirer(owner: sinks.sink) {
+    self.firer = OwnedFirer(owner: SinkOwner(label: "notify.owner.\(app)")) {
       // Inside an app, deliveries are the app's business: log only what goes wrong, unless
       // the app raised the level.
       let logger = NotifyLogging.logger("notify.firing")
@@ -104,7 +106,9 @@ public final class LocalNotificationCenter: Sendable {
   deinit {
     broadcaster.finish()
     // Its clicks would reach nobody once this process is gone: a running firer takes over.
-    sinks.leaveShownBubbles()
+    // Waited for: `notify now` exits right after.
+    let sinks = self.sinks
+    firer.owner.runBlocking { _ = sinks.leaveShownBubbles() }
   }
 
   /// `NOTIFY_DB` when set, else the XDG default, as the `notify` command resolves it.
@@ -195,9 +199,12 @@ public final class LocalNotificationCenter: Sendable {
   /// once, as `present(_:id:)` does.
   @discardableResult
   package func present(_ notification: LocalNotification) throws(NotifyError) -> Delivery {
-    // The firer's own hand-off path: the same preparation as a fired notification, and its
-    // sink announces the delivery.
-    let delivery = try firer.exclusively { firer throws(NotifyError) in try firer.present(notification) }
+    // The firer's own hand-off path, on the owner of the sinks: the same preparation as a
+    // fired notification, and its sink announces the delivery.
+    let firer = self.firer
+    let delivery = try firer.owner.runBlocking { () throws(NotifyError) in
+      try firer.firer.present(notification)
+    }
     runningLoop.value?.nudge()
     return delivery
   }
@@ -265,7 +272,8 @@ public final class LocalNotificationCenter: Sendable {
   /// shown on the app's launcher (Unity LauncherEntry) while this process stays on the bus.
   package func setBadge(_ count: Int) throws(NotifyError) {
     try store.setBadge(app: app, count: count, at: clock.now())
-    sinks.publishBadge(app: app, count: count)
+    let (sinks, app) = (self.sinks, self.app)
+    firer.owner.runBlocking { sinks.publishBadge(app: app, count: count) }
   }
 
   // MARK: Events
@@ -328,23 +336,25 @@ public final class LocalNotificationCenter: Sendable {
 
 /// The notifications this process delivered lately, so that an activation reported
 /// later can hand back the whole notification and its userInfo.
-final class RecentDeliveries: @unchecked Sendable {
-  // Safe: every access to the maps holds `lock`.
-  private let lock = NSLock()
-  private var byID: [String: Delivery] = [:]
-  private var order: [String] = []
+final class RecentDeliveries: Sendable {
+  private struct Recent {
+    var byID: [String: Delivery] = [:]
+    var order: [String] = []
+  }
+  /// Shared by design: the owner remembers, the app's tasks look up.
+  private let recent = Mutex(Recent())
   static let capacity = 256
 
   func remember(_ delivery: Delivery) {
-    lock.withLock {
+    recent.withLock { recent in
       let id = delivery.notification.id
-      if byID.updateValue(delivery, forKey: id) == nil { order.append(id) }
-      if order.count > Self.capacity { byID.removeValue(forKey: order.removeFirst()) }
+      if recent.byID.updateValue(delivery, forKey: id) == nil { recent.order.append(id) }
+      if recent.order.count > Self.capacity { recent.byID.removeValue(forKey: recent.order.removeFirst()) }
     }
   }
 
-  func notification(id: String) -> LocalNotification? { lock.withLock { byID[id]?.notification } }
+  func notification(id: String) -> LocalNotification? { recent.withLock { $0.byID[id]?.notification } }
 
   /// The 1-based occurrence last delivered under `id`.
-  func occurrence(id: String) -> Int? { lock.withLock { byID[id]?.occurrence } }
+  func occurrence(id: String) -> Int? { recent.withLock { $0.byID[id]?.occurrence } }
 }

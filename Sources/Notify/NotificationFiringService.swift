@@ -42,24 +42,30 @@ public struct NotificationFiringService: Service {
 
   /// Runs until graceful shutdown or cancellation.
   public func run() async throws {
-    let loop = center.makeFiringLoop(fires: firesScheduledNotifications)
+    let loop = await center.makeFiringLoop(fires: firesScheduledNotifications)
     center.runningLoop.value = loop
     // Online: a click on the app's notification comes here instead of launching it, and a
     // firing daemon leaves the app's scheduled notifications to this process.
     let presence = AppPresence(app: center.app, owner: .current, fires: firesScheduledNotifications)
     center.relay.start()
     try center.store.enter(presence, at: center.clock.now())
-    defer {
-      try? center.store.leave(presence)
-      // Offline: a click on a bubble still up should open the app, through a running firer.
-      center.sinks.leaveShownBubbles()
-      center.relay.stop()
-      center.runningLoop.value = nil
+    let result: Result<Void, any Error>
+    do {
+      try await withTaskCancellationOrGracefulShutdownHandler {
+        try await loop.run()
+      } onCancelOrGracefulShutdown: {
+        loop.stop()
+      }
+      result = .success(())
+    } catch {
+      result = .failure(error)
     }
-    try await withTaskCancellationOrGracefulShutdownHandler {
-      try await loop.run()
-    } onCancelOrGracefulShutdown: {
-      loop.stop()
-    }
+    try? center.store.leave(presence)
+    // Offline: a click on a bubble still up should open the app, through a running firer.
+    let sinks = center.sinks
+    await center.firer.owner.run { _ = sinks.leaveShownBubbles() }
+    center.relay.stop()
+    center.runningLoop.value = nil
+    try result.get()
   }
 }

@@ -6,7 +6,8 @@ import NotifyZones
 
 /// Gives the sink only what a delivery's `presentation` leaves in (`Delivery.presented`):
 /// an app in the foreground that shows a notification itself gets no bubble, no sound and
-/// no launcher badge from the desktop, and nothing is printed on stdout.
+/// no launcher badge from the desktop, and nothing is printed on stdout. Errors other than
+/// `NotifyError` and `SinkFault` become a temporary failure.
 final class PresentingSink: DeliverySink {
   let base: any DeliverySink
 
@@ -16,7 +17,17 @@ final class PresentingSink: DeliverySink {
 
   func deliver(_ delivery: Delivery) throws {
     guard let shown = delivery.presented else { return }
-    try base.deliver(shown)
+    do {
+      try base.deliver(shown)
+    } catch let error as NotifyError {
+      throw error
+    } catch let fault as SinkFault {
+      throw fault
+    } catch {
+      throw NotifyError(
+        .temporary, "the \(name) sink could not show the notification (\(error))",
+        fix: "try again, or use \(term: .stdoutSink)")
+    }
   }
 
   func note(for delivery: Delivery) -> String? {

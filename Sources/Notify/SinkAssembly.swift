@@ -13,19 +13,19 @@ import NotifyZones
 /// taken out (`PresentingSink`); the desktop's answers (`ActionInvoked`,
 /// `NotificationClosed`) recorded in history and a click taken back to its app
 /// (`InteractionRouter`); the server ids kept in the store so that any process replaces
-/// the same bubble; and one owner for all of it (`SerializedSink`).
+/// the same bubble. Not thread-safe: used by one thread (a command's), or by the one owner of
+/// an app's sinks (`SinkOwner`).
 ///
 /// ```swift
 /// let sinks = try SinkChoice.auto.assemble(store: store)
 /// try sinks.sink.deliver(delivery)
 /// ```
 public final class SinkAssembly: @unchecked Sendable {
-  // Safe: `desktop` is only used as the owner `sink` allows (its deliveries go through
-  // `sink`, badges through `publishBadge`, which takes the owner); the rest is immutable or
-  // `Locked`.
+  // Safe: `sink` and `desktop` are used only on their owner (a command's one thread, an app
+  // center's `SinkOwner`); `name` and the observers are `Locked`; the rest is immutable.
 
   /// What deliveries go to.
-  public let sink: SerializedSink
+  public let sink: any DeliverySink
   /// The desktop sink inside, when deliveries go to the desktop: a firing loop attaches it
   /// to dispatch its signals, and badges are published through it.
   public let desktop: DesktopSink?
@@ -82,10 +82,15 @@ public final class SinkAssembly: @unchecked Sendable {
     self.desktop = desktop
     self.store = store
     self.clock = clock
-    self.sink = SerializedSink(PresentingSink(base: outer))
+    self.sink = PresentingSink(base: outer)
+    currentName = Locked(base.name)
     if let auto = base as? AutoSink {
       let sinkObserver = self.sinkObserver
-      auto.onChange = { name in sinkObserver.value?(name) }
+      let currentName = self.currentName
+      auto.onChange = { name in
+        currentName.value = name
+        sinkObserver.value?(name)
+      }
     }
     guard let desktop else { return }
     if let store {
@@ -110,15 +115,18 @@ public final class SinkAssembly: @unchecked Sendable {
     }
   }
 
-  /// The sink's name (`desktop`, `stdout`, ...).
-  public var name: String { sink.name }
+  /// The sink's name (`desktop`, `stdout`, ...); from any thread.
+  public var name: String { currentName.value }
+
+  /// The name as the owner last saw it change (`--sink auto` follows the bus).
+  private let currentName: Locked<String>
 
   /// Publishes `count` as `app`'s launcher badge when deliveries go to the desktop; a
   /// dock that cannot be reached is no reason to fail.
   public func publishBadge(app: String, count: Int) {
     guard let desktop else { return }
     let shown = BadgeSync.launcherCount(count, app: app, store: store)
-    sink.exclusively { try? desktop.publishBadge(app: app, count: shown) }
+    try? desktop.publishBadge(app: app, count: shown)
   }
 
   /// Leaves the bubbles this process still shows in the store, for a firer that keeps
@@ -130,7 +138,7 @@ public final class SinkAssembly: @unchecked Sendable {
   @discardableResult
   public func leaveShownBubbles() -> Int {
     guard let desktop, let store else { return 0 }
-    let bubbles = sink.exclusively { desktop.handOverShownBubbles() }
+    let bubbles = desktop.handOverShownBubbles()
     do {
       try store.leave(bubbles, at: clock.now())
       return bubbles.count
@@ -147,7 +155,7 @@ public final class SinkAssembly: @unchecked Sendable {
   @discardableResult
   public func takeOverLeftBubbles(app: String?, logger: Logger) -> Int {
     // No server on the bus (`--sink auto` on stdout for now): nothing can be taken over.
-    guard let desktop, let store, sink.exclusively({ desktop.serverPresent }) else { return 0 }
+    guard let desktop, let store, desktop.serverPresent else { return 0 }
     let now = clock.now()
     guard let bubbles = try? store.takeLeftBubbles(app: app, now: now) else { return 0 }
     var taken = 0
@@ -157,7 +165,7 @@ public final class SinkAssembly: @unchecked Sendable {
         "server_id": "\(bubble.serverID)",
       ]
       do throws(NotifyError) {
-        guard try sink.exclusively({ () throws(NotifyError) in try desktop.takeOver(bubble, at: now) }) else {
+        guard try desktop.takeOver(bubble, at: now) else {
           logger.info(
             "did not take over a bubble left by a process that stopped: another notification server showed it",
             metadata: metadata)

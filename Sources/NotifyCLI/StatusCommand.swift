@@ -16,7 +16,17 @@ struct StatusCommand: ParsableCommand {
     commandName: "status", _superCommandName: "notify",
     abstract:
       "Why a notification may not have appeared: store, daemon, server, sounds, settings, what is next.",
-    discussion: "Exits 0 when all is well, 1 when something needs attention (each problem says what to do).")
+    discussion: """
+      Exits 0 when all is well, 1 when something needs attention (each problem says what to do).
+      With --json one object: "ok" (bool); "problems" (each {"area", "problem", "fix"}); \
+      "store" {"path", "exists", "mode", "size", "schema", "integrity"}; "daemon" \
+      {"running", "pid", "deliveringTo": "desktop", "stdout" or null} ({"running": false} \
+      when none runs); "claims" {"alive", "dead"}; "server" {"name", "vendor", "version", \
+      "specVersion", "capabilities"} or null; "sounds" {"serverPlays", "playerNote"}; \
+      "zone" {"name", "from", "folder"}; "units" {"notify.service", "notify-fire.timer": \
+      each {"installed", "enabled"}}; "app"; "settings" (as notify settings --json); \
+      "quiet", "quietUntil"; "held"; "pending"; "next" {"id", "at"} or null.
+      """)
 
   @OptionGroup var store: StoreOptions
   @OptionGroup var appOption: AppOption

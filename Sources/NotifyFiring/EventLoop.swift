@@ -19,20 +19,9 @@ final class EventLoop {
 
   deinit { sd_event_unref(handle) }
 
-  /// Runs until `exit()`; returns the code given to it. With an `owner`, every step but
-  /// the sleep (preparing, which asks sd-bus what it waits for, and dispatching) runs as
-  /// the sink's owner, so threads that share the sink never overlap with the loop.
-  func run(owner: SerializedSink? = nil) throws(NotifyError) -> Int32 {
-    guard let owner else { return try SystemdCall.check(sd_event_loop(handle), "sd_event_loop") }
-    while sd_event_get_state(handle) != Int32(SD_EVENT_FINISHED) {
-      var result = owner.exclusively { sd_event_prepare(handle) }
-      if result == 0 { result = sd_event_wait(handle, UInt64.max) }
-      if result > 0 { result = owner.exclusively { sd_event_dispatch(handle) } }
-      if result < 0 && result != -EINTR { try SystemdCall.check(result, "sd_event_run") }
-    }
-    var code: Int32 = 0
-    _ = sd_event_get_exit_code(handle, &code)
-    return code
+  /// Runs until `exit()`; returns the code given to it.
+  func run() throws(NotifyError) -> Int32 {
+    try SystemdCall.check(sd_event_loop(handle), "sd_event_loop")
   }
 
   /// Makes `run()` return `code` after the current callback.
@@ -57,9 +46,9 @@ final class EventLoop {
       sd_event_add_time(
         handle, &source, CLOCK_REALTIME, UInt64.max, 1,
         { _, _, userdata in
-          Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire()
+          EventSource.Box.from(userdata).fire()
           return 0
-        }, Unmanaged.passUnretained(box).toOpaque()),
+        }, box.userdata),
       "sd_event_add_time")
     let wrapped = EventSource(source!, box)
     try wrapped.setEnabled(Int32(SD_EVENT_OFF))
@@ -77,9 +66,9 @@ final class EventLoop {
       sd_event_add_io(
         handle, &source, fd, UInt32(EPOLLIN.rawValue),
         { _, _, _, userdata in
-          Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire()
+          EventSource.Box.from(userdata).fire()
           return 0
-        }, Unmanaged.passUnretained(box).toOpaque()),
+        }, box.userdata),
       "sd_event_add_io")
     let wrapped = EventSource(source!, box)
     try wrapped.setPriority(priority)
@@ -101,9 +90,9 @@ final class EventLoop {
             let raw = UnsafeRawPointer(event) + MemoryLayout<inotify_event>.size
             name = String(cString: raw.assumingMemoryBound(to: CChar.self))
           }
-          Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire(name)
+          EventSource.Box.from(userdata).fire(name)
           return 0
-        }, Unmanaged.passUnretained(box).toOpaque()),
+        }, box.userdata),
       "sd_event_add_inotify(\(path))")
     let wrapped = EventSource(source!, box)
     try wrapped.setPriority(priority)
@@ -120,9 +109,9 @@ final class EventLoop {
       sd_event_add_signal(
         handle, &source, signal | SD_EVENT_SIGNAL_PROCMASK,
         { _, _, userdata in
-          Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire()
+          EventSource.Box.from(userdata).fire()
           return 0
-        }, Unmanaged.passUnretained(box).toOpaque()),
+        }, box.userdata),
       "sd_event_add_signal")
     let wrapped = EventSource(source!, box)
     try wrapped.setPriority(priority)
@@ -138,9 +127,9 @@ final class EventLoop {
       sd_event_add_defer(
         handle, &source,
         { _, userdata in
-          Unmanaged<EventSource.Box>.fromOpaque(userdata!).takeUnretainedValue().fire()
+          EventSource.Box.from(userdata).fire()
           return 0
-        }, Unmanaged.passUnretained(box).toOpaque()),
+        }, box.userdata),
       "sd_event_add_defer")
     let wrapped = EventSource(source!, box)
     try wrapped.setEnabled(Int32(SD_EVENT_OFF))

@@ -10,6 +10,15 @@ final class EventSource {
     init(_ body: @escaping () -> Void) { self.body = { _ in body() } }
     init(named body: @escaping (String) -> Void) { self.body = body }
     func fire(_ name: String = "") { body(name) }
+
+    /// The pointer sd-event hands back to the C callback: unretained, since the
+    /// `EventSource` keeps the box alive for as long as the source exists.
+    var userdata: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    /// The box behind a callback's `userdata`.
+    static func from(_ userdata: UnsafeMutableRawPointer?) -> Box {
+      Unmanaged<Box>.fromOpaque(userdata!).takeUnretainedValue()
+    }
   }
 
   private let source: OpaquePointer

@@ -85,7 +85,7 @@ extension FiringLoop {
     logger.error(
       "the store \(Escaper.visible(path)) was deleted or replaced while running; stopping so that a restart opens the file now there"
     )
-    lock.withLock { storeWasReplaced = true }
+    shared.withLock { $0.storeWasReplaced = true }
     loop?.exit(Self.storeReplacedExitCode)
   }
 

@@ -4,6 +4,7 @@ import Glibc
 import Logging
 import NotifyCore
 import NotifyZones
+import Synchronization
 
 /// The sd-event driver of the firing engine, run by `notify daemon` (every app) and by an
 /// app's firing service (its own app, on a thread of its own): one loop with one
@@ -23,7 +24,7 @@ import NotifyZones
 /// ```
 public final class FiringLoop: @unchecked Sendable {
   // Safe: the loop's own state is touched only on the loop's thread; what other threads
-  // reach (`stop`, `nudge`, `isReady`) holds `lock`.
+  // reach (`stop`, `nudge`, `isReady`) is in `shared`, a `Mutex`.
 
   /// How the loop is set up.
   public struct Configuration: Sendable {
@@ -80,14 +81,19 @@ public final class FiringLoop: @unchecked Sendable {
   let logger: Logger
   let pendingCount: (() throws -> Int)?
   private let attached: (any LoopAttachable)?
-  private let owner: SerializedSink?
+  private let owner: SinkOwner?
 
-  let lock = NSLock()
-  private var ready = false
-  private var stopRequested = false
-  private var wakeup: Wakeup?
-  /// Set by the store watch when the store file went away under the loop.
-  var storeWasReplaced = false
+  /// What other threads read or change.
+  struct Shared {
+    var ready = false
+    var stopRequested = false
+    /// Set by `nudge()`: the next wake of the pipe wakes the firer too.
+    var wakeRequested = false
+    var wakeup: Wakeup?
+    /// Set by the store watch when the store file went away under the loop.
+    var storeWasReplaced = false
+  }
+  let shared = Mutex(Shared())
   /// Why the loop ended, when it was not a stop: the sink is gone for good.
   private var failure: NotifyError?
   /// The sink fault last logged, so that a stalled sink is logged once, not every retry.
@@ -108,12 +114,13 @@ public final class FiringLoop: @unchecked Sendable {
   /// Creates a loop around `firer`. `pendingCount` feeds the service status line.
   /// `attached` (the desktop sink) dispatches its own events on the loop, so that
   /// activations and dismissals arrive while it sleeps. `owner`, when other threads share
-  /// the sink, is held for every dispatch.
+  /// the firer and the sinks (an app), is the executor they send their work to: the loop
+  /// runs as its job, and runs the jobs sent meanwhile between two dispatches.
   public init(
     firer: Firer, clock: any NotifyClock = SystemClock(), configuration: Configuration,
     notifier: ServiceNotifier = ServiceNotifier(), logger: Logger = Logger(label: "notify.daemon"),
     pendingCount: (() throws -> Int)? = nil, attached: (any LoopAttachable)? = nil,
-    owner: SerializedSink? = nil
+    owner: SinkOwner? = nil
   ) {
     self.attached = attached
     self.owner = owner
@@ -133,11 +140,12 @@ public final class FiringLoop: @unchecked Sendable {
     let handlesSignals = configuration.handlesSignals
     firer.isStopRequested = { [weak self] in
       guard let self else { return false }
-      return self.lock.withLock { self.stopRequested } || (handlesSignals && StopSignals.pending() != nil)
+      return self.shared.withLock { $0.stopRequested } || (handlesSignals && StopSignals.pending() != nil)
     }
   }
 
   /// Runs the loop on the calling thread until SIGTERM/SIGINT (when handled) or `stop()`.
+  /// With an owner, the calling thread must be the owner's (`run() async` sees to it).
   public func run() throws(NotifyError) {
     let loop = try EventLoop()
     self.loop = loop
@@ -190,34 +198,44 @@ public final class FiringLoop: @unchecked Sendable {
           })
       }
     }
+    let owner = self.owner
     let wakeup = try Wakeup(loop: loop) { [unowned self] in
-      if self.lock.withLock({ self.stopRequested }) { loop.exit(0) } else { self.requestWake() }
+      // Work other threads sent the owner runs here, between two dispatches.
+      owner?.runPending()
+      let (stop, wake) = self.shared.withLock { shared in
+        defer { shared.wakeRequested = false }
+        return (shared.stopRequested, shared.wakeRequested)
+      }
+      if stop { loop.exit(0) } else if wake { self.requestWake() }
     }
-    let stopEarly = lock.withLock {
-      self.wakeup = wakeup
-      return stopRequested
+    let stopEarly = shared.withLock { shared in
+      shared.wakeup = wakeup
+      return shared.stopRequested
     }
     if stopEarly { return }
+    owner?.attach(wakeup)
+    // What is sent after the loop stopped runs on the owner's queue.
+    defer { owner?.detach() }
     if notifier.isActive { loop.enableWatchdog() }
     if let attached {
       do {
-        try exclusively { () throws in try attached.attach(to: loop.handle, priority: 0) }
+        try attached.attach(to: loop.handle, priority: 0)
       } catch {
         logger.warning("desktop activations and dismissals will not be recorded: \(error)")
       }
     }
-    defer { exclusively { attached?.detach() } }
+    defer { attached?.detach() }
 
-    exclusively { wake() }
+    wake()
     notifier.ready(status: statusLine())
-    lock.withLock { ready = true }
+    shared.withLock { $0.ready = true }
     logger.info("ready; watching \(configuration.storePath ?? "no store file")")
-    _ = try loop.run(owner: owner)
-    lock.withLock { ready = false }
+    _ = try loop.run()
+    shared.withLock { $0.ready = false }
     notifier.stopping()
-    exclusively { giveBack() }
+    giveBack()
     withExtendedLifetime(sources) {}
-    if lock.withLock({ storeWasReplaced }) {
+    if shared.withLock({ $0.storeWasReplaced }) {
       throw NotifyError(
         .temporary,
         "the store \(Escaper.visible(configuration.storePath ?? "")) was deleted or replaced while the loop ran",
@@ -236,13 +254,13 @@ public final class FiringLoop: @unchecked Sendable {
 
   /// True once the loop has delivered what was overdue and armed its timer (what
   /// READY=1 tells systemd), until it stops.
-  public var isReady: Bool { lock.withLock { ready } }
+  public var isReady: Bool { shared.withLock { $0.ready } }
 
   /// Stops a running loop; safe from any thread, also before `run()` has started.
   public func stop() {
-    let wakeup = lock.withLock {
-      stopRequested = true
-      return self.wakeup
+    let wakeup = shared.withLock { shared in
+      shared.stopRequested = true
+      return shared.wakeup
     }
     wakeup?.signal()
   }
@@ -252,11 +270,29 @@ public final class FiringLoop: @unchecked Sendable {
   /// loop), and after another thread used the shared sink (it may have read bus messages
   /// that no longer make the descriptor readable).
   public func nudge() {
-    lock.withLock { wakeup }?.signal()
+    let wakeup = shared.withLock { shared in
+      shared.wakeRequested = true
+      return shared.wakeup
+    }
+    wakeup?.signal()
   }
 
-  /// Runs the loop on a thread of its own until the calling task is cancelled or `stop()`.
+  /// Runs the loop until the calling task is cancelled or `stop()`: on a thread of its own,
+  /// or with an owner as the owner's job (the jobs sent to the owner meanwhile run on the
+  /// loop's thread, between two dispatches). The calling task is suspended meanwhile.
   public func run() async throws(NotifyError) {
+    if let owner {
+      let result: Result<Void, NotifyError> = await withTaskCancellationHandler {
+        await owner.run {
+          _ = notify_name_thread("notify.firing")
+          defer { _ = notify_name_thread("notify.owner") }
+          return Result { () throws(NotifyError) in try self.run() }
+        }
+      } onCancel: {
+        self.stop()
+      }
+      return try result.get()
+    }
     let result: Result<Void, NotifyError> = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let thread = Thread { [self] in
@@ -374,15 +410,10 @@ public final class FiringLoop: @unchecked Sendable {
     }
   }
 
-  /// Runs `body` as the sink's owner, when the sink is shared.
-  private func exclusively<E: Error>(_ body: () throws(E) -> Void) throws(E) {
-    if let owner { try owner.exclusively(body) } else { try body() }
-  }
-
   private func tearDown() {
     timer = nil
     wakeSource = nil
-    lock.withLock { wakeup = nil }
+    shared.withLock { $0.wakeup = nil }
     loop = nil
   }
 }

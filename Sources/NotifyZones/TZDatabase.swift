@@ -1,5 +1,6 @@
 import Glibc
 import NotifyCore
+import Synchronization
 
 /// The system's tz database: TZif files under `$TZDIR`, else `/usr/share/zoneinfo`, as
 /// glibc, systemd, cron and Python's zoneinfo read them, so notify follows the `tzdata`
@@ -8,13 +9,16 @@ import NotifyCore
 /// Names stay inside the folder: no absolute names, no `.` or `..` components, and the
 /// file (after links) must lie within the folder and parse as TZif. Zones are cached by
 /// name until `reload()`, which the firer's zone watch calls when the files change.
-public final class TZDatabase: ZoneDatabase, @unchecked Sendable {
-  // Safe: `cache` is only touched with `lock` held; `folder` is immutable.
+public final class TZDatabase: ZoneDatabase, Sendable {
   /// The folder zones are read from.
   public let folder: String
-  private let lock = Mutex()
-  private var cache: [String: Zone] = [:]
-  private var paths: Set<String> = []
+  /// Shared by design: every thread that computes an instant reads zones.
+  private let cache = Mutex(Cache())
+
+  private struct Cache {
+    var zones: [String: Zone] = [:]
+    var paths: Set<String> = []
+  }
 
   /// The default folder: `$TZDIR` when set and not empty, else `/usr/share/zoneinfo`.
   public static func defaultFolder() -> String {
@@ -33,7 +37,7 @@ public final class TZDatabase: ZoneDatabase, @unchecked Sendable {
   }
 
   public func zone(named name: String) throws(ZoneError) -> Zone {
-    if let zone = lock.withLock({ cache[name] }) { return zone }
+    if let zone = cache.withLock({ $0.zones[name] }) { return zone }
     try Self.validate(name)
     let path = folder + "/" + name
     guard let real = Self.realPath(path) else { throw .unknown(name: name, folder: folder) }
@@ -51,19 +55,19 @@ public final class TZDatabase: ZoneDatabase, @unchecked Sendable {
       throw .unknown(name: name, folder: folder)
     }
     let zone = try Zone(identifier: name, tzif: bytes)
-    lock.withLock {
-      cache[name] = zone
-      paths.insert(real)
+    cache.withLock { cache in
+      cache.zones[name] = zone
+      cache.paths.insert(real)
     }
     return zone
   }
 
   /// The files (links resolved) of the zones read so far: what the zone watch watches.
-  public var filesInUse: Set<String> { lock.withLock { paths } }
+  public var filesInUse: Set<String> { cache.withLock { $0.paths } }
 
   /// Forgets the cached zones, so that the next lookups read the files again.
   public func reload() {
-    lock.withLock { cache.removeAll() }
+    cache.withLock { $0.zones.removeAll() }
   }
 
   /// Refuses names that could leave the folder or are not zone names at all.
@@ -86,20 +90,5 @@ public final class TZDatabase: ZoneDatabase, @unchecked Sendable {
     guard let resolved = realpath(path, nil) else { return nil }
     defer { free(resolved) }
     return String(cString: resolved)
-  }
-}
-
-/// A lock for the few shared fields here: NotifyZones keeps away from Foundation.
-final class Mutex: @unchecked Sendable {
-  // Safe: the pthread mutex is only used through `withLock`.
-  private var mutex = pthread_mutex_t()
-
-  init() { pthread_mutex_init(&mutex, nil) }
-  deinit { pthread_mutex_destroy(&mutex) }
-
-  func withLock<T>(_ body: () throws -> T) rethrows -> T {
-    pthread_mutex_lock(&mutex)
-    defer { pthread_mutex_unlock(&mutex) }
-    return try body()
   }
 }

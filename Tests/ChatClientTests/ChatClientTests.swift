@@ -74,6 +74,32 @@ struct ChatClientTests {
     #expect(try center.recentDeliveries().count == 2)
   }
 
+  @Test func aReplyTypedWhileTheClientWasAwayReachesTheSenderOnceItIsOnline() async throws {
+    // Given bob's private message, answered in its bubble while no client ran: the reply
+    // waits in the store (`center.responses` yields it as `.waited`)
+    let store = try SQLiteStore(path: self.store)
+    let message = LocalNotification(
+      id: "m1", app: "chat", schedule: Schedule(fireDate: .instant(Date())), title: "bob",
+      body: "lunch at 5?", userInfo: ["sender": .string("bob"), "kind": .string("private")], createdAt: Date()
+    )
+    _ = try store.leave(
+      NotificationResponse(
+        notification: message, actionKey: "reply", occurrence: 1, activationToken: nil, date: Date(),
+        userText: "see you at 5"),
+      launching: false)
+    let server = try startServer()
+    let bob = try bench.joinPeer(port: server.port, nick: "bob")
+    // When the client starts
+    let client = try await startClient(port: server.port)
+    // Then bob gets the reply once the client is registered, once
+    let line = try bob.waitForLine(timeout: 15) { $0.contains("PRIVMSG bob :see you at 5") }
+    #expect(line?.hasPrefix(":\(nick)!") == true, "bob got: \(bob.received.suffix(5)); \(client.stderr)")
+    #expect(await eventually(timeout: 10) { client.stderr.contains("[to bob] <\(nick)> see you at 5") })
+    #expect(try store.takeWaitingResponses(app: "chat").isEmpty)
+    #expect(bob.received.filter { $0.contains("see you at 5") }.count == 1)
+    withExtendedLifetime((server, client)) {}
+  }
+
   @Test func aReminderIsFiredOnceWhileClientAndDaemonBothRun() async throws {
     // Given the client online and a daemon on the same store
     let server = try startServer()

@@ -25,6 +25,21 @@ struct HelpAndUsageTests {
     #expect(result.stdout.contains(says), "\(result.stdout)")
   }
 
+  @Test("status --help names every field of status --json")
+  func statusHelpListsTheJSONFields() throws {
+    // Given what `notify status --json` prints (exit 1 here: no daemon, no server, maybe)
+    let status = try notify.run(["status", "--json"])
+    let object = try #require(
+      try JSONSerialization.jsonObject(with: Data(status.stdout.utf8)) as? [String: Any], "\(status.stdout)")
+    // When the help is asked for
+    let help = try notify.run(["status", "--help"])
+    // Then it names each top-level field, and where the daemon delivers
+    #expect(help.status == 0)
+    for key in object.keys.sorted() + ["deliveringTo"] {
+      #expect(help.stdout.contains("\"\(key)\""), "\(key) missing from: \(help.stdout)")
+    }
+  }
+
   @Test("a usage error names the subcommand, exits 64 and leaves no store behind")
   func usageError() throws {
     let result = try notify.run(["schedule", "--in", "10m", "--bogus"])

@@ -25,3 +25,30 @@ struct CooperativePoolTests {
       "\(result.stdout)")
   }
 }
+
+/// One owner serves the app's tasks and its firing service (`SinkOwner`): presents sent
+/// while the firing loop is busy wait as jobs, not on threads of the pool.
+@Suite(.ownThreads)
+struct OwnerPoolTests {
+  let folder = TemporaryFolder(prefix: "notify-owner-pool")
+
+  @Test func presentsFromManyTasksWhileFiringLoseNothingAndLeaveThePoolFree() throws {
+    // Given a process whose cooperative pool has one thread per core, whose firing service
+    // is held in the sink by a notification it fires
+    let check = CommandRunner(
+      executable: CommandRunner.product("pool-check-fixture"),
+      environment: ["LIBDISPATCH_COOPERATIVE_POOL_STRICT": "1"])
+    // When more tasks than the pool has threads present at once
+    let result = try check.run([folder.file("notify.db"), "present-while-firing"], timeout: 150)
+    // Then every task got to its call, an unrelated task ran, and every notification
+    // reached the sink once, one at a time, never from inside a task
+    let cores = ProcessInfo.processInfo.activeProcessorCount
+    let expected = 8 + cores + 2
+    #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+    #expect(
+      result.stdout.contains(
+        "started=\(cores + 2) ran=true delivered=\(expected) of=\(expected) once=true serial=true outside-tasks=true"
+      ),
+      "\(result.stdout)")
+  }
+}

@@ -112,8 +112,7 @@ struct ChatClientCommand: AsyncParsableCommand {
     let session = ChatSession(
       host: host, port: port, nick: nick, channel: channel, center: center,
       presenter: MessagePresenter(center: center),
-      offlineBudget: .milliseconds(Int64(budget * 1000)), firesInProcess: !noFiring,
-      opened: openedConversation(center), waitingReplies: waitingReplies(center), reconnect: reconnect)
+      offlineBudget: .milliseconds(Int64(budget * 1000)), firesInProcess: !noFiring, reconnect: reconnect)
     // Either one returning shuts the other down gracefully. The last in the list shuts
     // down first: on SIGTERM the session goes offline while firing still runs.
     var services: [ServiceGroupConfiguration.ServiceConfiguration] = []
@@ -147,35 +146,6 @@ struct ChatClientCommand: AsyncParsableCommand {
     return ReconnectPolicy(
       attempts: reconnectAttempts, firstDelay: first,
       maximumDelay: max(first, ReconnectPolicy.standard.maximumDelay))
-  }
-
-  /// The conversation of the notification whose click launched this process (read once,
-  /// before connecting), or nil when it was started otherwise.
-  private func openedConversation(_ center: LocalNotificationCenter) -> Conversation? {
-    let response: NotificationResponse?
-    do {
-      response = try center.takeLaunchResponse()
-    } catch {
-      // The chat does not depend on it: start in the channel.
-      Transcript.error("could not read the notification that launched the client: \(error)")
-      return nil
-    }
-    guard let response else { return nil }
-    Transcript.status("opened from a notification: \(Escaper.visible(response.notification.id))")
-    return Conversation(opening: response.userInfo) ?? .channel
-  }
-
-  /// Replies typed into bubbles while the client was not running (they waited in the
-  /// store): sent once the client is registered.
-  private func waitingReplies(_ center: LocalNotificationCenter) -> [NotificationResponse] {
-    do {
-      return try center.takeWaitingResponses().filter {
-        $0.actionKey == ChatMessage.replyKey && $0.userText != nil
-      }
-    } catch {
-      Transcript.error("could not read the replies typed while the client was away: \(error)")
-      return []
-    }
   }
 
   /// The app id: `--app`, else `NOTIFY_APP`, else `chat`; and whether one was given.

@@ -11,7 +11,7 @@ extension ChatSession {
         state.typed(at: .now)
         do {
           guard let command = try StdinCommand(line: line) else { continue }
-          try perform(command, link, state, inbox)
+          try await perform(command, link, state, inbox)
         } catch let error as ChatError {
           Transcript.error(error.description)
         } catch {
@@ -25,7 +25,7 @@ extension ChatSession {
 
   private func perform(
     _ command: StdinCommand, _ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox
-  ) throws {
+  ) async throws {
     switch command {
     case .say(let text):
       // Saying something means reading: the presenter clears the badge and withdraws the
@@ -46,23 +46,30 @@ extension ChatSession {
     case .query(let nick):
       open(nick.map { .privateChat(with: $0) } ?? .channel, state)
     case .remind(let delay, let text):
-      let outcome = try remind(after: delay, text: text)
-      let at = outcome.stored.nextFireDate.map { RFC3339.string(from: $0) } ?? "now"
+      let last = try await center.history(limit: 1).first?.sequence ?? 0
+      let id = try await remind(after: delay, text: text)
+      let pending = try await center.pendingNotificationRequests()
+      let at =
+        pending.first { $0.notification.id == id }?.nextFireDate.map { RFC3339.string(from: $0) } ?? "now"
       Transcript.status(
-        "reminder \(outcome.stored.notification.id) at \(at); fired by \(firesInProcess ? "this client while online, else " : "")the notify daemon"
+        "reminder \(id) at \(at); fired by \(firesInProcess ? "this client while online, else " : "")the notify daemon"
       )
-      for gone in outcome.discarded {
-        Transcript.status("warning: the 64-pending limit discarded \(gone.notification.id)")
+      // The 64-pending limit makes room by discarding what fires last (history says which).
+      for event in try await center.history(limit: PendingLimit.maximum)
+      where event.sequence > last && event.kind == .discarded {
+        Transcript.status("warning: the 64-pending limit discarded \(event.notificationID)")
       }
     case .pending:
-      let pending = try center.pending()
+      let pending = try await center.pendingNotificationRequests()
       if pending.isEmpty { Transcript.status("no scheduled reminders") }
       for stored in pending {
         let at = stored.nextFireDate.map { RFC3339.string(from: $0) } ?? "-"
         Transcript.status("\(stored.notification.id) at \(at)")
       }
     case .cancel(let id):
-      Transcript.status(try center.cancel(id: id) ? "cancelled \(id)" : "\(id) was not pending")
+      let pending = try await center.pendingNotificationRequests().contains { $0.notification.id == id }
+      try await center.removePendingNotificationRequests(withIdentifiers: [id])
+      Transcript.status(pending ? "cancelled \(id)" : "\(id) was not pending")
     case .quit(let text):
       state.leaving = true
       link.quit(text ?? "bye")
@@ -75,12 +82,15 @@ extension ChatSession {
   static let reminderSnooze = 300
 
   /// Schedules a reminder in the shared store; the daemon fires it if the client is gone.
-  private func remind(after delay: TimeInterval, text: String) throws(NotifyError) -> ScheduleOutcome {
-    try center.schedule(
-      NotificationContent(
+  /// Returns its id.
+  private func remind(after delay: TimeInterval, text: String) async throws(NotificationError) -> String {
+    let request = NotificationRequest(
+      content: NotificationContent(
         title: "Reminder", body: text, sound: .default,
         userInfo: ["channel": .string(channel), "kind": .string("reminder")],
         actions: [.snooze(seconds: Self.reminderSnooze)]),
       trigger: .after(.milliseconds(Int64((delay * 1000).rounded()))))
+    try await center.add(request)
+    return request.identifier
   }
 }

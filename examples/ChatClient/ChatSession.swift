@@ -28,24 +28,14 @@ struct ChatSession: Service {
   var offlineBudget: Duration
   /// Whether this client fires scheduled notifications itself while it runs.
   var firesInProcess: Bool
-  /// The conversation of the notification whose click launched the client, if one did:
-  /// it is open from the start, and the launch counts as reading.
-  var opened: Conversation? = nil
-  /// Replies the user typed into bubbles while the client was not running: sent once
-  /// registered.
-  var waitingReplies: [NotificationResponse] = []
   /// How the client gets back onto the server after the connection drops.
   var reconnect: ReconnectPolicy = .standard
 
-  private enum Part { case server, stdin, events }
+  private enum Part { case server, stdin, responses, deliveries }
 
   func run() async throws {
     let state = SessionState(nick: nick)
     let inbox = PresenterInbox()
-    if let opened {
-      open(opened, state)
-      inbox.put(.read)
-    }
     let connection = try IRCConnection(host: host, port: port)
     Transcript.status("connected to \(connection.address)")
     let link = ServerLink()
@@ -89,8 +79,8 @@ struct ChatSession: Service {
     }
   }
 
-  /// Reads the server (across reconnects), stdin and the center's events until the client
-  /// leaves or cannot get back onto the server.
+  /// Reads the server (across reconnects), stdin, the user's answers and the center's
+  /// deliveries until the client leaves or cannot get back onto the server.
   private func online(
     _ connection: IRCConnection, _ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox,
     _ events: AsyncStream<NotificationEvent>
@@ -105,8 +95,12 @@ struct ChatSession: Service {
         return .stdin
       }
       group.addTask {
-        await watch(events, link, state, inbox)
-        return .events
+        await watchResponses(link, state, inbox)
+        return .responses
+      }
+      group.addTask {
+        await watchDeliveries(events)
+        return .deliveries
       }
       // Stdin may end early (run from a script); only the server going away for good ends
       // the stay.
@@ -214,14 +208,12 @@ struct ChatSession: Service {
       connection.send(IRCMessage("PONG", parameters.last ?? ""))
     case "001":
       if let assigned = parameters.first { state.nick = assigned }
-      let first = state.noteRegistration()
+      let held = state.noteRegistration()
       Transcript.status("registered as \(Escaper.visible(state.nick))")
       connection.send(IRCMessage("JOIN", channel))
-      // Once per run: a reconnect does not send them again.
-      if first {
-        for reply in waitingReplies {
-          answer(reply.notification, text: reply.userText, link, state, inbox)
-        }
+      // Replies typed into bubbles while the client was away, held until now.
+      for reply in held {
+        answer(reply.notification, text: reply.userText, link, state, inbox)
       }
     case "433" where !state.registered:
       state.nick += "_"
@@ -281,41 +273,66 @@ struct ChatSession: Service {
           channel: isPrivate ? channel : NetworkText.plain(target))))
   }
 
-  // MARK: Events
+  // MARK: Responses
 
-  /// Follows what happens to the client's notifications: a click opens the conversation
-  /// the notification belongs to and means reading; a reminder delivered in the transcript
-  /// only (the user is typing) is written there.
-  private func watch(
-    _ events: AsyncStream<NotificationEvent>, _ link: ServerLink, _ state: SessionState,
-    _ inbox: PresenterInbox
-  ) async {
-    for await event in events {
-      switch event.kind {
-      case .activated(ChatMessage.replyKey):
-        answer(event.notification, text: event.userText, link, state, inbox)
-      case .activated(ChatMessage.markReadKey):
-        Transcript.status("marked read")
+  /// Follows the user's answers to the client's notifications (`center.responses`): first
+  /// the click that launched the client, then the answers given while it was not running,
+  /// then the live ones. A click opens the conversation the notification belongs to and
+  /// means reading.
+  private func watchResponses(_ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox) async {
+    for await response in center.responses {
+      switch response.origin {
+      case .launch:
+        Transcript.status("opened from a notification: \(Escaper.visible(response.notification.id))")
+        open(Conversation(opening: response.userInfo) ?? .channel, state)
+        // The launch counts as reading: once online the badge is cleared.
         inbox.put(.read)
-      case .activated:
-        if case .string(let sender)? = event.userInfo["sender"] {
-          Transcript.status("opened the message from \(Escaper.visible(sender))")
-        } else {
-          let what = event.userInfo["kind"] == .string(Conversation.reminderKind) ? "the reminder " : ""
-          Transcript.status("opened \(what)\(Escaper.visible(event.notification.id))")
+      case .waited where response.kind == .activated(actionKey: ChatMessage.replyKey):
+        // A reply typed into a bubble while the client was away goes out once registered.
+        if !state.holdUntilRegistered(response) {
+          answer(response.notification, text: response.userText, link, state, inbox)
         }
-        // Opening a notification means the user is reading.
-        inbox.put(.read)
-        if let conversation = Conversation(opening: event.userInfo) { open(conversation, state) }
-      case .delivered:
-        guard let delivery = event.delivery, delivery.presentation.isEmpty,
-          event.userInfo["kind"] == .string(Conversation.reminderKind)
-        else { continue }
-        // Messages have their transcript line already, written as they were read.
-        Transcript.status("reminder: \(Escaper.visible(event.notification.body ?? ""))")
-      case .dismissed:
-        continue
+      case .waited, .live:
+        answered(response, link, state, inbox)
       }
+    }
+  }
+
+  /// A live answer (or one that waited and needs no server).
+  private func answered(
+    _ event: NotificationEvent, _ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox
+  ) {
+    switch event.kind {
+    case .activated(ChatMessage.replyKey):
+      answer(event.notification, text: event.userText, link, state, inbox)
+    case .activated(ChatMessage.markReadKey):
+      Transcript.status("marked read")
+      inbox.put(.read)
+    case .activated:
+      if case .string(let sender)? = event.userInfo["sender"] {
+        Transcript.status("opened the message from \(Escaper.visible(sender))")
+      } else {
+        let what = event.userInfo["kind"] == .string(Conversation.reminderKind) ? "the reminder " : ""
+        Transcript.status("opened \(what)\(Escaper.visible(event.notification.id))")
+      }
+      // Opening a notification means the user is reading.
+      inbox.put(.read)
+      if let conversation = Conversation(opening: event.userInfo) { open(conversation, state) }
+    case .delivered, .dismissed:
+      return
+    }
+  }
+
+  // MARK: Deliveries
+
+  /// A reminder delivered in the transcript only (the user is typing) is written there;
+  /// messages have their transcript line already, written as they were read.
+  private func watchDeliveries(_ events: AsyncStream<NotificationEvent>) async {
+    for await event in events where event.kind == .delivered {
+      guard let delivery = event.delivery, delivery.presentation.isEmpty,
+        event.userInfo["kind"] == .string(Conversation.reminderKind)
+      else { continue }
+      Transcript.status("reminder: \(Escaper.visible(event.notification.body ?? ""))")
     }
   }
 

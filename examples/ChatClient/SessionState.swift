@@ -10,11 +10,11 @@ final class SessionState: @unchecked Sendable {
   private var currentNick: String
   private var isRegistered = false
   private var isLeaving = false
-  private var registrations = 0
   private var hasGivenUp = false
   private var numbering = MessageNumbering()
   private var currentConversation: Conversation
   private var typing = TypingActivity()
+  private var heldReplies: [NotificationEvent] = []
 
   init(nick: String, conversation: Conversation = .channel) {
     currentNick = nick
@@ -31,13 +31,24 @@ final class SessionState: @unchecked Sendable {
     set { lock.withLock { isRegistered = newValue } }
   }
 
-  /// Notes the server's welcome on a connection; true for the first of the run (a
-  /// reconnect registers again).
-  func noteRegistration() -> Bool {
+  /// Notes the server's welcome on a connection; returns the replies held until then
+  /// (`holdUntilRegistered`), each once.
+  func noteRegistration() -> [NotificationEvent] {
     lock.withLock {
       isRegistered = true
-      registrations += 1
-      return registrations == 1
+      defer { heldReplies = [] }
+      return heldReplies
+    }
+  }
+
+  /// Holds `reply` for the next registration and returns true, unless the client is
+  /// registered now (false: send it at once). In one step, so that a reply is neither
+  /// lost nor sent twice when the welcome comes meanwhile.
+  func holdUntilRegistered(_ reply: NotificationEvent) -> Bool {
+    lock.withLock {
+      guard !isRegistered else { return false }
+      heldReplies.append(reply)
+      return true
     }
   }
 

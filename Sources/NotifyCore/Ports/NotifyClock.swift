@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The source of `now` and of the zones (the system zone and the zone database).
 /// Injected so that the rules can be tested with literal instants and zones. The real
@@ -12,25 +13,22 @@ public protocol NotifyClock: Sendable {
 }
 
 /// A clock that only moves when told to, for tests.
-public final class ManualClock: NotifyClock, @unchecked Sendable {
-  // Safe: `current` and `zoneState` are only touched with `lock` held.
-  private let lock = NSLock()
-  private var current: Date
-  private var zoneState: Zones
+public final class ManualClock: NotifyClock, Sendable {
+  /// Shared by design: a test moves it while a loop's thread reads it.
+  private let state: Mutex<(now: Date, zones: Zones)>
 
   /// Creates a clock standing at `now` in `localZone`, with named zones from `database`.
   public init(now: Date, localZone: Zone = .utc, database: any ZoneDatabase = ZoneTable()) {
-    self.current = now
-    self.zoneState = Zones(local: localZone, database: database)
+    state = Mutex((now, Zones(local: localZone, database: database)))
   }
 
-  public func now() -> Date { lock.withLock { current } }
-  public var zones: Zones { lock.withLock { zoneState } }
+  public func now() -> Date { state.withLock { $0.now } }
+  public var zones: Zones { state.withLock { $0.zones } }
 
   /// Moves the clock by `seconds` (negative to set it back).
-  public func advance(by seconds: TimeInterval) { lock.withLock { current += seconds } }
+  public func advance(by seconds: TimeInterval) { state.withLock { $0.now += seconds } }
   /// Sets the clock to `date`.
-  public func set(_ date: Date) { lock.withLock { current = date } }
+  public func set(_ date: Date) { state.withLock { $0.now = date } }
   /// Moves the "system" zone, as a user travelling would.
-  public func setLocalZone(_ zone: Zone) { lock.withLock { zoneState.local = zone } }
+  public func setLocalZone(_ zone: Zone) { state.withLock { $0.zones.local = zone } }
 }

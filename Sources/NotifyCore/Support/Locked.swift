@@ -1,30 +1,29 @@
-import Foundation
+import Synchronization
 
-/// A value shared between threads, read and written under a lock.
-public final class Locked<Value: Sendable>: @unchecked Sendable {
-  // Safe: every access to `stored` holds `lock`.
-  private let lock = NSLock()
-  private var stored: Value
+/// A value shared between threads by design, read and written under a `Mutex`: a class so
+/// that closures and several owners can hold the same one (a `Mutex` cannot be copied).
+public final class Locked<Value: Sendable>: Sendable {
+  private let mutex: Mutex<Value>
 
   /// Wraps `value`.
-  public init(_ value: Value) { stored = value }
+  public init(_ value: Value) { mutex = Mutex(value) }
 
   /// The current value.
   public var value: Value {
-    get { lock.withLock { stored } }
-    set { lock.withLock { stored = newValue } }
+    get { mutex.withLock { $0 } }
+    set { mutex.withLock { $0 = newValue } }
   }
 
   /// Changes the value in place, in one step.
   public func update(_ body: (inout Value) -> Void) {
-    lock.withLock { body(&stored) }
+    mutex.withLock { body(&$0) }
   }
 
   /// Stores `newValue` and returns the previous value, in one step.
   public func exchange(_ newValue: Value) -> Value {
-    lock.withLock {
-      defer { stored = newValue }
-      return stored
+    mutex.withLock { value in
+      defer { value = newValue }
+      return value
     }
   }
 }

@@ -4,6 +4,7 @@
 // (a pool of exactly one thread per core), so that no other test's work shares the pool.
 //
 //   pool-check-fixture DB
+//   pool-check-fixture DB present-while-firing   (see PresentWhileFiring.swift)
 //
 // Prints `entered=N ran=true|false delivered=N outside-tasks=true|false` and exits 0 when
 // every call was blocked in the sink at once, the unrelated task ran meanwhile, and no
@@ -20,6 +21,9 @@ import NotifyStore
 enum PoolCheckFixture {
   static func main() async throws {
     let db = CommandLine.arguments[1]
+    if CommandLine.arguments.dropFirst(2).first == "present-while-firing" {
+      exit(try await PresentWhileFiring.run(db: db) ? 0 : 1)
+    }
     // More centers than the pool has threads, each with a sink that blocks until the gate
     // opens (a notification server that does not answer).
     let count = ProcessInfo.processInfo.activeProcessorCount + 2
