@@ -34,6 +34,14 @@ public typealias JSONValue = NotifyCore.JSONValue
 public typealias SoundName = NotifyCore.SoundName
 /// The freedesktop urgency.
 public typealias Urgency = NotifyCore.Urgency
+/// How strongly a notification may interrupt.
+public typealias InterruptionLevel = NotifyCore.InterruptionLevel
+/// A file to attach, as given.
+public typealias AttachmentSource = NotifyCore.AttachmentSource
+/// A kept copy of an attached image.
+public typealias NotificationAttachment = NotifyCore.NotificationAttachment
+/// The kinds of image a notification may carry.
+public typealias AttachmentKind = NotifyCore.AttachmentKind
 /// A wall-clock time (year, month, day, hour, minute, second) in a zone.
 public typealias WallClock = NotifyCore.WallClock
 /// The zone a wall-clock trigger is read in: `.local` or `.named("Europe/Berlin")`.

@@ -150,23 +150,61 @@ public final class LocalNotificationCenter: Sendable {
     let notification = try content.notification(
       id: id, app: app, schedule: try trigger.schedule(now: now, database: clock.zones.database),
       createdAt: now)
-    return try add(notification)
+    return try add(notification, attaching: content.attachments)
   }
 
   /// Stores a notification built and validated by the caller (the `notify` command),
   /// replacing a pending one with the same id, and returns the outcome even when the
   /// 64-pending limit discarded the new one itself (`newOneDiscarded`; `schedule` throws
   /// `discardedError` then).
-  package func add(_ notification: LocalNotification) throws(NotifyError) -> ScheduleOutcome {
+  package func add(_ notification: LocalNotification, attaching sources: [AttachmentSource] = [])
+    throws(NotifyError) -> ScheduleOutcome
+  {
     guard notification.app == app else {
       throw NotifyError(
         .invalidData, "the notification belongs to app '\(Escaper.visible(notification.app))', not '\(app)'",
         fix: "add it through that app's center")
     }
     try Validator.notification(notification)
-    let outcome = try store.schedule(notification, zones: clock.zones)
-    storeChanged()
-    return outcome
+    let kept = try keep(sources, for: notification)
+    do {
+      let outcome = try store.schedule(kept, zones: clock.zones)
+      AttachmentFolder.commit(kept.attachments)
+      storeChanged()
+      // What the replaced notification carried, or a discarded one.
+      if !sources.isEmpty || outcome.discarded.contains(where: { !$0.notification.attachments.isEmpty }) {
+        store.sweepAttachments()
+      }
+      return outcome
+    } catch {
+      AttachmentFolder.discard(kept.attachments)
+      throw error
+    }
+  }
+
+  /// `notification` with copies of `sources` kept in the store's attachment folder (checked
+  /// first: nothing is kept when one is refused).
+  func keep(_ sources: [AttachmentSource], for notification: LocalNotification) throws(NotifyError)
+    -> LocalNotification
+  {
+    guard !sources.isEmpty else { return notification }
+    var kept = notification
+    let folder = store.attachmentFolder
+    let token = AttachmentFolder.token()
+    do {
+      for (index, source) in sources.enumerated() {
+        kept.attachments.append(
+          try folder.keep(
+            source.file, identifier: source.identifier, app: notification.app, id: notification.id,
+            token: token,
+            index: index))
+      }
+      try Validator.notification(kept)
+    } catch {
+      AttachmentFolder.discard(kept.attachments)
+      throw error
+    }
+    return kept
   }
 
   /// The error for a notification the 64-pending limit discarded as soon as it was stored.
@@ -192,18 +230,28 @@ public final class LocalNotificationCenter: Sendable {
     let id = id ?? Self.generateID()
     try Validator.id(id)
     return try present(
-      try content.notification(id: id, app: app, schedule: Schedule(fireDate: .instant(now)), createdAt: now))
+      try content.notification(id: id, app: app, schedule: Schedule(fireDate: .instant(now)), createdAt: now),
+      attaching: content.attachments)
   }
 
   /// Delivers a notification built and validated by the caller (the `notify` command) at
   /// once, as `present(_:id:)` does.
   @discardableResult
-  package func present(_ notification: LocalNotification) throws(NotifyError) -> Delivery {
+  package func present(_ notification: LocalNotification, attaching sources: [AttachmentSource] = [])
+    throws(NotifyError) -> Delivery
+  {
+    let kept = try keep(sources, for: notification)
     // The firer's own hand-off path, on the owner of the sinks: the same preparation as a
     // fired notification, and its sink announces the delivery.
     let firer = self.firer
-    let delivery = try firer.owner.runBlocking { () throws(NotifyError) in
-      try firer.firer.present(notification)
+    let delivery: Delivery
+    do {
+      // Named before the hand-off: the server reads the file as it shows the bubble.
+      AttachmentFolder.commit(kept.attachments)
+      delivery = try firer.owner.runBlocking { () throws(NotifyError) in try firer.firer.present(kept) }
+    } catch {
+      AttachmentFolder.discard(kept.attachments)
+      throw error
     }
     runningLoop.value?.nudge()
     return delivery
@@ -215,6 +263,7 @@ public final class LocalNotificationCenter: Sendable {
   package func cancel(_ ids: [String]) throws(NotifyError) -> [String] {
     let missing = try store.cancel(app: app, ids: ids, at: clock.now())
     storeChanged()
+    store.sweepAttachments()
     return missing
   }
 
@@ -231,6 +280,7 @@ public final class LocalNotificationCenter: Sendable {
   package func cancelAll() throws(NotifyError) -> [String] {
     let ids = try store.cancelAll(app: app, at: clock.now())
     storeChanged()
+    store.sweepAttachments()
     return ids
   }
 

@@ -29,8 +29,22 @@ public struct NotificationContent: Hashable, Sendable {
   public var badge: Int?
   /// A JSON object (at most 4096 bytes compact) handed back with every event.
   public var userInfo: [String: JSONValue]
-  /// The freedesktop urgency.
-  public var urgency: Urgency
+  /// The freedesktop urgency; the same as `interruptionLevel` (`.low` is `.passive`).
+  public var urgency: Urgency {
+    get { interruptionLevel.urgency }
+    set { if newValue != urgency { interruptionLevel = InterruptionLevel(newValue) } }
+  }
+  /// How strongly it may interrupt: `.passive` (no sound), `.active` (the default),
+  /// `.timeSensitive`, `.critical` (shown during quiet hours).
+  public var interruptionLevel: InterruptionLevel
+  /// A second line under the title, at most 200 characters.
+  public var subtitle: String?
+  /// The conversation or topic it belongs to (`[A-Za-z0-9._:-]{1,128}`).
+  public var threadIdentifier: String?
+  /// Images to attach (PNG, JPEG, GIF, WebP, at most 10 MiB each, at most 10), checked and
+  /// copied into the store's own folder when the notification is added; a file refused then
+  /// fails `add` with `.invalidContent` and nothing is stored.
+  public var attachments: [AttachmentSource]
   /// Buttons beside the default action (at most 4): `.button`, `.textInput` (a reply),
   /// `.snooze(seconds:)`. The app hears the key of the one picked (`.activated(actionKey:)`,
   /// with `userText` for a reply); notify handles snoozes itself.
@@ -46,8 +60,16 @@ public struct NotificationContent: Hashable, Sendable {
     badge: Int? = nil,
     userInfo: [String: JSONValue] = [:],
     urgency: Urgency = .normal,
-    actions: [NotificationAction] = []
+    actions: [NotificationAction] = [],
+    subtitle: String? = nil,
+    interruptionLevel: InterruptionLevel? = nil,
+    threadIdentifier: String? = nil,
+    attachments: [AttachmentSource] = []
   ) {
+    self.interruptionLevel = interruptionLevel ?? InterruptionLevel(urgency)
+    self.subtitle = subtitle
+    self.threadIdentifier = threadIdentifier
+    self.attachments = attachments
     self.actions = actions
     self.title = title
     self.body = body
@@ -56,7 +78,6 @@ public struct NotificationContent: Hashable, Sendable {
     self.sound = sound
     self.badge = badge
     self.userInfo = userInfo
-    self.urgency = urgency
   }
 
   /// The notification this content makes for `app`, checked against SPEC.md §1.
@@ -66,7 +87,8 @@ public struct NotificationContent: Hashable, Sendable {
     let notification = LocalNotification(
       id: id, app: app, schedule: schedule, title: title, body: body, action: action,
       launchImage: launchImage, sound: sound, badge: badge, userInfo: userInfo, urgency: urgency,
-      actions: actions, createdAt: createdAt)
+      actions: actions, subtitle: subtitle, interruptionLevel: interruptionLevel,
+      threadIdentifier: threadIdentifier, createdAt: createdAt)
     try Validator.notification(notification)
     let size = JSONValue.object(userInfo).compactText.utf8.count
     guard size <= Validator.maxUserInfoBytes else {
@@ -88,6 +110,8 @@ extension LocalNotification {
   public var content: NotificationContent {
     NotificationContent(
       title: title, body: body, action: action, launchImage: launchImage, sound: sound, badge: badge,
-      userInfo: userInfo, urgency: urgency, actions: actions)
+      userInfo: userInfo, urgency: urgency, actions: actions, subtitle: subtitle,
+      interruptionLevel: interruptionLevel, threadIdentifier: threadIdentifier,
+      attachments: attachments.map { AttachmentSource(file: $0.file, identifier: $0.identifier) })
   }
 }

@@ -60,11 +60,14 @@ struct DaemonCommand: ParsableCommand {
     let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
       pendingCount: { try store.pendingCount() }, attached: sinks.desktop)
-    // Short-lived processes close without a checkpoint: the daemon makes one as it goes idle.
+    // Short-lived processes close without a checkpoint: the daemon makes one as it goes idle,
+    // and removes the attachment copies no notification uses any more (issue 28: a last
+    // delivery's bubble closed, a notification replaced by another process).
     loop.onIdle = {
       do { try store.checkpointIfWritten() } catch {
         Logger(label: "notify.store").notice("no checkpoint: \(error)")
       }
+      store.sweepAttachments()
     }
     // A snooze clicked here stores its copy on this process's connection: re-arm for it.
     sinks.onPendingChange = { [unowned loop] in loop.nudge() }

@@ -11,6 +11,9 @@ struct NotificationOptions: ParsableArguments {
   @Option(name: .long, help: "The title (summary line), at most 200 characters.")
   var title: String?
 
+  @Option(name: .long, help: "A second line under the title, at most 200 characters.")
+  var subtitle: String?
+
   @Option(name: .long, help: "The body, at most 4000 characters (or give it as the argument).")
   var body: String?
 
@@ -33,8 +36,25 @@ struct NotificationOptions: ParsableArguments {
     name: .customLong("user-info"), help: "A JSON object of at most 4096 bytes, handed back on delivery.")
   var userInfo: String?
 
-  @Option(name: .long, help: "low, normal (default) or critical.")
+  @Option(
+    name: .long, help: "low, normal (default) or critical: the same as --level passive, active, critical.")
   var urgency: String?
+
+  @Option(
+    name: .long,
+    help: "passive (no sound), active (default), time-sensitive or critical (shown during quiet hours).")
+  var level: String?
+
+  @Option(
+    name: .long, help: "A conversation or topic [A-Za-z0-9._:-]{1,128}; its notifications show as one bubble."
+  )
+  var thread: String?
+
+  @Option(
+    name: .long,
+    help: "A PNG, JPEG, GIF or WebP image of at most 10 MiB, checked and copied now (repeatable, at most 10)."
+  )
+  var attach: [String] = []
 
   @OptionGroup(title: "Actions") var actionOptions: ActionOptions
 
@@ -64,14 +84,38 @@ struct NotificationOptions: ParsableArguments {
       }
       urgencyValue = value
     }
+    var levelValue: InterruptionLevel?
+    if let level {
+      guard let value = InterruptionLevel(text: level) else {
+        throw NotifyError(
+          .invalidData, "unknown level '\(Escaper.visible(level, limit: 40))'",
+          fix: "use passive, active, time-sensitive or critical")
+      }
+      if urgency != nil, value.urgency != urgencyValue {
+        throw NotifyError(
+          .usage, "--urgency \(urgencyValue.rawValue) and --level \(level) disagree", fix: "give only --level"
+        )
+      }
+      levelValue = value
+    }
+    if attach.count > Validator.maxAttachments {
+      throw NotifyError(
+        .invalidData,
+        "\(attach.count) attachments; a notification carries at most \(Validator.maxAttachments)",
+        fix: "attach fewer files")
+    }
     let n = LocalNotification(
       id: id, app: app, schedule: schedule, title: title, body: body ?? bodyArgument, action: action,
       launchImage: launchImage, sound: SoundName(sound ?? "none"), badge: badgeNumber,
       userInfo: try userInfo.map(Validator.userInfo) ?? [:], urgency: urgencyValue,
-      actions: try actionOptions.actions(), createdAt: now)
+      actions: try actionOptions.actions(), subtitle: subtitle, interruptionLevel: levelValue,
+      threadIdentifier: thread, createdAt: now)
     try Validator.notification(n)
     return n
   }
+
+  /// The files `--attach` names, to be checked and kept when the notification is stored.
+  var attachmentSources: [AttachmentSource] { attach.map { AttachmentSource(file: $0) } }
 
   /// A short random id such as `n-3f9c0a12b7d4`.
   static func generateID() -> String {

@@ -31,7 +31,7 @@ struct NowCommand: ParsableCommand {
       app: app, schedule: Schedule(fireDate: .instant(now)), now: now)
     let store = try store.open()
     let center = try LocalNotificationCenter(app: app, store: store, sink: try sink.makeSink())
-    let delivery = try center.present(notification)
+    let delivery = try center.present(notification, attaching: content.attachmentSources)
     if delivery.held {
       Output.warning(
         "quiet hours are on: '\(notification.id)' is held and shown when they end (notify quiet)")

@@ -96,7 +96,7 @@ struct ScheduleCommand: ParsableCommand {
     let notification = try content.notification(app: app, schedule: schedule, now: now)
     try SoundAdvice.check(notification, strict: strictSound)
     let center = try store.center(app: app, clock: clock)
-    let outcome = try center.add(notification)
+    let outcome = try center.add(notification, attaching: content.attachmentSources)
     let kinds = notification.contentKinds
     if !kinds.isEmpty, let allowed = try? center.settingsInForce().allowed,
       kinds.isDisjoint(with: allowed)

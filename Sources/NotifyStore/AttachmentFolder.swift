@@ -4,8 +4,12 @@ import NotifyCore
 /// Where a store keeps its notifications' attachments (issue 28): a folder beside the store
 /// file, `<store>.attachments/<app>/`, 0700 like the store's, each kept copy 0600 and named
 /// by its notification and the scheduling that kept it (`<id>.<token>.<index>.<ext>`), so
-/// that a replacement never touches the copies of the notification it replaces until it is
-/// stored. Copies no notification uses any more are removed by `sweep(keeping:)`.
+/// that a replacement never touches the copies of the notification it replaces.
+///
+/// A copy is written under a hidden name (`~<name>`: no id has a `~`) and takes its name (`commit`) only once
+/// the notification that carries it is stored: `sweep(keeping:)` removes at once every named
+/// copy no notification uses, and hidden ones only when they are older than any scheduling
+/// takes (a process that died between the copy and the store).
 ///
 /// A file given at schedule time is checked then, through one descriptor (no path is read
 /// twice): a regular file, not a symbolic link or a FIFO, within its kind's size cap, of a
@@ -61,8 +65,9 @@ public struct AttachmentFolder: Sendable {
         fix: "attach a smaller image")
     }
     let folder = try appFolder(app)
-    let target = folder + "/\(id).\(token).\(index).\(kind.fileExtension)"
-    try Self.copy(input, size: size, to: target, in: folder)
+    let name = "\(id).\(token).\(index).\(kind.fileExtension)"
+    try Self.copy(input, size: size, to: folder + "/~" + name, in: folder)
+    let target = folder + "/" + name
     return NotificationAttachment(
       identifier: identifier ?? (source as NSString).lastPathComponent, kind: kind, file: target, size: size)
   }
@@ -73,11 +78,24 @@ public struct AttachmentFolder: Sendable {
     return String(repeating: "0", count: 8 - hex.count) + hex
   }
 
-  /// Removes every kept copy not in `inUse` (absolute paths) that is older than `grace`
-  /// (a scheduling in progress keeps its copies before it stores them), and the app
-  /// folders left empty. Returns how many copies went.
+  /// Gives stored notifications' copies their names (they were kept hidden until then).
+  public static func commit(_ attachments: [NotificationAttachment]) {
+    for attachment in attachments { rename(hidden(attachment.file), attachment.file) }
+  }
+
+  /// The hidden name a copy is kept under until `commit`.
+  static func hidden(_ file: String) -> String {
+    let name = (file as NSString).lastPathComponent
+    return (file as NSString).deletingLastPathComponent + "/~" + name
+  }
+
+  /// How old a hidden copy must be before a sweep takes it for abandoned.
+  public static let abandonedAfter: TimeInterval = 3600
+
+  /// Removes every named copy not in `inUse` (absolute paths), every hidden one older than
+  /// `abandonedAfter`, and the app folders left empty. Returns how many copies went.
   @discardableResult
-  public func sweep(keeping inUse: Set<String>, grace: TimeInterval = 60, now: Date = Date()) -> Int {
+  public func sweep(keeping inUse: Set<String>, now: Date = Date()) -> Int {
     guard let apps = try? FileManager.default.contentsOfDirectory(atPath: path) else { return 0 }
     var removed = 0
     for app in apps {
@@ -85,10 +103,14 @@ public struct AttachmentFolder: Sendable {
       guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { continue }
       for name in names {
         let file = folder + "/" + name
-        var info = stat()
-        guard !inUse.contains(file), lstat(file, &info) == 0,
-          now.timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec) > grace
-        else { continue }
+        if name.hasPrefix("~") {
+          var info = stat()
+          guard lstat(file, &info) == 0,
+            now.timeIntervalSince1970 - TimeInterval(info.st_mtim.tv_sec) > Self.abandonedAfter
+          else { continue }
+        } else if inUse.contains(file) {
+          continue
+        }
         if unlink(file) == 0 { removed += 1 }
       }
       rmdir(folder)
@@ -98,7 +120,10 @@ public struct AttachmentFolder: Sendable {
 
   /// Removes these kept copies at once (a scheduling that failed after keeping them).
   public static func discard(_ attachments: [NotificationAttachment]) {
-    for attachment in attachments { unlink(attachment.file) }
+    for attachment in attachments {
+      unlink(hidden(attachment.file))
+      unlink(attachment.file)
+    }
   }
 
   /// The app's folder, made 0700 (with the attachment folder) when missing.
@@ -136,7 +161,7 @@ public struct AttachmentFolder: Sendable {
   private static func copy(_ input: Int32, size: Int64, to target: String, in folder: String)
     throws(NotifyError)
   {
-    let temporary = folder + "/.incoming-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    let temporary = folder + "/~incoming-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
     let output = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     var failure = output < 0 ? errno : 0
     if output >= 0 {

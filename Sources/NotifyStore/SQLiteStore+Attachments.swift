@@ -7,20 +7,21 @@ extension SQLiteStore {
   public var attachmentFolder: AttachmentFolder { AttachmentFolder(storePath: path) }
 
   /// The kept attachment copies a notification still uses: of pending notifications, of
-  /// ones on screen (a notification server holds their bubble: `desktop_id`, until it is
-  /// reported closed), and of the content kept for later (held for quiet hours, bubbles left
-  /// for another process, responses an app has not taken).
+  /// ones on screen (the `delivered` event of a bubble a notification server holds:
+  /// `desktop_id`, until it is reported closed; presented ones too), and of the content kept
+  /// for later (held for quiet hours, bubbles left for another process, responses an app has
+  /// not taken).
   public func attachmentsInUse() throws(NotifyError) -> Set<String> {
     try read { db in
       let texts = try String.fetchAll(
         db,
         sql: """
-          SELECT attachments FROM notification WHERE attachments IS NOT NULL AND (next_fire_at IS NOT NULL
-            OR EXISTS (
-              SELECT 1 FROM desktop_id AS d JOIN event AS e ON e.seq = (
-                SELECT max(seq) FROM event
-                WHERE app = d.app AND notification_id = d.id AND kind IN ('delivered', 'dismissed'))
-              WHERE d.app = notification.app AND d.id = notification.id AND e.kind = 'delivered'))
+          SELECT attachments FROM notification WHERE attachments IS NOT NULL AND next_fire_at IS NOT NULL
+          UNION ALL SELECT json_extract(e.detail, '$.attachments') FROM desktop_id AS d
+            JOIN event AS e ON e.seq = (
+              SELECT max(seq) FROM event
+              WHERE app = d.app AND notification_id = d.id AND kind IN ('delivered', 'dismissed'))
+            WHERE e.kind = 'delivered' AND json_extract(e.detail, '$.attachments') IS NOT NULL
           UNION ALL SELECT attachments FROM held WHERE attachments IS NOT NULL
           UNION ALL SELECT attachments FROM left_bubble WHERE attachments IS NOT NULL
           UNION ALL SELECT attachments FROM response WHERE attachments IS NOT NULL

@@ -30,6 +30,9 @@ struct AttachmentFolderTests {
     let bytes = Self.headers[kind]! + Array(repeating: 7, count: 100)
     let source = write("picture.bin", bytes)
     let kept = try attachments.keep(source, app: "chat", id: "m1", token: "t1", index: 0)
+    // Hidden until the notification that carries it is stored
+    #expect(!FileManager.default.fileExists(atPath: kept.file))
+    AttachmentFolder.commit([kept])
     #expect(kept.kind == kind)
     #expect(kept.identifier == "picture.bin")
     #expect(kept.size == Int64(bytes.count))
@@ -73,22 +76,26 @@ struct AttachmentFolderTests {
     #expect(kept.isEmpty)
   }
 
-  @Test("a name made to escape stays a file name; a sweep keeps what is in use and what is new")
+  @Test("a name made to escape stays a file name; a sweep keeps what is in use and hidden copies in progress")
   func sweep() throws {
     let source = write("a.gif", Self.headers[.gif]! + [1, 2, 3])
     var kept: [NotificationAttachment] = []
     for (id, index) in [("..", 0), ("m.1", 0), ("m", 1), ("m", 2)] {
       kept.append(try attachments.keep(source, app: "chat", id: id, token: "t", index: index))
     }
+    let inProgress = try attachments.keep(source, app: "chat", id: "new", token: "t", index: 0)
+    AttachmentFolder.commit(kept)
     let names = Set(try FileManager.default.contentsOfDirectory(atPath: attachments.path + "/chat"))
-    #expect(names == ["...t.0.gif", "m.1.t.0.gif", "m.t.1.gif", "m.t.2.gif"])
-    // When swept with one in use, an hour later, and once more at once (within the grace)
-    let later = Date() + 3600
-    #expect(attachments.sweep(keeping: [kept[1].file], now: Date()) == 0)
-    #expect(attachments.sweep(keeping: [kept[1].file], now: later) == 3)
-    let left = try FileManager.default.contentsOfDirectory(atPath: attachments.path + "/chat")
-    #expect(left == ["m.1.t.0.gif"])
-    #expect(attachments.sweep(keeping: [], now: later) == 1)
+    #expect(names == ["...t.0.gif", "m.1.t.0.gif", "m.t.1.gif", "m.t.2.gif", "~new.t.0.gif"])
+    // When swept with one in use: the others go at once, the hidden one in progress stays
+    #expect(attachments.sweep(keeping: [kept[1].file]) == 3)
+    let left = Set(try FileManager.default.contentsOfDirectory(atPath: attachments.path + "/chat"))
+    #expect(left == ["m.1.t.0.gif", "~new.t.0.gif"])
+    // And a hidden copy older than any scheduling takes is taken for abandoned
+    #expect(
+      attachments.sweep(keeping: [kept[1].file], now: Date() + AttachmentFolder.abandonedAfter + 5) == 1)
+    AttachmentFolder.discard([inProgress, kept[1]])
+    #expect(attachments.sweep(keeping: []) == 0)
     #expect(!FileManager.default.fileExists(atPath: attachments.path + "/chat"))
   }
 }

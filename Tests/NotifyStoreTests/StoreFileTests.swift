@@ -84,9 +84,11 @@ struct StoreFileTests {
       applied == [
         "v1-notifications-claims-history", "v2-local-zone-index", "v3-dismiss-reason-names",
         "v4-responses-presence", "v5-left-bubbles", "v6-settings-quiet-hours", "v7-actions-snooze",
-        "v8-repeat-rule", "v9-presence-sink",
+        "v8-repeat-rule", "v9-presence-sink", "v10-rich-content",
       ])
     #expect(try store.pending(app: "a").map(\.notification.title) == ["still here"])
+    // And a notification from before levels stands at the level its urgency means
+    #expect(try store.pending(app: "a").map(\.notification.interruptionLevel) == [.active])
     // And a notification from before calendar rules has none
     #expect(try store.pending(app: "a").first?.notification.schedule.rule == nil)
     // And the old dismissal reads as every dismissal is written now

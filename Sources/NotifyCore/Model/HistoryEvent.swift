@@ -59,7 +59,13 @@ public struct HistoryEvent: Hashable, Sendable {
   public static func detail(of n: LocalNotification) -> [String: JSONValue] {
     var detail: [String: JSONValue] = ["userInfo": .object(n.userInfo)]
     if let title = n.title { detail["title"] = .string(title) }
+    if let subtitle = n.subtitle { detail["subtitle"] = .string(subtitle) }
     if let body = n.body { detail["body"] = .string(body) }
+    if n.interruptionLevel != .active {
+      detail["interruptionLevel"] = .string(n.interruptionLevel.rawValue)
+    }
+    if let thread = n.threadIdentifier { detail["threadIdentifier"] = .string(thread) }
+    if !n.attachments.isEmpty { detail["attachments"] = NotificationAttachment.jsonArray(n.attachments) }
     if let launchImage = n.launchImage { detail["launchImage"] = .string(launchImage) }
     if !n.actions.isEmpty { detail["actions"] = NotificationAction.jsonArray(n.actions) }
     return detail

@@ -21,6 +21,18 @@ public enum Validator {
     }
   }
 
+  /// The most attachments one notification carries.
+  public static let maxAttachments = 10
+
+  /// Checks a thread identifier: `[A-Za-z0-9._:-]{1,128}`, as an id.
+  public static func threadIdentifier(_ thread: String) throws(NotifyError) {
+    guard (1...128).contains(thread.utf8.count), thread.utf8.allSatisfy(isKeyByte) else {
+      throw NotifyError(
+        .invalidData, "invalid thread '\(Escaper.visible(thread, limit: 40))'",
+        fix: "use 1 to 128 characters from A-Z a-z 0-9 . _ : -")
+    }
+  }
+
   /// Checks an app id: `[A-Za-z0-9._-]{1,128}`.
   public static func app(_ app: String) throws(NotifyError) {
     // "." and ".." fit the character set but would name folders when the app id builds
@@ -106,6 +118,13 @@ public enum Validator {
     try id(n.id)
     try app(n.app)
     if let title = n.title { try text(title, field: "title", limit: maxTitle) }
+    if let subtitle = n.subtitle { try text(subtitle, field: "subtitle", limit: maxTitle) }
+    if let thread = n.threadIdentifier { try threadIdentifier(thread) }
+    if n.attachments.count > maxAttachments {
+      throw NotifyError(
+        .invalidData, "\(n.attachments.count) attachments; a notification carries at most \(maxAttachments)",
+        fix: "attach fewer files")
+    }
     if let body = n.body { try text(body, field: "body", limit: maxBody) }
     if let action = n.action { try text(action, field: "action", limit: maxTitle) }
     if let image = n.launchImage { try text(image, field: "launch image", limit: 1024) }
