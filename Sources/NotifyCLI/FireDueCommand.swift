@@ -59,6 +59,8 @@ struct FireDueCommand: ParsableCommand {
         )
         _exit(NotifyError.Kind.temporary.rawValue)
       })
+    // Attachment copies no notification uses any more (a last delivery, a closed bubble).
+    store.sweepAttachments()
     if let fault = summary.sinkFault {
       sinks.leaveShownBubbles()
       Output.error(
