@@ -48,7 +48,9 @@ extension LocalNotificationCenter {
   @discardableResult
   package func removeDelivered(_ ids: [String]) throws(NotifyError) -> [String] {
     let known = Dictionary(
-      try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, ($0.serverID, $0.server)) }
+      try store.desktopServerIDs().filter { $0.app == app }.map {
+        ($0.id, ServerBubbleID($0.serverID, server: $0.server))
+      }
     ) { $1 }
     var missing = ids.filter { known[$0] == nil }
     let targets = ids.filter { known[$0] != nil }
@@ -61,7 +63,7 @@ extension LocalNotificationCenter {
           missing.append(id)
           continue
         }
-        try store.setDesktopServerID(nil, server: nil, app: app, id: id)
+        try store.setDesktopServerID(nil, app: app, id: id)
         try interactions.record(.dismissed(reason: Self.withdrawnReason), id: id, evenIfUnknown: true)
       }
     }

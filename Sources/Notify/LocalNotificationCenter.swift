@@ -80,7 +80,8 @@ public final class LocalNotificationCenter: Sendable {
         identity: .current, clock: clock, logger: logger,
         options: .init(
           claimAhead: FiringLoop.claimAhead, app: app,
-          presentation: { notification in presentation.value?(notification) ?? .all }))
+          presentation: { notification in presentation.value?(notification) ?? .all },
+          clickReach: sinks.clickReach))
     }
     self.relay = HistoryRelay(app: app, store: store, broadcaster: broadcaster)
     let interactions = InteractionRecorder(
@@ -211,8 +212,10 @@ public final class LocalNotificationCenter: Sendable {
       runningLoop.value?.nudge()
       return delivery
     }
+    sinks.prepare(&delivery)
+    let receipt: DeliveryReceipt
     do {
-      try sinks.sink.deliver(delivery)
+      receipt = try sinks.sink.deliver(delivery)
     } catch let error as NotifyError {
       throw error
     } catch let fault as SinkFault {
@@ -220,8 +223,8 @@ public final class LocalNotificationCenter: Sendable {
     } catch {
       throw NotifyError(.temporary, "the \(sinks.name) sink could not show the notification (\(error))")
     }
-    delivery.note = sinks.sink.note(for: delivery)
-    try store.recordPresented(delivery)
+    delivery.note = receipt.note
+    try store.recordPresented(delivery, bubble: receipt.bubble)
     didDeliver(delivery)
     runningLoop.value?.nudge()
     return delivery

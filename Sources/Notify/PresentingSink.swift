@@ -14,12 +14,8 @@ final class PresentingSink: DeliverySink {
 
   var name: String { base.name }
 
-  func deliver(_ delivery: Delivery) throws {
-    guard let shown = delivery.presented else { return }
-    try base.deliver(shown)
-  }
-
-  func note(for delivery: Delivery) -> String? {
-    delivery.presented.flatMap(base.note(for:))
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
+    guard let shown = delivery.presented else { return DeliveryReceipt() }
+    return try base.deliver(shown)
   }
 }

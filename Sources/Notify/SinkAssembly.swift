@@ -12,8 +12,9 @@ import NotifyZones
 /// without `sound` (SPEC.md §4); what an app in the foreground left out of a delivery
 /// taken out (`PresentingSink`); the desktop's answers (`ActionInvoked`,
 /// `NotificationClosed`) recorded in history and a click taken back to its app
-/// (`InteractionRouter`); the server ids kept in the store so that any process replaces
-/// the same bubble; and one owner for all of it (`SerializedSink`).
+/// (`InteractionRouter`); the server ids kept in the store (each delivery's receipt
+/// recorded with it, and given back with the next claim) so that any process replaces the
+/// same bubble; and one owner for all of it (`SerializedSink`).
 ///
 /// ```swift
 /// let sinks = try SinkChoice.auto.assemble(store: store)
@@ -48,6 +49,11 @@ public final class SinkAssembly: @unchecked Sendable {
     get { sinkObserver.value }
     set { sinkObserver.value = newValue }
   }
+
+  /// Whether a click on a bubble reaches its app (the interaction router), for the firer
+  /// to decide `Delivery.offersDefaultAction` as it prepares claims; nil without a store or
+  /// a desktop.
+  public let clickReach: (any ClickReachability)?
 
   private let sinkObserver = Locked<(@Sendable (String) -> Void)?>(nil)
   private let store: SQLiteStore?
@@ -87,23 +93,27 @@ public final class SinkAssembly: @unchecked Sendable {
       let sinkObserver = self.sinkObserver
       auto.onChange = { name in sinkObserver.value?(name) }
     }
+    let router =
+      desktop == nil
+      ? nil
+      : store.map { store in
+        InteractionRouter(
+          store: store, clock: clock, hostApp: hostApp,
+          launcher: AppLauncher(environment: environment, storePath: store.path))
+      }
+    // The default action only where a click on the bubble can reach the app.
+    self.clickReach = router
     guard let desktop else { return }
     if let store {
-      // Read before each Notify: another process may have shown the bubble since.
-      desktop.storedServerID = { key in try? store.desktopServerID(app: key.app, id: key.id) }
-      desktop.onServerIDChange = { [unowned desktop] key, serverID in
-        try? store.setDesktopServerID(serverID, server: desktop.serverInstance, app: key.app, id: key.id)
+      // Each delivery's bubble is recorded with it and comes back with the next claim
+      // (`Delivery.replacing`); only ids taken back without a delivery are told here.
+      desktop.storeKeepsServerIDs = true
+      desktop.onServerIDsForgotten = { keys in
+        try? store.forgetDesktopServerIDs(keys.map { ($0.app, $0.id) })
       }
     }
     let observer = self.observer
     let pendingObserver = self.pendingObserver
-    let router = store.map { store in
-      InteractionRouter(
-        store: store, clock: clock, hostApp: hostApp,
-        launcher: AppLauncher(environment: environment, storePath: store.path))
-    }
-    // The default action only where a click on the bubble can reach the app.
-    desktop.offersDefaultAction = router.map { router in { router.offersDefaultAction(for: $0) } }
     desktop.onEvent = { [unowned desktop] event in
       if router?.handle(event, desktop: desktop) == true { pendingObserver.value?() }
       observer.value?(event)
@@ -112,6 +122,19 @@ public final class SinkAssembly: @unchecked Sendable {
 
   /// The sink's name (`desktop`, `stdout`, ...).
   public var name: String { sink.name }
+
+  /// Fills in what the sink needs from the store to show `delivery` outside a claim (a
+  /// `present`): the bubble it replaces and whether a click reaches its app. A firer gets
+  /// both with the claim instead.
+  func prepare(_ delivery: inout Delivery) {
+    guard let store, desktop != nil else { return }
+    let notification = delivery.notification
+    delivery.replacing = (try? store.desktopServerID(app: notification.app, id: notification.id)) ?? nil
+    if let clickReach {
+      delivery.offersDefaultAction = ClickRoute.defaultActionReaches(
+        notification, appReached: clickReach.reaches(app: notification.app, known: nil))
+    }
+  }
 
   /// Publishes `count` as `app`'s launcher badge when deliveries go to the desktop; a
   /// dock that cannot be reached is no reason to fail.
@@ -157,7 +180,12 @@ public final class SinkAssembly: @unchecked Sendable {
         "server_id": "\(bubble.serverID)",
       ]
       do throws(NotifyError) {
-        guard try sink.exclusively({ () throws(NotifyError) in try desktop.takeOver(bubble, at: now) }) else {
+        let stored = try? store.desktopServerID(app: bubble.notification.app, id: bubble.notification.id)
+        guard
+          try sink.exclusively({ () throws(NotifyError) in
+            try desktop.takeOver(bubble, at: now, stored: stored ?? nil)
+          })
+        else {
           logger.info(
             "did not take over a bubble left by a process that stopped: another notification server showed it",
             metadata: metadata)

@@ -24,12 +24,10 @@ package final class SoundFallbackSink: DeliverySink {
   /// `desktop`.
   public var name: String { desktop.name }
 
-  public func note(for delivery: Delivery) -> String? { desktop.note(for: delivery) }
-
   /// Delivers through the desktop sink, then plays the sound if the server does not.
-  public func deliver(_ delivery: Delivery) throws {
-    try desktop.deliver(delivery)
-    guard !desktop.handlesSound(for: delivery) else { return }
+  public func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
+    let receipt = try desktop.deliver(delivery)
+    guard !desktop.handlesSound(for: delivery) else { return receipt }
     let resolution = SoundResolution(
       effective: delivery.sound, file: delivery.soundFile, requested: delivery.soundRequested,
       note: delivery.soundNote)
@@ -38,5 +36,6 @@ package final class SoundFallbackSink: DeliverySink {
         "sound not played: \(note)",
         metadata: [LogKey.id: "\(delivery.notification.id)", LogKey.app: "\(delivery.notification.app)"])
     }
+    return receipt
   }
 }

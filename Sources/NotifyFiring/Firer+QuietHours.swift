@@ -8,6 +8,8 @@ extension Firer {
     var held: [HeldNotification]
     var at: Date
     var summaryID: String?
+    /// The bubble the sink showed them in (`DeliveryReceipt.bubble`).
+    var bubble: ServerBubbleID?
   }
 
   /// Shows what quiet hours held for the apps they no longer hold (quiet ended, or the user
@@ -53,7 +55,7 @@ extension Firer {
   /// by this firer, so that it is recorded later and never shown again.
   private func recordRelease(_ shown: ShownRelease) {
     do {
-      try store.markReleased(shown.held, at: shown.at, summaryID: shown.summaryID)
+      try store.markReleased(shown.held, at: shown.at, summaryID: shown.summaryID, bubble: shown.bubble)
     } catch {
       unrecordedReleases.append(shown)
       logger.error(
@@ -99,8 +101,13 @@ extension Firer {
       delivery.apply(sounds.resolve(notification))
       if let presentation = options.presentation { delivery.presentation = presentation(notification) }
       delivery.apply(settings[notification.app] ?? .allowAll)
+      if let reach = options.clickReach {
+        delivery.offersDefaultAction = ClickRoute.defaultActionReaches(
+          notification, appReached: reach.reaches(app: notification.app, known: nil))
+      }
+      var bubble: ServerBubbleID?
       do {
-        try sink.deliver(delivery)
+        bubble = try sink.deliver(delivery).bubble
       } catch let error as NotifyError where error.mayHaveBeenShown {
         // Not tried again: the server may show it (SPEC.md §6: never twice).
         logger.warning("\(error)", metadata: ["app": "\(notification.app)", "id": "\(notification.id)"])
@@ -115,7 +122,7 @@ extension Firer {
       } catch {
         logger.warning("could not note a release; recording it at once instead: \(error)")
       }
-      recordRelease(ShownRelease(held: ones, at: now, summaryID: summaryID))
+      recordRelease(ShownRelease(held: ones, at: now, summaryID: summaryID, bubble: bubble))
       shown += ones.count
       logger.info(
         "showed \(ones.count) held for quiet hours",

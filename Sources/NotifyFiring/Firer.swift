@@ -36,14 +36,19 @@ public final class Firer {
     /// How the app in the foreground wants each of its notifications presented (an app
     /// firing in process); nil presents everything fully.
     public var presentation: (@Sendable (LocalNotification) -> PresentationOptions)?
+    /// Whether a click on a bubble can reach its app, asked once per app per claim batch
+    /// (`Delivery.offersDefaultAction`); nil offers the default action everywhere.
+    public var clickReach: (any ClickReachability)?
 
     /// Creates options.
     public init(
       misfireGrace: TimeInterval? = nil, batchLimit: Int = 64, attempts: Int = 3,
       claimAhead: TimeInterval = 0,
-      app: String? = nil, presentation: (@Sendable (LocalNotification) -> PresentationOptions)? = nil
+      app: String? = nil, presentation: (@Sendable (LocalNotification) -> PresentationOptions)? = nil,
+      clickReach: (any ClickReachability)? = nil
     ) {
       self.presentation = presentation
+      self.clickReach = clickReach
       self.misfireGrace = misfireGrace
       self.batchLimit = max(1, batchLimit)
       self.attempts = max(1, attempts)
@@ -137,6 +142,8 @@ public final class Firer {
     var held: Bool
     var claimedAt: Date
     var version: StoreVersion?
+    /// Whether a click reaches the claim's app (`ClickReachability`); nil: not asked.
+    var reachesApp: Bool?
   }
   /// The store's last answer (issue 26), kept while nothing was committed since
   /// (`FiringStore.isUnchanged(since:)`) and the system zone is the one it was read in: a
@@ -330,7 +337,8 @@ public final class Firer {
         limit: options.batchLimit, app: options.app)
     }
     if let read = batch.outlook { keep(read) }
-    prepare(batch.claims, settings: batch.settings, quiet: batch.quiet, version: batch.version)
+    prepare(
+      batch.claims, settings: batch.settings, quiet: batch.quiet, reach: batch.reach, version: batch.version)
     return batch.claims
   }
 
@@ -338,7 +346,7 @@ public final class Firer {
   /// quiet hours the claim read (or reading them when it did not).
   private func prepare(
     _ claims: [Claim], settings read: [String: NotificationSettings]? = nil,
-    quiet readQuiet: QuietHours? = nil,
+    quiet readQuiet: QuietHours? = nil, reach: [String: AppReach]? = nil,
     version: StoreVersion? = nil
   ) {
     guard !claims.isEmpty else { return }
@@ -348,15 +356,18 @@ public final class Firer {
     let quietHours = readQuiet ?? (try? store.quietHours())
     let quiet = quietHours?.isQuiet(at: now, in: clock.zones.local) ?? false
     var settings: [String: NotificationSettings] = read ?? [:]
-    for app in Set(claims.map(\.notification.app)) where settings[app] == nil {
-      settings[app] = (try? store.settingsInForce(app: app)) ?? .allowAll
+    var reaches: [String: Bool] = [:]
+    for app in Set(claims.map(\.notification.app)) {
+      if settings[app] == nil { settings[app] = (try? store.settingsInForce(app: app)) ?? .allowAll }
+      // Once per app per batch, off the hand-off: the sink only reads the answer.
+      reaches[app] = options.clickReach?.reaches(app: app, known: reach?[app])
     }
     for claim in claims {
       let allowed = settings[claim.notification.app] ?? .allowAll
       prepared[ClaimKey(claim)] = Preparation(
         sound: sounds.resolve(claim.notification), settings: allowed,
         held: QuietRelease.holds(claim.notification, quiet: quiet, settings: allowed), claimedAt: now,
-        version: version)
+        version: version, reachesApp: reaches[claim.notification.app])
     }
   }
 
@@ -418,8 +429,8 @@ public final class Firer {
         break
       }
       prepared[ClaimKey(claim)] = nil
-      if case .delivered(let delivery) = outcome {
-        let handOff = HandOff(claim: claim, delivery: delivery)
+      if case .delivered(let delivery, let receipt) = outcome {
+        let handOff = HandOff(claim: claim, delivery: delivery, receipt: receipt)
         if delivery.held {
           // Nothing was shown: no hand-off note. A crash before it is recorded leaves the
           // claim to be taken over and decided again.
@@ -470,8 +481,8 @@ public final class Firer {
 
   /// What became of one claimed occurrence.
   private enum Outcome {
-    /// Handed to the sink (or held for quiet hours).
-    case delivered(Delivery)
+    /// Handed to the sink (or held for quiet hours), and what the sink answered.
+    case delivered(Delivery, DeliveryReceipt = DeliveryReceipt())
     /// Refused on every attempt and recorded `failed`.
     case failed
     /// Not shown, and not the notification's fault: it goes back with the rest.
@@ -493,15 +504,21 @@ public final class Firer {
         deliveredAt: now,
         late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance)
       delivery.apply(preparation.sound)
+      delivery.replacing = claim.bubble
+      if let reached = preparation.reachesApp {
+        delivery.offersDefaultAction = ClickRoute.defaultActionReaches(
+          claim.notification, appReached: reached)
+      }
       if let presentation = options.presentation { delivery.presentation = presentation(claim.notification) }
       delivery.apply(preparation.settings)
       if preparation.held {
         delivery.held = true
         return .delivered(delivery)
       }
+      let receipt: DeliveryReceipt
       do {
-        try sink.deliver(delivery)
-        delivery.note = sink.note(for: delivery)
+        receipt = try sink.deliver(delivery)
+        delivery.note = receipt.note
       } catch let fault as SinkFault {
         return .notStarted(.sinkFault(fault))
       } catch let error as NotifyError where error.mayHaveBeenShown {
@@ -516,7 +533,7 @@ public final class Firer {
           metadata: Firer.metadata(claim))
         continue
       }
-      return .delivered(delivery)
+      return .delivered(delivery, receipt)
     }
     do {
       try store.markFailed(claim, reason: "\(sink.name) sink: \(lastError)", at: clock.now())

@@ -24,9 +24,9 @@ public final class SerializedSink: DeliverySink, @unchecked Sendable {
   /// Hands one delivery to the sink. A `SinkFault` goes through as it is (a firer gives
   /// the occurrence back instead of counting an attempt); errors other than `NotifyError`
   /// become a temporary failure.
-  public func deliver(_ delivery: Delivery) throws {
+  public func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
     do {
-      try lock.withLock { try sink.deliver(delivery) }
+      return try lock.withLock { try sink.deliver(delivery) }
     } catch let error as NotifyError {
       throw error
     } catch let fault as SinkFault {
@@ -37,9 +37,6 @@ public final class SerializedSink: DeliverySink, @unchecked Sendable {
         fix: "try again, or use \(term: .stdoutSink)")
     }
   }
-
-  /// The wrapped sink's note on a delivery it made.
-  public func note(for delivery: Delivery) -> String? { lock.withLock { sink.note(for: delivery) } }
 
   /// Runs `body` as the sink's owner.
   public func exclusively<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {

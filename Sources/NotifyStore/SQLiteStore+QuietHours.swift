@@ -178,12 +178,18 @@ extension SQLiteStore {
   /// Records held occurrences as shown at `date`: `delivered` (late) in history, with reason
   /// `quiet-hours-summary` when they came out in the summary `summaryID`; applies the
   /// newest badge, and forgets them.
-  public func markReleased(_ held: [HeldNotification], at date: Date, summaryID: String?) throws(NotifyError)
-  {
-    guard !held.isEmpty else { return }
+  public func markReleased(
+    _ held: [HeldNotification], at date: Date, summaryID: String?, bubble: ServerBubbleID? = nil
+  ) throws(NotifyError) {
+    guard let first = held.first else { return }
     try write { db in
       for one in held.sorted(by: { $0.key < $1.key }) {
         try Self.recordReleased(one, at: date, summaryID: summaryID, in: db)
+      }
+      // The bubble shows the summary, or the one occurrence.
+      if let bubble {
+        try DesktopIDTable.set(
+          bubble, app: first.notification.app, id: summaryID ?? first.notification.id, in: db)
       }
     }
     handOffJournals.recorded(released: held)
