@@ -15,9 +15,11 @@ import NotifyDesktop
 /// (`DesktopSink.startServerIfActivatable()`), and it keeps following the bus.
 ///
 /// Without a session bus there is nothing to follow: `SinkChoice.auto` uses stdout alone.
-final class AutoSink: DeliverySink {
+final class AutoSink: DesktopShowing, SwitchingSink {
   /// The desktop side (sound fallback around the desktop sink).
   let desktop: SoundFallbackSink
+  /// The desktop sink it follows, also while deliveries go to stdout.
+  var desktopSink: DesktopSink { desktop.desktop }
   /// Where deliveries go while no server is on the bus.
   let stdout: any DeliverySink
   private let logger: Logger

@@ -75,23 +75,18 @@ public final class SinkAssembly: @unchecked Sendable {
     hostApp: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
-    var outer = base
-    var desktop: DesktopSink?
-    if let auto = base as? AutoSink {
-      desktop = auto.desktop.desktop
-    } else if let fallback = base as? SoundFallbackSink {
-      desktop = fallback.desktop
-    } else if let plain = base as? DesktopSink {
-      desktop = plain
-      outer = SoundFallbackSink(plain)
-    }
+    // What the sink can do, from the protocols it conforms to (not down-casts through the
+    // wrappers): a desktop inside, a switch between sinks.
+    let desktop = (base as? any DesktopShowing)?.desktopSink
+    // The desktop sink alone gets the sound fallback around it.
+    let outer: any DeliverySink = desktop.map { $0 === base ? SoundFallbackSink($0) : base } ?? base
     self.desktop = desktop
     self.store = store
     self.clock = clock
     self.sink = SerializedSink(PresentingSink(base: outer))
-    if let auto = base as? AutoSink {
+    if let switching = base as? any SwitchingSink {
       let sinkObserver = self.sinkObserver
-      auto.onChange = { name in sinkObserver.value?(name) }
+      switching.onChange = { name in sinkObserver.value?(name) }
     }
     let router =
       desktop == nil

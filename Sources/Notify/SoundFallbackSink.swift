@@ -10,9 +10,11 @@ import NotifyZones
 /// Wraps the desktop sink: where the notification server lacks the `sound` capability,
 /// plays the delivery's sound here, when an audio output exists (SPEC.md §4). A sound
 /// that cannot play never fails the delivery.
-package final class SoundFallbackSink: DeliverySink {
+package final class SoundFallbackSink: DesktopShowing {
   /// The desktop sink doing the delivering.
   public let desktop: DesktopSink
+  /// `desktop`.
+  public var desktopSink: DesktopSink { desktop }
   private let logger: Logger
 
   /// Wraps `desktop`; logs to `logger`, by default at `NotifyLogging.level`.
