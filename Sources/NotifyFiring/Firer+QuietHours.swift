@@ -99,6 +99,8 @@ extension Firer {
         notification: notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1,
         fireDate: ones.last!.fireDate, deliveredAt: now, late: true)
       delivery.apply(sounds.resolve(notification))
+      // One shown on its own replaces its bubble; a summary is a new one.
+      delivery.replacing = summaryID == nil ? ones[0].bubble : nil
       if let presentation = options.presentation { delivery.presentation = presentation(notification) }
       delivery.apply(settings[notification.app] ?? .allowAll)
       if let reach = options.clickReach {

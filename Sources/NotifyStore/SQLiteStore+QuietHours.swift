@@ -80,7 +80,7 @@ extension SQLiteStore {
         for row in rows {
           let by = row["claimed_by"] as String?
           if let by, ClaimOwner.isAlive(by) { continue }
-          let one = HeldTable.decode(row)
+          var one = HeldTable.decode(row)
           if let shown = by.flatMap(FirerIdentity.init).flatMap({
             releaseNoted(one, by: $0, journals: &journals)
           }) {
@@ -89,6 +89,8 @@ extension SQLiteStore {
           }
           try db.execute(
             sql: "UPDATE held SET claimed_by = ? WHERE seq = ?", arguments: [owner.description, one.key])
+          // The bubble its release replaces, read here so that the sink reads nothing.
+          one.bubble = try DesktopIDTable.bubble(app: one.notification.app, id: one.notification.id, in: db)
           claimed.append(one)
         }
       }

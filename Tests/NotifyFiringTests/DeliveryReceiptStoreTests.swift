@@ -40,6 +40,28 @@ struct DeliveryReceiptStoreTests {
     #expect(try f.store.desktopServerID(app: "test", id: "m") == bubble)
   }
 
+  @Test("a held occurrence's release is claimed with its bubble, and records the bubble it showed")
+  func heldRelease() throws {
+    // Given a notification shown as bubble 7, then an occurrence of it held for quiet hours
+    let f = try FiringFixture()
+    let shown = ServerBubbleID(7, server: "bus/:1.7")
+    try f.store.setDesktopServerID(shown, app: "test", id: "q")
+    let notification = LocalNotification(
+      id: "q", app: "test", schedule: Schedule(fireDate: .instant(now)), title: "held", createdAt: now)
+    var delivery = Delivery(
+      notification: notification, occurrence: 1, fireDate: now, deliveredAt: now, late: false)
+    delivery.held = true
+    try f.store.recordHeld(delivery)
+    // When a firer claims it to release it
+    let held = try f.store.claimHeld(apps: ["test"], owner: me)
+    // Then the claim carries the bubble its release replaces
+    #expect(held.map(\.bubble) == [shown])
+    // And recording the release keeps the bubble the sink showed it in
+    let again = ServerBubbleID(8, server: "bus/:1.7")
+    try f.store.markReleased(held, at: now + 60, summaryID: nil, bubble: again)
+    #expect(try f.store.desktopServerID(app: "test", id: "q") == again)
+  }
+
   @Test("the claim reads what a click can reach of each claimed app: its presence and desktop entry")
   func reachReadWithTheClaim() throws {
     // Given two apps due, one with a desktop entry configured and a live process online
