@@ -119,11 +119,6 @@ struct ServerSession {
     return sender == owner
   }
 
-  /// Ids a store persisted, for a restarted process to replace bubbles the same server showed.
-  mutating func restore(_ ids: [DesktopNotificationKey: UInt32]) {
-    serverIDs.merge(ids) { _, restored in restored }
-  }
-
   private mutating func forgetServer() -> [DesktopNotificationKey] {
     shown.removeAll()
     defer { serverIDs.removeAll() }
