@@ -15,14 +15,14 @@ import NotifyDesktop
 /// (`DesktopSink.startServerIfActivatable()`), and it keeps following the bus.
 ///
 /// Without a session bus there is nothing to follow: `SinkChoice.auto` uses stdout alone.
-final class AutoSink: DeliverySink {
+final class AutoSink: DesktopShowing, SwitchingSink {
   /// The desktop side (sound fallback around the desktop sink).
   let desktop: SoundFallbackSink
+  /// The desktop sink it follows, also while deliveries go to stdout.
+  var desktopSink: DesktopSink { desktop.desktop }
   /// Where deliveries go while no server is on the bus.
   let stdout: any DeliverySink
   private let logger: Logger
-  /// Whether the last delivery went to the desktop (whose note on it counts).
-  private var lastWentToDesktop = false
   /// Called with the new `name` when deliveries switch between the desktop and stdout, on
   /// the thread that heard it (the loop's, or the one delivering).
   var onChange: ((String) -> Void)?
@@ -47,23 +47,17 @@ final class AutoSink: DeliverySink {
   /// `desktop` or `stdout`: where the next delivery goes.
   var name: String { desktop.desktop.serverPresent ? desktop.name : stdout.name }
 
-  func deliver(_ delivery: Delivery) throws {
+  /// Delivers to the desktop, or to stdout while no server is on the bus; the receipt is
+  /// the one of the sink that took it.
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
     if desktop.desktop.startServerIfActivatable() {
       do {
-        try desktop.deliver(delivery)
-        lastWentToDesktop = true
-        return
+        return try desktop.deliver(delivery)
       } catch {
         // A server that left between its last signal and this call: stdout takes it.
         guard !desktop.desktop.serverPresent else { throw error }
       }
     }
-    lastWentToDesktop = false
-    try stdout.deliver(delivery)
-  }
-
-  /// The note of the sink that made the last delivery.
-  func note(for delivery: Delivery) -> String? {
-    lastWentToDesktop ? desktop.note(for: delivery) : stdout.note(for: delivery)
+    return try stdout.deliver(delivery)
   }
 }

@@ -21,8 +21,15 @@ package final class BadgeSync {
   /// Publishes every badge that differs from what this process last published.
   public func sync() {
     guard let badges = try? store.badges() else { return }
-    for (app, stored) in badges.sorted(by: { $0.key < $1.key }) {
-      let count = Self.launcherCount(stored, app: app, store: store)
+    var shown: [String: Int] = [:]
+    for (app, stored) in badges { shown[app] = Self.launcherCount(stored, app: app, store: store) }
+    sync(launcherBadges: shown)
+  }
+
+  /// Publishes every badge of `launcherBadges` (what the launcher shows per app, read by
+  /// `SQLiteStore.busOutlook`) that differs from what this process last published.
+  public func sync(launcherBadges: [String: Int]) {
+    for (app, count) in launcherBadges.sorted(by: { $0.key < $1.key }) {
       guard published[app] != count else { continue }
       do {
         try desktop.publishBadge(app: app, count: count)

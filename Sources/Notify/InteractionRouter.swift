@@ -11,7 +11,7 @@ import NotifyStore
 /// opening the app from its desktop entry with the response waiting in the store.
 /// History says which (`detail.opened`: `running`, `exec`, `dbus`) or why nothing was
 /// opened (`detail.notOpened`).
-struct InteractionRouter: Sendable {
+struct InteractionRouter: ClickReachability {
   let store: SQLiteStore
   let clock: any NotifyClock
   /// The app this process is (an embedding app's center), nil for the daemon and `fire-due`.
@@ -86,17 +86,24 @@ struct InteractionRouter: Sendable {
     return false
   }
 
-  /// Whether a click on `notification` itself can reach its app now (`ClickRoute
-  /// .defaultActionReaches`): a process of it is online, its desktop entry launches it, or
-  /// the notification asks for a response. Asked before each `Notify`, so that the default
-  /// action is offered only then.
-  func offersDefaultAction(for notification: LocalNotification) -> Bool {
-    let online = Set(((try? store.presences(app: notification.app)) ?? []).map(\.app))
-    if ClickRoute.defaultActionReaches(notification, onlineApps: online, launchable: false) { return true }
+  /// Whether a click on a bubble of `app` can reach it now, whatever the notification asks
+  /// (`ClickRoute.defaultActionReaches`): a process of it is online, or its desktop entry
+  /// launches it. Asked once per app per claim batch with what the claim read (`known`), so
+  /// that the hand-off only reads `Delivery.offersDefaultAction`; without it (a `present`,
+  /// a release of what quiet hours held) the store is read here.
+  func reaches(app: String, known: AppReach?) -> Bool {
+    let online = known?.online ?? ((try? store.presences(app: app)) ?? []).contains { $0.app == app }
+    if online { return true }
     // Unreadable settings: the entry's default name, as a click would find it.
-    let entryName = (try? store.desktopEntry(app: notification.app)) ?? nil
-    guard case .success = launcher.plan(app: notification.app, entryName: entryName) else { return false }
+    let entryName = known.map(\.desktopEntry) ?? ((try? store.desktopEntry(app: app)) ?? nil)
+    guard case .success = launcher.plan(app: app, entryName: entryName) else { return false }
     return true
+  }
+
+  /// Whether a click on `notification` itself can reach its app now: `reaches(app:known:)`,
+  /// or the notification asks for a response.
+  func offersDefaultAction(for notification: LocalNotification) -> Bool {
+    ClickRoute.defaultActionReaches(notification, appReached: reaches(app: notification.app, known: nil))
   }
 
   /// Leaves `response` waiting for its app when the app could not be opened and the click

@@ -113,10 +113,9 @@ final class AnnouncingSink: DeliverySink {
 
   var name: String { sink.name }
 
-  func deliver(_ delivery: Delivery) throws {
-    try sink.deliver(delivery)
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
+    let receipt = try sink.deliver(delivery)
     announce(delivery)
+    return receipt
   }
-
-  func note(for delivery: Delivery) -> String? { sink.note(for: delivery) }
 }

@@ -53,7 +53,9 @@ extension LocalNotificationCenter {
   /// `removeDelivered`, on the owner of the sinks.
   private func removeDeliveredOnOwner(_ ids: [String]) throws(NotifyError) -> [String] {
     let known = Dictionary(
-      try store.desktopServerIDs().filter { $0.app == app }.map { ($0.id, ($0.serverID, $0.server)) }
+      try store.desktopServerIDs().filter { $0.app == app }.map {
+        ($0.id, ServerBubbleID($0.serverID, server: $0.server))
+      }
     ) { $1 }
     var missing = ids.filter { known[$0] == nil }
     let targets = ids.filter { known[$0] != nil }
@@ -65,7 +67,7 @@ extension LocalNotificationCenter {
         missing.append(id)
         continue
       }
-      try store.setDesktopServerID(nil, server: nil, app: app, id: id)
+      try store.setDesktopServerID(nil, app: app, id: id)
       try interactions.record(.dismissed(reason: Self.withdrawnReason), id: id, evenIfUnknown: true)
     }
     return missing

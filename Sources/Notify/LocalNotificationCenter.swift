@@ -82,7 +82,8 @@ public final class LocalNotificationCenter: Sendable {
         identity: .current, clock: clock, logger: logger,
         options: .init(
           claimAhead: FiringLoop.claimAhead, app: app,
-          presentation: { notification in presentation.value?(notification) ?? .all }))
+          presentation: { notification in presentation.value?(notification) ?? .all },
+          clickReach: sinks.clickReach))
     }
     self.relay = HistoryRelay(app: app, store: store, broadcaster: broadcaster)
     let interactions = InteractionRecorder(
@@ -242,13 +243,18 @@ public final class LocalNotificationCenter: Sendable {
   {
     let kept = try keep(sources, for: notification)
     // The firer's own hand-off path, on the owner of the sinks: the same preparation as a
-    // fired notification, and its sink announces the delivery.
+    // fired notification, and its sink announces the delivery. The bubble it replaces is
+    // read here (a fired one gets it with its claim).
     let firer = self.firer
+    let bubble =
+      sinks.desktop == nil ? nil : try store.desktopServerID(app: notification.app, id: notification.id)
     let delivery: Delivery
     do {
       // Named before the hand-off: the server reads the file as it shows the bubble.
       AttachmentFolder.commit(kept.attachments)
-      delivery = try firer.owner.runBlocking { () throws(NotifyError) in try firer.firer.present(kept) }
+      delivery = try firer.owner.runBlocking { () throws(NotifyError) in
+        try firer.firer.present(kept, replacing: bubble)
+      }
     } catch {
       AttachmentFolder.discard(kept.attachments)
       throw error

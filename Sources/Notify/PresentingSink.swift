@@ -15,10 +15,10 @@ final class PresentingSink: DeliverySink {
 
   var name: String { base.name }
 
-  func deliver(_ delivery: Delivery) throws {
-    guard let shown = delivery.presented else { return }
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
+    guard let shown = delivery.presented else { return DeliveryReceipt() }
     do {
-      try base.deliver(shown)
+      return try base.deliver(shown)
     } catch let error as NotifyError {
       throw error
     } catch let fault as SinkFault {
@@ -28,9 +28,5 @@ final class PresentingSink: DeliverySink {
         .temporary, "the \(name) sink could not show the notification (\(error))",
         fix: "try again, or use \(term: .stdoutSink)")
     }
-  }
-
-  func note(for delivery: Delivery) -> String? {
-    delivery.presented.flatMap(base.note(for:))
   }
 }

@@ -12,9 +12,10 @@ import NotifyZones
 /// without `sound` (SPEC.md §4); what an app in the foreground left out of a delivery
 /// taken out (`PresentingSink`); the desktop's answers (`ActionInvoked`,
 /// `NotificationClosed`) recorded in history and a click taken back to its app
-/// (`InteractionRouter`); the server ids kept in the store so that any process replaces
-/// the same bubble. Not thread-safe: used by one thread (a command's), or by the one owner of
-/// an app's sinks (`SinkOwner`).
+/// (`InteractionRouter`); the server ids kept in the store (each delivery's receipt
+/// recorded with it, and given back with the next claim) so that any process replaces the
+/// same bubble. Not thread-safe: used by one thread (a command's), or by the one owner of an
+/// app's sinks (`SinkOwner`).
 ///
 /// ```swift
 /// let sinks = try SinkChoice.auto.assemble(store: store)
@@ -49,6 +50,11 @@ public final class SinkAssembly: @unchecked Sendable {
     set { sinkObserver.value = newValue }
   }
 
+  /// Whether a click on a bubble reaches its app (the interaction router), for the firer
+  /// to decide `Delivery.offersDefaultAction` as it prepares claims; nil without a store or
+  /// a desktop.
+  public let clickReach: (any ClickReachability)?
+
   private let sinkObserver = Locked<(@Sendable (String) -> Void)?>(nil)
   private let store: SQLiteStore?
   private let clock: any NotifyClock
@@ -69,46 +75,45 @@ public final class SinkAssembly: @unchecked Sendable {
     hostApp: String? = nil,
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
-    var outer = base
-    var desktop: DesktopSink?
-    if let auto = base as? AutoSink {
-      desktop = auto.desktop.desktop
-    } else if let fallback = base as? SoundFallbackSink {
-      desktop = fallback.desktop
-    } else if let plain = base as? DesktopSink {
-      desktop = plain
-      outer = SoundFallbackSink(plain)
-    }
+    // What the sink can do, from the protocols it conforms to (not down-casts through the
+    // wrappers): a desktop inside, a switch between sinks.
+    let desktop = (base as? any DesktopShowing)?.desktopSink
+    // The desktop sink alone gets the sound fallback around it.
+    let outer: any DeliverySink = desktop.map { $0 === base ? SoundFallbackSink($0) : base } ?? base
     self.desktop = desktop
     self.store = store
     self.clock = clock
     self.sink = PresentingSink(base: outer)
     currentName = Locked(base.name)
-    if let auto = base as? AutoSink {
+    if let switching = base as? any SwitchingSink {
       let sinkObserver = self.sinkObserver
       let currentName = self.currentName
-      auto.onChange = { name in
+      switching.onChange = { name in
         currentName.value = name
         sinkObserver.value?(name)
       }
     }
+    let router =
+      desktop == nil
+      ? nil
+      : store.map { store in
+        InteractionRouter(
+          store: store, clock: clock, hostApp: hostApp,
+          launcher: AppLauncher(environment: environment, storePath: store.path))
+      }
+    // The default action only where a click on the bubble can reach the app.
+    self.clickReach = router
     guard let desktop else { return }
     if let store {
-      // Read before each Notify: another process may have shown the bubble since.
-      desktop.storedServerID = { key in try? store.desktopServerID(app: key.app, id: key.id) }
-      desktop.onServerIDChange = { [unowned desktop] key, serverID in
-        try? store.setDesktopServerID(serverID, server: desktop.serverInstance, app: key.app, id: key.id)
+      // Each delivery's bubble is recorded with it and comes back with the next claim
+      // (`Delivery.replacing`); only ids taken back without a delivery are told here.
+      desktop.storeKeepsServerIDs = true
+      desktop.onServerIDsForgotten = { keys in
+        try? store.forgetDesktopServerIDs(keys.map { ($0.app, $0.id) })
       }
     }
     let observer = self.observer
     let pendingObserver = self.pendingObserver
-    let router = store.map { store in
-      InteractionRouter(
-        store: store, clock: clock, hostApp: hostApp,
-        launcher: AppLauncher(environment: environment, storePath: store.path))
-    }
-    // The default action only where a click on the bubble can reach the app.
-    desktop.offersDefaultAction = router.map { router in { router.offersDefaultAction(for: $0) } }
     desktop.onEvent = { [unowned desktop] event in
       if router?.handle(event, desktop: desktop) == true { pendingObserver.value?() }
       observer.value?(event)
@@ -165,7 +170,8 @@ public final class SinkAssembly: @unchecked Sendable {
         "server_id": "\(bubble.serverID)",
       ]
       do throws(NotifyError) {
-        guard try desktop.takeOver(bubble, at: now) else {
+        let stored = try? store.desktopServerID(app: bubble.notification.app, id: bubble.notification.id)
+        guard try desktop.takeOver(bubble, at: now, stored: stored ?? nil) else {
           logger.info(
             "did not take over a bubble left by a process that stopped: another notification server showed it",
             metadata: metadata)

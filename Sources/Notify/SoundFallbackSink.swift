@@ -10,9 +10,11 @@ import NotifyZones
 /// Wraps the desktop sink: where the notification server lacks the `sound` capability,
 /// plays the delivery's sound here, when an audio output exists (SPEC.md §4). A sound
 /// that cannot play never fails the delivery.
-package final class SoundFallbackSink: DeliverySink {
+package final class SoundFallbackSink: DesktopShowing {
   /// The desktop sink doing the delivering.
   public let desktop: DesktopSink
+  /// `desktop`.
+  public var desktopSink: DesktopSink { desktop }
   private let logger: Logger
 
   /// Wraps `desktop`; logs to `logger`, by default at `NotifyLogging.level`.
@@ -24,12 +26,10 @@ package final class SoundFallbackSink: DeliverySink {
   /// `desktop`.
   public var name: String { desktop.name }
 
-  public func note(for delivery: Delivery) -> String? { desktop.note(for: delivery) }
-
   /// Delivers through the desktop sink, then plays the sound if the server does not.
-  public func deliver(_ delivery: Delivery) throws {
-    try desktop.deliver(delivery)
-    guard !desktop.handlesSound(for: delivery) else { return }
+  public func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
+    let receipt = try desktop.deliver(delivery)
+    guard !desktop.handlesSound(for: delivery) else { return receipt }
     let resolution = SoundResolution(
       effective: delivery.sound, file: delivery.soundFile, requested: delivery.soundRequested,
       note: delivery.soundNote)
@@ -38,5 +38,6 @@ package final class SoundFallbackSink: DeliverySink {
         "sound not played: \(note)",
         metadata: [LogKey.id: "\(delivery.notification.id)", LogKey.app: "\(delivery.notification.app)"])
     }
+    return receipt
   }
 }

@@ -45,9 +45,15 @@ package final class StdoutSink: DeliverySink {
     self.writer = LineWriter(fd: fd, timeout: writeTimeout)
   }
 
-  public func deliver(_ delivery: Delivery) throws {
+  /// Writes the delivery's line; the receipt says when the journal got only the log line.
+  @discardableResult
+  public func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
     // A line is the alert: with alerts off (or shown by the app itself) nothing is printed.
-    guard delivery.presentation.contains(.banner), !isJournal else { return }
+    guard delivery.presentation.contains(.banner) else { return DeliveryReceipt() }
+    guard !isJournal else {
+      return DeliveryReceipt(
+        note: "stdout is the journal: only the log line (id and app) was written there, not the content")
+    }
     let line = (readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n"
     do {
       try writer.write(Array(line.utf8))
@@ -56,12 +62,7 @@ package final class StdoutSink: DeliverySink {
     } catch .gone(let reason) {
       throw SinkFault(.gone, sink: name, reason: reason)
     }
-  }
-
-  /// Says that the journal got the log line only.
-  public func note(for delivery: Delivery) -> String? {
-    guard isJournal, delivery.presentation.contains(.banner) else { return nil }
-    return "stdout is the journal: only the log line (id and app) was written there, not the content"
+    return DeliveryReceipt()
   }
 
   private func readableLine(_ d: Delivery) -> String {

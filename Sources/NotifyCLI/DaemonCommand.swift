@@ -56,7 +56,7 @@ struct DaemonCommand: ParsableCommand {
     let firer = Firer(
       store: store, sink: sinks.sink, identity: .current, clock: clock,
       logger: Logger(label: "notify.firing"),
-      options: .init(misfireGrace: grace, claimAhead: FiringLoop.claimAhead))
+      options: .init(misfireGrace: grace, claimAhead: FiringLoop.claimAhead, clickReach: sinks.clickReach))
     let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
       pendingCount: { try store.pendingCount() }, attached: sinks.desktop)
@@ -74,9 +74,17 @@ struct DaemonCommand: ParsableCommand {
     if let desktop = sinks.desktop {
       let badges = BadgeSync(store: store, desktop: desktop)
       let logger = Logger(label: "notify.bubbles")
-      loop.onWake = {
-        badges.sync()
-        sinks.takeOverLeftBubbles(app: nil, logger: logger)
+      loop.onWake = { [unowned loop] in
+        // Only others write what these read: a wake-up on the loop's own timer asks nothing.
+        guard loop.storeChangedByOthers else { return }
+        // One read for both; a store that cannot be read is looked at the long way.
+        guard let look = try? store.busOutlook() else {
+          badges.sync()
+          sinks.takeOverLeftBubbles(app: nil, logger: logger)
+          return
+        }
+        badges.sync(launcherBadges: look.launcherBadges)
+        if look.bubblesLeft { sinks.takeOverLeftBubbles(app: nil, logger: logger) }
       }
     }
     // Online for every app, so that `notify status` can say a daemon runs and where its

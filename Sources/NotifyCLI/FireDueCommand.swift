@@ -49,7 +49,7 @@ struct FireDueCommand: ParsableCommand {
     defer { sinks.leaveShownBubbles() }
     let firer = Firer(
       store: store, sink: sinks.sink, identity: .current,
-      logger: Logger(label: "notify.firing"))
+      logger: Logger(label: "notify.firing"), options: .init(clickReach: sinks.clickReach))
     firer.isStopRequested = { StopSignals.pending() != nil }
     let summary = try FireDue.run(
       firer: firer, budget: budget, dueCount: { now in try store.dueCount(now: now) },

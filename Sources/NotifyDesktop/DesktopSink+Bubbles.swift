@@ -15,18 +15,24 @@ extension DesktopSink {
   /// bubble). So a click on it reaches this sink where the server tells every connection of
   /// its clicks, not where it tells only the connection that showed the bubble (dunst).
   /// Returns false when the server answering now is not the one that showed it (restarted,
-  /// or another): its id would name someone else's bubble there.
+  /// or another): its id would name someone else's bubble there. `stored` is the bubble the
+  /// store remembers for the notification (`SQLiteStore.desktopServerID`), checked when a
+  /// store keeps the ids (`storeKeepsServerIDs`).
   @discardableResult
-  public func takeOver(_ bubble: ShownBubble, at date: Date) throws(NotifyError) -> Bool {
+  public func takeOver(_ bubble: ShownBubble, at date: Date, stored: ServerBubbleID? = nil)
+    throws(NotifyError)
+    -> Bool
+  {
     let delivery = Delivery(
       notification: bubble.notification, occurrence: bubble.occurrence, fireDate: date, deliveredAt: date,
       late: false)
-    let key = DesktopNotificationKey(app: bubble.notification.app, id: bubble.notification.id)
     // A connection that knows the server answering now (its capabilities read), so that
     // its signals are accepted and the stored id's server can be checked.
     return try withConnection(needsServer: true) { connection throws(BusFailure) -> Bool in
-      if storedServerID != nil, replacesID(for: key, on: connection) != bubble.serverID { return false }
-      report(session.showed(delivery, as: bubble.serverID).map { [$0] } ?? [])
+      if storeKeepsServerIDs, stored?.replacesID(on: serverInstance(on: connection)) != bubble.serverID {
+        return false
+      }
+      session.showed(delivery, as: bubble.serverID)
       return true
     }
   }

@@ -180,8 +180,8 @@ extension DesktopSink {
     guard session.isFromServer(message.sender) else { return }
     let serverID = try message.readUInt32()
     let reason = DismissReason(code: try message.readUInt32())
-    guard let (delivery, change) = session.closed(serverID) else { return }
-    report(change.map { [$0] } ?? [])
+    guard let (delivery, forgotten) = session.closed(serverID) else { return }
+    report(forgotten.map { [$0] } ?? [])
     guard reason != .closedByCall else { return }
     emit(.dismissed(reason), for: delivery, serverID: serverID)
   }

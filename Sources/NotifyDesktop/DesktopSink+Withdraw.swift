@@ -9,15 +9,11 @@ extension DesktopSink {
   /// on this server's screen, and an id from another server would close someone else's.
   /// The server's `NotificationClosed` echo (reason 3) is not reported: the caller records
   /// the withdrawal.
-  public func withdraw(app: String, id: String, stored: (serverID: UInt32, server: String?)?)
-    throws(NotifyError)
-    -> Bool
-  {
+  public func withdraw(app: String, id: String, stored: ServerBubbleID?) throws(NotifyError) -> Bool {
     let key = DesktopNotificationKey(app: app, id: id)
     let target: UInt32? = try withConnection(needsServer: true) { connection throws(BusFailure) -> UInt32? in
-      let fromStore = stored.flatMap { stored in
-        stored.server != nil && stored.server == serverInstance(on: connection) ? stored.serverID : nil
-      }
+      let instance = serverInstance(on: connection)
+      let fromStore = stored.flatMap { $0.server != nil && $0.server == instance ? $0.id : nil }
       guard let serverID = session.serverIDs[key] ?? fromStore else { return nil }
       let message = try connection.methodCall(
         destination: DesktopSink.busName, path: DesktopSink.objectPath, interface: DesktopSink.interface,
@@ -28,7 +24,8 @@ extension DesktopSink {
       return serverID
     }
     guard let serverID = target else { return false }
-    if let (_, change) = session.closed(serverID) { report(change.map { [$0] } ?? []) }
+    // The caller forgets the stored id with the withdrawal it records.
+    _ = session.closed(serverID)
     return true
   }
 }

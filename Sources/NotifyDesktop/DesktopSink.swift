@@ -33,18 +33,17 @@ public final class DesktopSink: DeliverySink {
   public let configuration: Configuration
   /// Called for every activation or dismissal of a notification this sink showed.
   public var onEvent: ((DesktopEvent) -> Void)?
-  /// Called when a notification gets a server id (for `replaces_id`) or loses it (nil),
-  /// so a store can persist the map.
-  public var onServerIDChange: ((DesktopNotificationKey, UInt32?) -> Void)?
-  /// The id a store remembers for a notification, and the server instance that gave it
-  /// (`SQLiteStore.desktopServerID`): asked before each `Notify`, so that a bubble another
-  /// process showed is replaced, and only on the server that showed it. Without it the
-  /// sink uses the ids it saw itself.
-  public var storedServerID: ((DesktopNotificationKey) -> (serverID: UInt32, server: String?)?)?
-  /// Whether a click on the notification can reach its app, asked before each `Notify`:
-  /// the default action is offered only then (`ClickRoute.defaultActionReaches`). Without
-  /// it the default action is always offered.
-  public var offersDefaultAction: ((LocalNotification) -> Bool)?
+  /// Called when bubbles went away without a delivery to record it with (the server closed
+  /// them, or it left the bus and its ids mean nothing to the next one), so that a store
+  /// forgets their ids. A bubble's id is not told here when it is given: it comes back in
+  /// the delivery's receipt (`DeliveryReceipt.bubble`).
+  public var onServerIDsForgotten: (([DesktopNotificationKey]) -> Void)?
+  /// True when a store keeps the notifications' server ids (`DeliveryReceipt.bubble`,
+  /// recorded with the delivery) and gives them back with each delivery
+  /// (`Delivery.replacing`): `replaces_id` then comes from the delivery alone, so that a
+  /// bubble another process showed is replaced, and only on the server that showed it.
+  /// False (the default): the sink uses the ids it saw itself.
+  public var storeKeepsServerIDs = false
   /// True while a notification server owns `org.freedesktop.Notifications`, as far as this
   /// sink knows: its answers, its failures (`ServiceUnknown`) and `NameOwnerChanged`.
   public internal(set) var serverPresent = false
@@ -120,12 +119,17 @@ public final class DesktopSink: DeliverySink {
   }
 
   /// Shows `delivery` (when it has a title or body) and publishes its badge (when it has
-  /// one). Throws `NotifyError` when the server did not take it; it may be retried.
-  public func deliver(_ delivery: Delivery) throws {
+  /// one). Throws `NotifyError` when the server did not take it; it may be retried. The
+  /// receipt names the bubble (its server id and the server instance that gave it) and the
+  /// actions a server without `actions` did not show.
+  @discardableResult
+  public func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
+    var receipt = DeliveryReceipt()
     if NotifyRequest.hasAlert(delivery.notification) {
-      try withConnection(needsServer: true) { connection throws(BusFailure) in
+      receipt.bubble = try withConnection(needsServer: true) { connection throws(BusFailure) in
         try notify(delivery, on: connection)
       }
+      receipt.note = NotifyRequest.actionsNote(delivery.notification, capabilities: capabilities)
     }
     if let badge = delivery.notification.badge {
       do {
@@ -135,20 +139,15 @@ public final class DesktopSink: DeliverySink {
         logger.warning("could not publish the badge of app \(delivery.notification.app): \(error)")
       }
     }
+    return receipt
   }
 
-  /// Notes the actions a server without `actions` did not show.
-  public func note(for delivery: Delivery) -> String? {
-    guard NotifyRequest.hasAlert(delivery.notification) else { return nil }
-    return NotifyRequest.actionsNote(delivery.notification, capabilities: capabilities)
-  }
-
-  /// One `Notify` call; remembers the server id for events and `replaces_id`.
-  func notify(_ delivery: Delivery, on connection: BusConnection) throws(BusFailure) {
-    let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
-    let offersDefault = offersDefaultAction?(delivery.notification) ?? true
+  /// One `Notify` call; remembers the server id for events and `replaces_id`, and returns
+  /// the bubble it showed.
+  func notify(_ delivery: Delivery, on connection: BusConnection) throws(BusFailure) -> ServerBubbleID {
+    let offersDefault = delivery.offersDefaultAction
     let request = NotifyRequest(
-      delivery: delivery, capabilities: capabilities, replacesID: replacesID(for: key, on: connection),
+      delivery: delivery, capabilities: capabilities, replacesID: replacesID(for: delivery, on: connection),
       offersDefaultAction: offersDefault)
     var (serverID, owner) = try send(request, on: connection)
     noteServerPresent(true, owner: owner)
@@ -171,17 +170,20 @@ public final class DesktopSink: DeliverySink {
         logger.warning("could not reformat a notification for the new server: \(error)")
       }
     }
-    report(session.showed(delivery, as: serverID).map { [$0] } ?? [])
+    session.showed(delivery, as: serverID)
+    return ServerBubbleID(serverID, server: serverInstance(on: connection))
   }
 
-  /// The id to replace for `key`: the store's, when the server instance answering now gave
-  /// it; else (no store) the one this sink saw; 0 for a new bubble.
-  func replacesID(for key: DesktopNotificationKey, on connection: BusConnection) -> UInt32 {
-    guard let storedServerID else { return session.serverIDs[key] ?? 0 }
-    guard let stored = storedServerID(key), let server = stored.server,
-      server == serverInstance(on: connection)
-    else { return 0 }
-    return stored.serverID
+  /// The id to replace for `delivery`: the store's (`Delivery.replacing`, read with the
+  /// claim), when the server instance answering now gave it; else (no store) the one this
+  /// sink saw; 0 for a new bubble.
+  func replacesID(for delivery: Delivery, on connection: BusConnection) -> UInt32 {
+    guard storeKeepsServerIDs else {
+      return session.serverIDs[
+        DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)]
+        ?? 0
+    }
+    return delivery.replacing?.replacesID(on: serverInstance(on: connection)) ?? 0
   }
 
   /// The server instance answering on `connection`: the bus's id and the server's unique
@@ -218,9 +220,10 @@ public final class DesktopSink: DeliverySink {
     return changed
   }
 
-  /// Passes server id changes on to whoever keeps them (`onServerIDChange`).
-  func report(_ changes: [ServerSession.IDChange]) {
-    for change in changes { onServerIDChange?(change.key, change.serverID) }
+  /// Passes the ids taken back on to whoever keeps them (`onServerIDsForgotten`).
+  func report(_ forgotten: [DesktopNotificationKey]) {
+    guard !forgotten.isEmpty else { return }
+    onServerIDsForgotten?(forgotten)
   }
 
   // MARK: Connection

@@ -4,16 +4,11 @@ import NotifyCore
 /// server (its unique bus name), what it can do, the bubbles it shows for us, and the
 /// server id of each notification's last bubble (sent as `replaces_id`).
 ///
-/// Pure state, fed by the sink with replies and signals; every change to a server id
-/// comes back as a value for the sink to pass on (a store keeps them). Ids only mean
-/// something to the server instance that gave them: when another one answers, they are
-/// forgotten.
+/// Pure state, fed by the sink with replies and signals; every server id taken back comes
+/// back as a value for the sink to pass on (a store forgets them; an id given goes back in
+/// the delivery's receipt). Ids only mean something to the server instance that gave them:
+/// when another one answers, they are forgotten.
 struct ServerSession {
-  /// A notification's server id given (or, nil, taken back).
-  struct IDChange: Hashable {
-    var key: DesktopNotificationKey
-    var serverID: UInt32?
-  }
 
   /// How many shown notifications are remembered for signals; the oldest are forgotten.
   static let trackedLimit = 4096
@@ -33,7 +28,7 @@ struct ServerSession {
 
   /// `owner` answered a call. Returns whether it is another server than before (one that
   /// was restarted or replaced), and the ids that this forgot.
-  mutating func answered(by owner: String?) -> (changed: Bool, forgotten: [IDChange]) {
+  mutating func answered(by owner: String?) -> (changed: Bool, forgotten: [DesktopNotificationKey]) {
     guard let owner, owner != self.owner else { return (false, []) }
     let previous = self.owner
     self.owner = owner
@@ -56,13 +51,10 @@ struct ServerSession {
   }
 
   /// `delivery` is on screen as `serverID`.
-  mutating func showed(_ delivery: Delivery, as serverID: UInt32) -> IDChange? {
+  mutating func showed(_ delivery: Delivery, as serverID: UInt32) {
     if shown.count >= Self.trackedLimit, let oldest = shown.keys.min() { shown[oldest] = nil }
     shown[serverID] = delivery
-    let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
-    guard serverIDs[key] != serverID else { return nil }
-    serverIDs[key] = serverID
-    return IDChange(key: key, serverID: serverID)
+    serverIDs[DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)] = serverID
   }
 
   /// The bubbles still on screen, as far as signals tell, oldest first (each
@@ -93,18 +85,20 @@ struct ServerSession {
     activationTokens.removeValue(forKey: serverID)
   }
 
-  /// The bubble `serverID` went away: the delivery it showed, and its id taken back.
-  mutating func closed(_ serverID: UInt32) -> (delivery: Delivery, change: IDChange?)? {
+  /// The bubble `serverID` went away: the delivery it showed, and the notification whose
+  /// id was taken back (nil when a newer bubble shows it now).
+  mutating func closed(_ serverID: UInt32) -> (delivery: Delivery, forgotten: DesktopNotificationKey?)? {
     activationTokens[serverID] = nil
     guard let delivery = shown.removeValue(forKey: serverID) else { return nil }
     let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
     guard serverIDs[key] == serverID else { return (delivery, nil) }
     serverIDs[key] = nil
-    return (delivery, IDChange(key: key, serverID: nil))
+    return (delivery, key)
   }
 
-  /// `NameOwnerChanged` for the server's name; returns the ids forgotten.
-  mutating func ownerChanged(from oldOwner: String, to newOwner: String) -> [IDChange] {
+  /// `NameOwnerChanged` for the server's name; returns the notifications whose ids were
+  /// forgotten.
+  mutating func ownerChanged(from oldOwner: String, to newOwner: String) -> [DesktopNotificationKey] {
     if let owner, oldOwner == owner {
       // Our server lost the name: its ids mean nothing to the next one.
       self.owner = newOwner.isEmpty ? nil : newOwner
@@ -125,14 +119,9 @@ struct ServerSession {
     return sender == owner
   }
 
-  /// Ids a store persisted, for a restarted process to replace bubbles the same server showed.
-  mutating func restore(_ ids: [DesktopNotificationKey: UInt32]) {
-    serverIDs.merge(ids) { _, restored in restored }
-  }
-
-  private mutating func forgetServer() -> [IDChange] {
+  private mutating func forgetServer() -> [DesktopNotificationKey] {
     shown.removeAll()
     defer { serverIDs.removeAll() }
-    return serverIDs.keys.map { IDChange(key: $0, serverID: nil) }
+    return Array(serverIDs.keys)
   }
 }

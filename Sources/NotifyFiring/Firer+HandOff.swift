@@ -15,12 +15,14 @@ extension Firer {
     var held: Bool
     var claimedAt: Date
     var version: StoreVersion?
+    /// Whether a click reaches its app (`ClickReachability`); nil: not asked.
+    var reachesApp: Bool?
   }
 
   /// What the sink said to one delivery.
   enum SinkAnswer {
-    /// It took it; the delivery carries the sink's note.
-    case taken(Delivery)
+    /// It took it; the delivery carries the sink's note, the receipt its bubble.
+    case taken(Delivery, DeliveryReceipt)
     /// It may show it although it failed (a timeout): never tried again (SPEC.md §6).
     case uncertain(Delivery, NotifyError)
     /// It refused it, and may take it if tried again.
@@ -29,15 +31,18 @@ extension Firer {
     case fault(SinkFault)
   }
 
-  /// Prepares `notification` under `settings`, quiet hours being `quiet` at `now`.
+  /// Prepares `notification` under `settings`, quiet hours being `quiet` at `now`;
+  /// `reachesApp` is what the claim's batch found of its app's click reach (asked now when
+  /// nil).
   func preparation(
     _ notification: LocalNotification, settings: NotificationSettings, quiet: Bool, at now: Date,
-    version: StoreVersion?
+    version: StoreVersion?, reachesApp: Bool? = nil
   ) -> Preparation {
     Preparation(
       sound: sounds.resolve(notification), settings: settings,
       held: QuietRelease.holds(notification, quiet: quiet, settings: settings), claimedAt: now,
-      version: version)
+      version: version,
+      reachesApp: reachesApp ?? options.clickReach?.reaches(app: notification.app, known: nil))
   }
 
   /// Whether quiet hours (`read`, or read now) hold notifications at `now`. Unreadable quiet
@@ -51,14 +56,20 @@ extension Firer {
     (try? store.settingsInForce(app: app)) ?? .allowAll
   }
 
-  /// The delivery of one occurrence, as the sink is to be given it.
+  /// The delivery of one occurrence, as the sink is to be given it: everything the sink
+  /// needs is in it (the bubble it replaces, whether a click reaches the app), so the sink
+  /// reads nothing.
   func delivery(
     _ notification: LocalNotification, occurrence: Int, fireDate: Date, late: Bool, at now: Date,
-    _ preparation: Preparation
+    replacing bubble: ServerBubbleID?, _ preparation: Preparation
   ) -> Delivery {
     var delivery = Delivery(
       notification: notification, occurrence: occurrence, fireDate: fireDate, deliveredAt: now, late: late)
     delivery.apply(preparation.sound)
+    delivery.replacing = bubble
+    if let reached = preparation.reachesApp {
+      delivery.offersDefaultAction = ClickRoute.defaultActionReaches(notification, appReached: reached)
+    }
     if let presentation = options.presentation { delivery.presentation = presentation(notification) }
     delivery.apply(preparation.settings)
     delivery.held = preparation.held
@@ -69,9 +80,9 @@ extension Firer {
   func hand(_ delivery: Delivery) -> SinkAnswer {
     var delivery = delivery
     do {
-      try sink.deliver(delivery)
-      delivery.note = sink.note(for: delivery)
-      return .taken(delivery)
+      let receipt = try sink.deliver(delivery)
+      delivery.note = receipt.note
+      return .taken(delivery, receipt)
     } catch let fault as SinkFault {
       return .fault(fault)
     } catch let error as NotifyError where error.mayHaveBeenShown {
@@ -90,20 +101,22 @@ extension Firer {
   /// `held` when quiet hours hold it (shown when they end, by whichever firer runs then).
   /// Does not count toward the 64-pending limit. Throws what the sink said when it did not
   /// take it: a sink fault as unavailable, a timeout as it is.
-  public func present(_ notification: LocalNotification) throws(NotifyError) -> Delivery {
+  public func present(_ notification: LocalNotification, replacing bubble: ServerBubbleID? = nil)
+    throws(NotifyError) -> Delivery
+  {
     let now = clock.now()
     let settings = try Firer.storeCall { try store.settingsInForce(app: notification.app) }
     let quiet = try Firer.storeCall { try store.quietHours() }.isQuiet(at: now, in: clock.zones.local)
     let delivery = delivery(
-      notification, occurrence: 1, fireDate: now, late: false, at: now,
+      notification, occurrence: 1, fireDate: now, late: false, at: now, replacing: bubble,
       preparation(notification, settings: settings, quiet: quiet, at: now, version: nil))
     if delivery.held {
       try Firer.storeCall { try store.recordHeld(delivery) }
       return delivery
     }
     switch hand(delivery) {
-    case .taken(let shown):
-      try Firer.storeCall { try store.recordPresented(shown) }
+    case .taken(let shown, let receipt):
+      try Firer.storeCall { try store.recordPresented(shown, bubble: receipt.bubble) }
       return shown
     case .uncertain(_, let error):
       throw error

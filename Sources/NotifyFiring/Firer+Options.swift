@@ -19,14 +19,19 @@ extension Firer {
     /// How the app in the foreground wants each of its notifications presented (an app
     /// firing in process); nil presents everything fully.
     public var presentation: (@Sendable (LocalNotification) -> PresentationOptions)?
+    /// Whether a click on a bubble can reach its app, asked once per app per claim batch
+    /// (`Delivery.offersDefaultAction`); nil offers the default action everywhere.
+    public var clickReach: (any ClickReachability)?
 
     /// Creates options.
     public init(
       misfireGrace: TimeInterval? = nil, batchLimit: Int = 64, attempts: Int = 3,
       claimAhead: TimeInterval = 0,
-      app: String? = nil, presentation: (@Sendable (LocalNotification) -> PresentationOptions)? = nil
+      app: String? = nil, presentation: (@Sendable (LocalNotification) -> PresentationOptions)? = nil,
+      clickReach: (any ClickReachability)? = nil
     ) {
       self.presentation = presentation
+      self.clickReach = clickReach
       self.misfireGrace = misfireGrace
       self.batchLimit = max(1, batchLimit)
       self.attempts = max(1, attempts)

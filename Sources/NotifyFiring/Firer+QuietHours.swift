@@ -8,6 +8,8 @@ extension Firer {
     var held: [HeldNotification]
     var at: Date
     var summaryID: String?
+    /// The bubble the sink showed them in (`DeliveryReceipt.bubble`).
+    var bubble: ServerBubbleID?
   }
 
   /// Shows what quiet hours held for the apps they no longer hold (quiet ended, or the user
@@ -47,7 +49,7 @@ extension Firer {
   /// by this firer, so that it is recorded later and never shown again.
   private func recordRelease(_ shown: ShownRelease) {
     do {
-      try store.markReleased(shown.held, at: shown.at, summaryID: shown.summaryID)
+      try store.markReleased(shown.held, at: shown.at, summaryID: shown.summaryID, bubble: shown.bubble)
     } catch {
       unrecordedReleases.append(shown)
       logger.error(
@@ -89,11 +91,15 @@ extension Firer {
       }
       let prepared = preparation(
         notification, settings: settings[notification.app] ?? .allowAll, quiet: false, at: now, version: nil)
+      // One shown on its own replaces its bubble; a summary is a new one.
       let delivery = delivery(
         notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1, fireDate: ones.last!.fireDate,
-        late: true, at: now, prepared)
+        late: true, at: now, replacing: summaryID == nil ? ones[0].bubble : nil, prepared)
+      var bubble: ServerBubbleID?
       switch hand(delivery) {
-      case .taken, .uncertain:
+      case .taken(_, let receipt):
+        bubble = receipt.bubble
+      case .uncertain:
         break
       case .refused(let error):
         logger.warning("could not show what quiet hours held; trying again at the next wake: \(error)")
@@ -110,7 +116,7 @@ extension Firer {
       } catch {
         logger.warning("could not note a release; recording it at once instead: \(error)")
       }
-      recordRelease(ShownRelease(held: ones, at: now, summaryID: summaryID))
+      recordRelease(ShownRelease(held: ones, at: now, summaryID: summaryID, bubble: bubble))
       shown += ones.count
       logger.info(
         "showed \(ones.count) held for quiet hours",

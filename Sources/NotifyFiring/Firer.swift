@@ -239,7 +239,8 @@ public final class Firer {
         limit: options.batchLimit, app: options.app)
     }
     if let read = batch.outlook { keep(read) }
-    prepare(batch.claims, settings: batch.settings, quiet: batch.quiet, version: batch.version)
+    prepare(
+      batch.claims, settings: batch.settings, quiet: batch.quiet, reach: batch.reach, version: batch.version)
     return batch.claims
   }
 
@@ -247,20 +248,24 @@ public final class Firer {
   /// quiet hours the claim read (or reading them when it did not).
   private func prepare(
     _ claims: [Claim], settings read: [String: NotificationSettings]? = nil,
-    quiet readQuiet: QuietHours? = nil,
+    quiet readQuiet: QuietHours? = nil, reach: [String: AppReach]? = nil,
     version: StoreVersion? = nil
   ) {
     guard !claims.isEmpty else { return }
     let now = clock.now()
     let quiet = isQuiet(readQuiet, at: now)
     var settings: [String: NotificationSettings] = read ?? [:]
-    for app in Set(claims.map(\.notification.app)) where settings[app] == nil {
-      settings[app] = settingsInForce(app: app)
+    var reaches: [String: Bool] = [:]
+    for app in Set(claims.map(\.notification.app)) {
+      if settings[app] == nil { settings[app] = settingsInForce(app: app) }
+      // Once per app per batch, off the hand-off: the sink only reads the answer.
+      reaches[app] = options.clickReach?.reaches(app: app, known: reach?[app])
     }
     for claim in claims {
+      let app = claim.notification.app
       prepared[ClaimKey(claim)] = preparation(
-        claim.notification, settings: settings[claim.notification.app] ?? .allowAll, quiet: quiet, at: now,
-        version: version)
+        claim.notification, settings: settings[app] ?? .allowAll, quiet: quiet, at: now, version: version,
+        reachesApp: reaches[app])
     }
   }
 
@@ -295,6 +300,7 @@ public final class Firer {
     let delivery = delivery(
       claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
       late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance, at: now,
+      replacing: claim.bubble,
       prepared[key]
         ?? preparation(claim.notification, settings: .allowAll, quiet: false, at: now, version: nil))
     if delivery.held {
@@ -303,10 +309,13 @@ public final class Firer {
       prepared[key] = nil
       return .held(HandOff(claim: claim, delivery: delivery))
     }
-    switch hand(delivery) {
-    case .taken(let shown), .uncertain(let shown, _):
+    let answer = hand(delivery)
+    switch answer {
+    case .taken(let shown, _), .uncertain(let shown, _):
       prepared[key] = nil
-      let handOff = HandOff(claim: claim, delivery: shown)
+      var receipt = DeliveryReceipt(note: shown.note)
+      if case .taken(_, let taken) = answer { receipt = taken }
+      let handOff = HandOff(claim: claim, delivery: shown, receipt: receipt)
       do {
         // One write(2): from here on a crash cannot show it again (SPEC.md §6).
         try store.noteHandedOver(handOff, owner: identity)

@@ -53,6 +53,7 @@ extension FiringLoop {
     let recheck = try loop.addRealtimeTimer { [unowned self] in
       if (try? self.firer.store.changedByOthers()) ?? true {
         self.firer.storeChanged()
+        self.storeChangedByOthers = true
         self.requestWake()
       }
     }
@@ -64,6 +65,7 @@ extension FiringLoop {
       }
       if (try? self.firer.store.changedByOthers()) ?? true {
         self.firer.storeChanged()
+        self.storeChangedByOthers = true
         self.requestWake()
       } else {
         try? recheck.arm(at: self.clock.now() + Self.recheckDelay)

@@ -64,6 +64,10 @@ public final class FiringLoop: @unchecked Sendable {
   /// launcher badges in step with the store there; an app's center reads what others
   /// recorded of its notifications.
   public var onWake: (() -> Void)?
+  /// True during `onWake` when another process committed to the store since the last
+  /// wake-up (always on the first): what only others write (a badge set by `notify badge`,
+  /// bubbles a stopped process left) needs reading then, not on the loop's own timer.
+  public internal(set) var storeChangedByOthers = true
 
   /// Called on the loop's thread at the end of a wake-up after which it sleeps for at
   /// least `Configuration.idleDelay` (nothing due sooner): never a wake-up of its own. The
@@ -331,7 +335,10 @@ public final class FiringLoop: @unchecked Sendable {
   /// asks for, or disarms it. Updates the service status.
   private func wake() {
     // A stopping loop does not start on the badges and bubbles either.
-    defer { if !firer.isStopRequested() { onWake?() } }
+    defer {
+      if !firer.isStopRequested() { onWake?() }
+      storeChangedByOthers = false
+    }
     guard let timer else { return }
     let task = BackgroundTask.begin(
       named: "delivery batch", budget: configuration.batchBudget, clock: clock, trigger: .checkpoints

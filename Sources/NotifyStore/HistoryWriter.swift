@@ -43,10 +43,15 @@ extension SQLiteStore {
     try write { db in try HistoryWriter.insert(event, in: db) }
   }
 
-  /// Records a `now` delivery and applies its badge, in one transaction.
-  public func recordPresented(_ delivery: Delivery) throws(NotifyError) {
+  /// Records a `now` delivery, the bubble it shows as (`DeliveryReceipt.bubble`) and its
+  /// badge, in one transaction.
+  public func recordPresented(_ delivery: Delivery, bubble: ServerBubbleID? = nil) throws(NotifyError) {
     try write { db in
       try HistoryWriter.insert(HistoryEvent(delivery: delivery), in: db)
+      if let bubble {
+        try DesktopIDTable.set(
+          bubble, app: delivery.notification.app, id: delivery.notification.id, in: db)
+      }
       if let badge = delivery.notification.badge {
         try BadgeTable.set(app: delivery.notification.app, count: badge, at: delivery.deliveredAt, in: db)
       }

@@ -46,3 +46,22 @@ extension SQLiteStore {
     }
   }
 }
+
+extension SQLiteStore {
+  /// What a process on the bus looks at after another process changed the store, in one
+  /// read transaction: every app's badge as the launcher shows it (0 for an app whose badges
+  /// the user switched off; unreadable settings show it), and whether a stopped process left
+  /// bubbles to take over (`takeLeftBubbles`, a write, is asked only then).
+  public func busOutlook() throws(NotifyError) -> (launcherBadges: [String: Int], bubblesLeft: Bool) {
+    try read { db in
+      var badges: [String: Int] = [:]
+      for row in try Row.fetchAll(db, sql: "SELECT app, count FROM badge") {
+        let app: String = row["app"]
+        let shown = try? SettingsTable.app(app, in: db).effective(under: SettingsTable.policy(in: db)).badges
+        badges[app] = shown == false ? 0 : row["count"]
+      }
+      let left = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM left_bubble)") ?? false
+      return (badges, left)
+    }
+  }
+}

@@ -85,19 +85,27 @@ extension SQLiteStore: FiringStore {
       let snapshots = Dictionary(zip(decoded.map(\.rowID), due)) { first, _ in first }
       var claims: [Claim] = []
       for step in plan.steps {
-        if let claim = try Self.execute(step, now: now, owner: owner, snapshots: snapshots, in: db) {
+        if var claim = try Self.execute(step, now: now, owner: owner, snapshots: snapshots, in: db) {
+          // The bubble a hand-off replaces, read here so that the sink reads nothing.
+          claim.bubble = try DesktopIDTable.bubble(
+            app: claim.notification.app, id: claim.notification.id, in: db)
           claims.append(claim)
         }
       }
       // What handing them over needs, and what comes next, in the same transaction. A
       // setting or quiet hours that cannot be read are left to the firer to ask again.
       var settings: [String: NotificationSettings] = [:]
+      var reach: [String: AppReach] = [:]
+      let online = claims.isEmpty ? [] : Set(((try? Self.presences(app: nil, in: db)) ?? []).map(\.app))
       for app in Set(claims.map(\.notification.app)) {
         settings[app] = try? SettingsTable.app(app, in: db).effective(under: SettingsTable.policy(in: db))
+        let entry = try? String.fetchOne(
+          db.cachedStatement(sql: "SELECT desktop_entry FROM app_settings WHERE app = ?"), arguments: [app])
+        reach[app] = AppReach(online: online.contains(app), desktopEntry: entry ?? nil)
       }
       let batch = ClaimBatch(
         claims: claims.sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }, settings: settings,
-        quiet: claims.isEmpty ? nil : try? Self.quietHours(in: db),
+        quiet: claims.isEmpty ? nil : try? Self.quietHours(in: db), reach: reach,
         outlook: try? Self.outlook(zones: zones, app: app, in: db))
       return (batch, try finishedJournals(Set(journals.keys), in: db))
     }
@@ -161,6 +169,9 @@ extension SQLiteStore: FiringStore {
     if claim.coalesced > 0 { event.detail["coalesced"] = .int(Int64(claim.coalesced)) }
     if recovered { event.detail["recovered"] = .bool(true) }
     try HistoryWriter.insert(event, in: db)
+    if let bubble = handOff.receipt.bubble {
+      try DesktopIDTable.set(bubble, app: claim.notification.app, id: claim.notification.id, in: db)
+    }
     if handOff.delivery.held {
       // Shown when quiet ends: counted and badged then (`markReleased`).
       try HeldTable.insert(handOff.delivery, in: db)

@@ -80,7 +80,7 @@ extension SQLiteStore {
         for row in rows {
           let by = row["claimed_by"] as String?
           if let by, ClaimOwner.isAlive(by) { continue }
-          let one = HeldTable.decode(row)
+          var one = HeldTable.decode(row)
           if let shown = by.flatMap(FirerIdentity.init).flatMap({
             releaseNoted(one, by: $0, journals: &journals)
           }) {
@@ -89,6 +89,8 @@ extension SQLiteStore {
           }
           try db.execute(
             sql: "UPDATE held SET claimed_by = ? WHERE seq = ?", arguments: [owner.description, one.key])
+          // The bubble its release replaces, read here so that the sink reads nothing.
+          one.bubble = try DesktopIDTable.bubble(app: one.notification.app, id: one.notification.id, in: db)
           claimed.append(one)
         }
       }
@@ -178,12 +180,18 @@ extension SQLiteStore {
   /// Records held occurrences as shown at `date`: `delivered` (late) in history, with reason
   /// `quiet-hours-summary` when they came out in the summary `summaryID`; applies the
   /// newest badge, and forgets them.
-  public func markReleased(_ held: [HeldNotification], at date: Date, summaryID: String?) throws(NotifyError)
-  {
-    guard !held.isEmpty else { return }
+  public func markReleased(
+    _ held: [HeldNotification], at date: Date, summaryID: String?, bubble: ServerBubbleID? = nil
+  ) throws(NotifyError) {
+    guard let first = held.first else { return }
     try write { db in
       for one in held.sorted(by: { $0.key < $1.key }) {
         try Self.recordReleased(one, at: date, summaryID: summaryID, in: db)
+      }
+      // The bubble shows the summary, or the one occurrence.
+      if let bubble {
+        try DesktopIDTable.set(
+          bubble, app: first.notification.app, id: summaryID ?? first.notification.id, in: db)
       }
     }
     handOffJournals.recorded(released: held)

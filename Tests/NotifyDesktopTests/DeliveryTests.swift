@@ -95,17 +95,16 @@ extension DesktopIntegration {
     @Test func aReplacedNotificationReplacesItsBubble() throws {
       let session = try DesktopSession()
       let sink = try session.makeSink()
-      var changes: [(DesktopNotificationKey, UInt32?)] = []
-      sink.onServerIDChange = { changes.append(($0, $1)) }
       let key = DesktopNotificationKey(app: "chat", id: "same")
       // When the same notification id is delivered twice
-      try sink.deliver(makeDelivery(id: "same", title: "First"))
-      let first = sink.serverID(for: key)
-      try sink.deliver(makeDelivery(id: "same", title: "Second", occurrence: 2))
-      // Then the second replaced the first bubble: same server id, one bubble, new text
-      #expect(first != nil)
-      #expect(sink.serverID(for: key) == first)
-      #expect(changes.count == 1)
+      let first = try sink.deliver(makeDelivery(id: "same", title: "First"))
+      let second = try sink.deliver(makeDelivery(id: "same", title: "Second", occurrence: 2))
+      // Then the second replaced the first bubble: same server id, one bubble, new text;
+      // each receipt names the bubble and the server instance that gave it
+      #expect(first.bubble != nil)
+      #expect(first.bubble?.server == sink.serverInstance)
+      #expect(second.bubble == first.bubble)
+      #expect(sink.serverID(for: key) == first.bubble?.id)
       #expect(
         try session.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines) == "1")
       let history = try session.closeAllAndReadHistory(expecting: 1)

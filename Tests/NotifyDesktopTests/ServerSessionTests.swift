@@ -4,7 +4,7 @@ import Testing
 
 @testable import NotifyDesktop
 
-/// What the sink knows of the server, without a bus: replies and signals in, id changes out.
+/// What the sink knows of the server, without a bus: replies and signals in, ids taken back out.
 @Suite("ServerSession: the server's identity, capabilities and ids")
 struct ServerSessionTests {
   let key = DesktopNotificationKey(app: "chat", id: "n1")
@@ -13,13 +13,12 @@ struct ServerSessionTests {
   func showAndClose() {
     var session = ServerSession()
     _ = session.answered(by: ":1.7")
-    #expect(session.showed(makeDelivery(), as: 42) == .init(key: key, serverID: 42))
-    // Shown again under the same id: nothing to report
-    #expect(session.showed(makeDelivery(), as: 42) == nil)
+    session.showed(makeDelivery(), as: 42)
+    #expect(session.serverIDs[key] == 42)
     #expect(session.delivery(shownAs: 42)?.notification.id == "n1")
     let closed = session.closed(42)
     #expect(closed?.delivery.notification.id == "n1")
-    #expect(closed?.change == .init(key: key, serverID: nil))
+    #expect(closed?.forgotten == key)
     #expect(session.closed(42) == nil)
     #expect(session.serverIDs.isEmpty)
   }
@@ -29,13 +28,13 @@ struct ServerSessionTests {
     var session = ServerSession()
     _ = session.answered(by: ":1.7")
     session.read(capabilities: ["body", "sound"])
-    _ = session.showed(makeDelivery(), as: 42)
+    session.showed(makeDelivery(), as: 42)
     #expect(!session.capabilitiesStale)
     // When a new server answers
     let (changed, forgotten) = session.answered(by: ":1.9")
     // Then its ids are gone (reported), and capabilities must be read again
     #expect(changed)
-    #expect(forgotten == [.init(key: key, serverID: nil)])
+    #expect(forgotten == [key])
     #expect(session.delivery(shownAs: 42) == nil)
     #expect(session.capabilitiesStale)
   }
@@ -47,12 +46,12 @@ struct ServerSessionTests {
     _ = session.answered(by: ":1.7")
     #expect(session.isFromServer(":1.7"))
     #expect(!session.isFromServer(":1.8"))
-    _ = session.showed(makeDelivery(), as: 5)
+    session.showed(makeDelivery(), as: 5)
     // An unrelated owner change is old news
     #expect(session.ownerChanged(from: ":1.3", to: ":1.4").isEmpty)
     #expect(session.owner == ":1.7")
     // Our server goes away
-    #expect(session.ownerChanged(from: ":1.7", to: "") == [.init(key: key, serverID: nil)])
+    #expect(session.ownerChanged(from: ":1.7", to: "") == [key])
     #expect(session.owner == nil)
   }
 }

@@ -82,7 +82,10 @@ private final class StopAfterSink: DeliverySink, @unchecked Sendable {
   private(set) var names: [String] = []
   init(count: Int) { self.count = count }
   var stopped: Bool { names.count >= count }
-  func deliver(_ delivery: Delivery) throws { names.append(delivery.notification.id) }
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
+    names.append(delivery.notification.id)
+    return DeliveryReceipt()
+  }
 }
 
 /// Takes `count` deliveries, then throws a `SinkFault` of `kind` for every other one.
@@ -95,8 +98,9 @@ private final class FaultAfterSink: DeliverySink, @unchecked Sendable {
     self.count = count
     self.kind = kind
   }
-  func deliver(_ delivery: Delivery) throws {
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
     attempts += 1
     if attempts > count { throw SinkFault(kind, sink: name, reason: "its reader has not read for 1 s") }
+    return DeliveryReceipt()
   }
 }

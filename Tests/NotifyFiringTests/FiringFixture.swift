@@ -75,7 +75,7 @@ final class RecordingSink: DeliverySink, @unchecked Sendable {
 
   var deliveries: [Delivery] { lock.withLock { recorded } }
 
-  func deliver(_ delivery: Delivery) throws {
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
     try lock.withLock {
       if failuresLeft > 0 {
         failuresLeft -= 1
@@ -84,5 +84,6 @@ final class RecordingSink: DeliverySink, @unchecked Sendable {
       recorded.append(delivery)
     }
     onDeliver(delivery)
+    return DeliveryReceipt()
   }
 }

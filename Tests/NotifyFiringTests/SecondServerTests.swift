@@ -94,8 +94,8 @@ struct SecondServerTests {
     // When it is shown again with the same id, it replaces the bubble: the same server id
     let second = try notify.run(["now", "--id", "A", "--title", "second", "--sink", "desktop"])
     #expect(second.status == 0, "\(second.stderr)")
-    #expect(try f.store.desktopServerID(app: "second", id: "A")?.serverID == shown.serverID)
-    #expect(server.seen.contains("uint32 \(shown.serverID)"), "replaces_id was not sent: \(server.seen)")
+    #expect(try f.store.desktopServerID(app: "second", id: "A")?.id == shown.id)
+    #expect(server.seen.contains("uint32 \(shown.id)"), "replaces_id was not sent: \(server.seen)")
     // When it is withdrawn, the server closes it (NotificationClosed, reason 3) and history says so
     let dismissed = try notify.run(["dismiss", "A"])
     #expect(dismissed.status == 0, "\(dismissed.stderr)")

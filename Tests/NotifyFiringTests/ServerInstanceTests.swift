@@ -28,7 +28,7 @@ struct ServerInstanceTests {
     // id A had (the new server numbers from the start again)
     try desktop.restartDunst()
     var otherID = 0
-    for n in 1...8 where otherID < Int(before.serverID) {
+    for n in 1...8 where otherID < Int(before.id) {
       let other = try CommandRunner(executable: "/usr/bin/notify-send", environment: desktop.environment).run(
         [
           "--print-id", "someone else \(n)", "not notify's",
@@ -36,7 +36,7 @@ struct ServerInstanceTests {
       #expect(other.status == 0, "\(other.stderr)")
       otherID = Int(other.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
-    #expect(otherID == Int(before.serverID))
+    #expect(otherID == Int(before.id))
     let others = try displayed(desktop)
     // And A is shown again
     let second = try runner.run([

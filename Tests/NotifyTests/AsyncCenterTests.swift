@@ -102,8 +102,8 @@ struct AsyncCenterTests {
       try await center.add(
         NotificationRequest(identifier: id, content: NotificationContent(title: id), trigger: nil))
     }
-    try center.store.setDesktopServerID(11, server: nil, app: "chat", id: "m1")
-    try center.store.setDesktopServerID(12, server: nil, app: "chat", id: "m2")
+    try center.store.setDesktopServerID(ServerBubbleID(11, server: nil), app: "chat", id: "m1")
+    try center.store.setDesktopServerID(ServerBubbleID(12, server: nil), app: "chat", id: "m2")
     // When m2 is closed
     #expect(try await center.recordDismissal(of: "m2", reason: "dismissed-by-user"))
     // Then only m1 is on screen, though all three are in history

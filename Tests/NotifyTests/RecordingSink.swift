@@ -19,10 +19,11 @@ final class RecordingSink: DeliverySink, @unchecked Sendable {
   /// Makes the next deliveries fail (a notification server that went away).
   func refuse(_ value: Bool) { lock.withLock { refusing = value } }
 
-  func deliver(_ delivery: Delivery) throws {
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
     try lock.withLock {
       if refusing { throw NotifyError(.unavailable, "the test sink refuses") }
       kept.append(delivery)
     }
+    return DeliveryReceipt()
   }
 }

@@ -108,5 +108,8 @@ final class GatedSink: DeliverySink, Sendable {
 
   init(_ gate: Gate) { self.gate = gate }
 
-  func deliver(_ delivery: Delivery) throws { gate.pass() }
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
+    gate.pass()
+    return DeliveryReceipt()
+  }
 }

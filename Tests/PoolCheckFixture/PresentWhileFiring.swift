@@ -117,7 +117,7 @@ final class RecordingSink: DeliverySink, @unchecked Sendable {
   private var overlapped = false
   private var inTask = false
 
-  func deliver(_ delivery: Delivery) throws {
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
     let insideTask = withUnsafeCurrentTask { $0 != nil }
     lock.withLock {
       inside += 1
@@ -129,6 +129,7 @@ final class RecordingSink: DeliverySink, @unchecked Sendable {
       recorded.append(delivery.notification.id)
       inside -= 1
     }
+    return DeliveryReceipt()
   }
 
   var ids: [String] { lock.withLock { recorded } }

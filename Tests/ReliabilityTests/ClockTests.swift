@@ -200,7 +200,8 @@ final class Recorder: DeliverySink, @unchecked Sendable {
 
   var deliveries: [Delivery] { lock.withLock { recorded } }
 
-  func deliver(_ delivery: Delivery) throws {
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
     lock.withLock { recorded.append(delivery) }
+    return DeliveryReceipt()
   }
 }

@@ -68,6 +68,8 @@ public struct ClaimBatch: Sendable {
   public var settings: [String: NotificationSettings]?
   /// The quiet hours; nil: not read, ask `quietHours()`.
   public var quiet: QuietHours?
+  /// How a click can reach each app of `claims` (`ClickReachability`); nil: not read.
+  public var reach: [String: AppReach]?
   /// The outlook after the claim; nil: not read.
   public var outlook: FiringOutlook?
   /// The store's state right after the claim committed (`StoreVersion`).
@@ -76,11 +78,12 @@ public struct ClaimBatch: Sendable {
   /// Creates a batch.
   public init(
     claims: [Claim], settings: [String: NotificationSettings]? = nil, quiet: QuietHours? = nil,
-    outlook: FiringOutlook? = nil, version: StoreVersion? = nil
+    reach: [String: AppReach]? = nil, outlook: FiringOutlook? = nil, version: StoreVersion? = nil
   ) {
     self.claims = claims
     self.settings = settings
     self.quiet = quiet
+    self.reach = reach
     self.outlook = outlook
     self.version = version
   }

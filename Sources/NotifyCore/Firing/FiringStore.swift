@@ -42,10 +42,13 @@ public struct Claim: Hashable, Sendable {
   public var coalesced: Int
   /// The notification as stored when claimed.
   public var notification: LocalNotification
+  /// The bubble the desktop shows for the notification, as the claim's transaction read it
+  /// (the last delivery's `DeliveryReceipt.bubble`): what its hand-off replaces.
+  public var bubble: ServerBubbleID?
 
   public init(
     rowID: Int64, occurrence: Int, fireDate: Date, late: Bool, coalesced: Int = 0,
-    notification: LocalNotification
+    notification: LocalNotification, bubble: ServerBubbleID? = nil
   ) {
     self.rowID = rowID
     self.occurrence = occurrence
@@ -53,6 +56,7 @@ public struct Claim: Hashable, Sendable {
     self.late = late
     self.coalesced = coalesced
     self.notification = notification
+    self.bubble = bubble
   }
 }
 
@@ -62,11 +66,14 @@ public struct HandOff: Hashable, Sendable {
   public var claim: Claim
   /// What the sink was given.
   public var delivery: Delivery
+  /// What the sink answered (its bubble is recorded in the same write as the delivery).
+  public var receipt: DeliveryReceipt
 
   /// Creates a hand-off record.
-  public init(claim: Claim, delivery: Delivery) {
+  public init(claim: Claim, delivery: Delivery, receipt: DeliveryReceipt = DeliveryReceipt()) {
     self.claim = claim
     self.delivery = delivery
+    self.receipt = receipt
   }
 }
 
@@ -114,7 +121,7 @@ public protocol FiringStore: AnyObject {
   func endHandOffs(owner: FirerIdentity)
 
   /// Records a notification shown at once (`present`, not claimed) as `presented`.
-  func recordPresented(_ delivery: Delivery) throws
+  func recordPresented(_ delivery: Delivery, bubble: ServerBubbleID?) throws
 
   /// Records a notification presented during quiet hours as held, to be shown when they end.
   func recordHeld(_ delivery: Delivery) throws
@@ -153,8 +160,10 @@ public protocol FiringStore: AnyObject {
   /// Gives back held occurrences the sink did not take.
   func unclaimHeld(_ held: [HeldNotification]) throws
 
-  /// Records held occurrences as shown (in the summary `summaryID`, if one) and forgets them.
-  func markReleased(_ held: [HeldNotification], at date: Date, summaryID: String?) throws
+  /// Records held occurrences as shown (in the summary `summaryID`, if one) and forgets them,
+  /// with the bubble the sink showed them in (`DeliveryReceipt.bubble`), in one write.
+  func markReleased(_ held: [HeldNotification], at date: Date, summaryID: String?, bubble: ServerBubbleID?)
+    throws
 
   /// True when another connection (another process) committed a change since the last
   /// call: a firer's own commits also touch the store's files, and must not wake it.

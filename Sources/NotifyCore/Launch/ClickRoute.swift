@@ -43,7 +43,14 @@ public enum ClickRoute: Hashable, Sendable {
   public static func defaultActionReaches(
     _ notification: LocalNotification, onlineApps: Set<String>, launchable: Bool
   ) -> Bool {
-    onlineApps.contains(notification.app) || launchable || notification.action != nil
+    defaultActionReaches(notification, appReached: onlineApps.contains(notification.app) || launchable)
+  }
+
+  /// `defaultActionReaches(_:onlineApps:launchable:)` with the app's part decided already
+  /// (`ClickReachability`, once per app per claim batch): a click reaches the app, or the
+  /// notification asks for a response.
+  public static func defaultActionReaches(_ notification: LocalNotification, appReached: Bool) -> Bool {
+    appReached || notification.action != nil
   }
 
   /// Whether the response of a click with `actionKey` on `notification`, whose app could

@@ -12,12 +12,19 @@ public struct HeldNotification: Hashable, Sendable {
   public var fireDate: Date
   /// When it was held.
   public var heldAt: Date
+  /// The bubble the desktop shows for the notification, as the release's claim read it
+  /// (`Claim.bubble`): what showing it on its own replaces.
+  public var bubble: ServerBubbleID?
 
-  public init(key: Int64, notification: LocalNotification, occurrence: Int, fireDate: Date, heldAt: Date) {
+  public init(
+    key: Int64, notification: LocalNotification, occurrence: Int, fireDate: Date, heldAt: Date,
+    bubble: ServerBubbleID? = nil
+  ) {
     self.key = key
     self.notification = notification
     self.occurrence = occurrence
     self.fireDate = fireDate
     self.heldAt = heldAt
+    self.bubble = bubble
   }
 }

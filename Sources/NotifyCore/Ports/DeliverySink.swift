@@ -26,8 +26,16 @@ public struct Delivery: Hashable, Sendable {
   public var suppressed: PresentationOptions = []
   /// Held for quiet hours: not given to the sink, kept in the store until quiet ends.
   public var held = false
-  /// What the sink left out (`DeliverySink.note(for:)`), kept in the delivery record.
+  /// What the sink left out (`DeliveryReceipt.note`), kept in the delivery record.
   public var note: String?
+  /// The bubble the desktop shows for this notification as the store knew it when the
+  /// occurrence was claimed (`Claim.bubble`): a desktop sink replaces it (`replaces_id`)
+  /// when the server answering now gave it. Nil: none known.
+  public var replacing: ServerBubbleID?
+  /// Whether a click on the bubble itself can reach the app (`ClickRoute
+  /// .defaultActionReaches`), decided before the hand-off: a desktop sink offers the
+  /// default action only then.
+  public var offersDefaultAction = true
 
   /// How far past its due instant an occurrence may be handed over and still not be late.
   public static let lateTolerance: TimeInterval = 1
@@ -51,18 +59,14 @@ public struct Delivery: Hashable, Sendable {
 
 /// Where deliveries go: the desktop, stdout, an app's own UI. Like a log handler: small,
 /// interchangeable, synchronous. Implementations must not block for long; the desktop
-/// sink bounds its D-Bus calls with a timeout.
+/// sink bounds its D-Bus calls with a timeout. A sink answers with a value (a
+/// `DeliveryReceipt`) and holds nothing into the store: what it needs from the store comes
+/// in the `Delivery` (`replacing`, `offersDefaultAction`), and what the store must keep
+/// goes back in the receipt, recorded with the delivery.
 public protocol DeliverySink: AnyObject {
   /// A short name for logs and `--sink` (`desktop`, `stdout`, ...).
   var name: String { get }
-  /// Hands one occurrence to the user. Throwing means it was not shown and may be retried.
-  func deliver(_ delivery: Delivery) throws
-  /// What the sink left out of `delivery`, which it has just delivered, for the delivery
-  /// record (a server without `actions` drops the buttons); nil when nothing was.
-  func note(for delivery: Delivery) -> String?
-}
-
-extension DeliverySink {
-  /// Nothing left out.
-  public func note(for delivery: Delivery) -> String? { nil }
+  /// Hands one occurrence to the user and says what became of it (the server's bubble,
+  /// what was left out). Throwing means it was not shown and may be retried.
+  func deliver(_ delivery: Delivery) throws -> DeliveryReceipt
 }

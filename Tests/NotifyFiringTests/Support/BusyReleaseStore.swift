@@ -20,7 +20,9 @@ final class BusyReleaseStore: FiringStore, @unchecked Sendable {
   /// How many calls of `markReleased` failed.
   var failedReleases: Int { lock.withLock { failed } }
 
-  func markReleased(_ held: [HeldNotification], at date: Date, summaryID: String?) throws {
+  func markReleased(_ held: [HeldNotification], at date: Date, summaryID: String?, bubble: ServerBubbleID?)
+    throws
+  {
     try lock.withLock {
       guard busyLeft > 0 else { return }
       busyLeft -= 1
@@ -29,7 +31,7 @@ final class BusyReleaseStore: FiringStore, @unchecked Sendable {
         .temporary, "the store \(store.path) stayed busy for more than 5 s",
         fix: "try again; another notify process is writing")
     }
-    try store.markReleased(held, at: date, summaryID: summaryID)
+    try store.markReleased(held, at: date, summaryID: summaryID, bubble: bubble)
   }
 
   // Everything else is the real store's.
@@ -59,7 +61,9 @@ final class BusyReleaseStore: FiringStore, @unchecked Sendable {
 
   func markDelivered(_ handOffs: [HandOff]) throws { try store.markDelivered(handOffs) }
 
-  func recordPresented(_ delivery: Delivery) throws { try store.recordPresented(delivery) }
+  func recordPresented(_ delivery: Delivery, bubble: ServerBubbleID?) throws {
+    try store.recordPresented(delivery, bubble: bubble)
+  }
 
   func recordHeld(_ delivery: Delivery) throws { try store.recordHeld(delivery) }
 
