@@ -8,8 +8,10 @@ import NotifyCore
 /// actions = `default` labelled by the action (only where a click can reach the app:
 /// `offersDefaultAction`), then each `NotificationAction` when the server has `actions` (a
 /// text-input one as KDE's `inline-reply` field when it has `inline-reply`); hints
-/// urgency, desktop-entry and, only
-/// when the server plays sounds itself, sound-name / sound-file / suppress-sound.
+/// urgency (from the interruption level), desktop-entry, image-path (the first attachment's
+/// kept copy, as a `file://` URI) and, only when the server plays sounds itself,
+/// sound-name / sound-file / suppress-sound. A subtitle is the body's first line (in bold
+/// where the server has `body-markup`), or the summary when there is no title.
 struct NotifyRequest: Hashable, Sendable {
   /// The sound theme name played for `SoundName.default`.
   static let defaultSoundName = "message-new-instant"
@@ -40,6 +42,7 @@ struct NotifyRequest: Hashable, Sendable {
   /// shows no bubble (iOS behaviour).
   static func hasAlert(_ notification: LocalNotification) -> Bool {
     !(notification.title ?? "").isEmpty || !(notification.body ?? "").isEmpty
+      || !(notification.subtitle ?? "").isEmpty
   }
 
   /// Maps `delivery` for a server advertising `capabilities`; the default action is left
@@ -49,22 +52,39 @@ struct NotifyRequest: Hashable, Sendable {
   ) {
     let notification = delivery.notification
     let title = notification.title ?? ""
-    let body = notification.body ?? ""
+    let subtitle = notification.subtitle ?? ""
+    let text = notification.body ?? ""
+    // The summary is plain text in every server: never escaped; the body only where the
+    // server parses markup.
+    let markup = capabilities.contains("body-markup")
+    func escaped(_ text: String) -> String { markup ? Escaper.markup(text) : text }
     appName = notification.app
     self.replacesID = replacesID
     appIcon = ""
-    if title.isEmpty {
-      // The summary is plain text in every server: never escaped.
-      summary = body
-      self.body = ""
-    } else {
+    switch (title.isEmpty, subtitle.isEmpty) {
+    case (false, true):
       summary = title
-      self.body = capabilities.contains("body-markup") ? Escaper.markup(body) : body
+      body = escaped(text)
+    case (false, false):
+      // A subtitle is the body's first line, in bold where the server has markup.
+      summary = title
+      let line = markup ? "<b>\(Escaper.markup(subtitle))</b>" : subtitle
+      body = text.isEmpty ? line : line + "\n" + escaped(text)
+    case (true, false):
+      summary = subtitle
+      body = escaped(text)
+    case (true, true):
+      summary = text
+      body = ""
     }
     hints = [
       "urgency": .byte(notification.urgency.level),
       "desktop-entry": .string(notification.app),
     ]
+    if let image = notification.attachments.first {
+      // Every server reads a path; the kept copy is the store's, private to the user.
+      hints["image-path"] = .string(image.fileURI)
+    }
     actions = offersDefaultAction ? ["default", notification.actionLabel] : []
     if capabilities.contains("actions") {
       for action in notification.actions {

@@ -71,6 +71,8 @@ extension Firer {
       delivery.offersDefaultAction = ClickRoute.defaultActionReaches(notification, appReached: reached)
     }
     if let presentation = options.presentation { delivery.presentation = presentation(notification) }
+    // A passive notification makes no sound (UNNotificationInterruptionLevel.passive).
+    if notification.interruptionLevel == .passive { delivery.presentation.remove(.sound) }
     delivery.apply(preparation.settings)
     delivery.held = preparation.held
     return delivery
