@@ -7,6 +7,8 @@
 #   bash .ci/bench --only issue26                 # about 10 minutes once built
 #   ISSUE26_REPEATS=5 bash .ci/bench --only issue26
 #   ISSUE26_RT=1 bash .ci/bench --only issue26   # latency under SCHED_FIFO (root), below
+#   ISSUE26_ONLY="burst5 single" bash .ci/bench --only issue26   # some of: burst5 burst1000
+#                                                 # single idle transactions
 #
 # or on its own, with the folder of a build that has notify, fire-latency, sd-event-floor
 # and idle-cost:
@@ -39,35 +41,47 @@ log() { printf '\n== issue26: %s (%s)\n' "$*" "$(uptime | sed 's/.*load/load/')"
 # A step that fails is reported and leaves its rows empty; the others still run.
 failed=0
 step() { "$@" || { echo "issue26: failed: $*" >&2; failed=1; }; }
+only=" ${ISSUE26_ONLY:-burst5 burst1000 single idle transactions} "
+wants() { [[ "$only" == *" $1 "* ]]; }
 
 uptime >"$work/load-before"
 [ -z "${ISSUE26_RT:-}" ] || echo "latency under SCHED_FIFO (chrt -f 1)" >"$work/policy"
 fire=()
 [ -z "${ISSUE26_RT:-}" ] || fire=(chrt -f 1)
 fire+=("$bin/fire-latency" --notify "$bin/notify" --floor "$bin/sd-event-floor" --repeats "$repeats")
-log "bursts of 5 at one instant, 20 instants 0.5 s apart"
-step "${fire[@]}" --burst 5 --count 20 --spacing-ms 500 --summary "$work/latency.tsv" --raw "$work/raw-burst5.tsv" >"$work/burst5.md"
-log "1000 at one instant, 5 instants 2 s apart"
-step "${fire[@]}" --burst 1000 --count 5 --spacing-ms 2000 --summary "$work/latency.tsv" --raw "$work/raw-burst1000.tsv" >"$work/burst1000.md"
-log "single arrivals 0.5 s apart, 100 of them"
-step "${fire[@]}" --count 100 --spacing-ms 500 --schedule-with library --summary "$work/latency.tsv" --raw "$work/raw-single.tsv" >"$work/single.md"
+if wants burst5; then
+  log "bursts of 5 at one instant, 20 instants 0.5 s apart"
+  step "${fire[@]}" --burst 5 --count 20 --spacing-ms 500 --summary "$work/latency.tsv" --raw "$work/raw-burst5.tsv" >"$work/burst5.md"
+fi
+if wants burst1000; then
+  log "1000 at one instant, 5 instants 2 s apart"
+  step "${fire[@]}" --burst 1000 --count 5 --spacing-ms 2000 --summary "$work/latency.tsv" --raw "$work/raw-burst1000.tsv" >"$work/burst1000.md"
+fi
+if wants single; then
+  log "single arrivals 0.5 s apart, 100 of them"
+  step "${fire[@]}" --count 100 --spacing-ms 500 --schedule-with library --summary "$work/latency.tsv" --raw "$work/raw-single.tsv" >"$work/single.md"
+fi
 
-log "idle, $repeats daemons side by side, 60 s"
-pids=()
-for i in $(seq 1 "$repeats"); do
-  "$bin/idle-cost" --notify "$bin/notify" --python none >"$work/idle-$i.md" 2>"$work/idle-$i.err" &
-  pids+=($!)
-done
-for pid in "${pids[@]}"; do wait "$pid" || echo "issue26: an idle run failed" >&2; done
+if wants idle; then
+  log "idle, $repeats daemons side by side, 60 s"
+  pids=()
+  for i in $(seq 1 "$repeats"); do
+    "$bin/idle-cost" --notify "$bin/notify" --python none >"$work/idle-$i.md" 2>"$work/idle-$i.err" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || { echo "issue26: an idle run failed" >&2; failed=1; }; done
+fi
 
-log "store transactions per delivery"
-for i in $(seq 1 "$repeats"); do
-  step timeout 120 bash "$here/store-transactions.sh" "$bin/notify" 1 stdout >>"$work/transactions.txt"
-  step timeout 120 bash "$here/store-transactions.sh" "$bin/notify" 5 stdout >>"$work/transactions.txt"
-  if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ]; then
-    step timeout 120 bash "$here/store-transactions.sh" "$bin/notify" 1 desktop >>"$work/transactions.txt"
-  fi
-done
+if wants transactions; then
+  log "store transactions per delivery"
+  for i in $(seq 1 "$repeats"); do
+    step timeout 120 bash "$here/store-transactions.sh" "$bin/notify" 1 stdout >>"$work/transactions.txt"
+    step timeout 120 bash "$here/store-transactions.sh" "$bin/notify" 5 stdout >>"$work/transactions.txt"
+    if [ -n "${DBUS_SESSION_BUS_ADDRESS:-}" ]; then
+      step timeout 120 bash "$here/store-transactions.sh" "$bin/notify" 1 desktop >>"$work/transactions.txt"
+    fi
+  done
+fi
 uptime >"$work/load-after"
 
 python3 "$here/issue26_table.py" "$work" "$repeats"

@@ -191,7 +191,7 @@ func measureDaemon() throws -> Figures {
   // --at and the store keep instants.
   let cores = Double(max(1, min(options.workers, ProcessInfo.processInfo.activeProcessorCount)))
   let estimate =
-    options.byCommand ? Double(options.total) * 0.04 / cores + 3 : Double(options.total) * 0.002 + 2
+    options.byCommand ? Double(options.total) * 0.04 / cores + 3 : Double(options.total) * 0.002 + 4
   let start = ((realNow() + estimate) * 1000).rounded(.up) / 1000
   if options.byCommand {
     try scheduleWithCommand(firstDue: start, environment: environment)
