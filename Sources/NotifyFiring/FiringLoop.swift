@@ -353,8 +353,10 @@ public final class FiringLoop: @unchecked Sendable {
         logger.warning("could not recompute wall-clock notifications: \(error)")
       }
     }
-    // A new folder of zones, or /etc/localtime leading elsewhere, joins the watch.
-    zoneDataWatch?.update()
+    // A new folder of zones, or /etc/localtime leading elsewhere, joins the watch: after
+    // the hand-offs, which it would delay by about 50 µs (it resolves /etc/localtime and
+    // compares the watched folders; BENCHMARKS.md, "Issue 26").
+    defer { zoneDataWatch?.update() }
     do {
       let wake = try firer.wake(task: task) { [unowned self] in self.pingWatchdog() }
       if wake.report.stopped {

@@ -1,6 +1,8 @@
 import BenchSupport
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
 
 /// The two ways of handing `count` notifications to the desktop that the harness compares.
 enum DesktopBenchmark {

@@ -6,6 +6,8 @@
 import BenchSupport
 import Foundation
 import Notify
+import NotifyCore
+import NotifyDesktop
 
 runHarness("desktop-rate") {
   let arguments = Arguments()

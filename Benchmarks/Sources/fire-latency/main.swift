@@ -7,16 +7,23 @@
 // repeats. See BENCHMARKS.md.
 //   usage: fire-latency [--notify PATH] [--floor PATH] [--count INSTANTS] [--burst B]
 //                       [--spacing-ms MS] [--apscheduler PYTHON --peer apscheduler_peer.py]
-//                       [--repeats N] [--workers N] [--raw FILE]
+//                       [--repeats N] [--workers N] [--raw FILE] [--summary FILE]
+//                       [--schedule-with command|library]
 // --spacing-ms defaults to 15 for single arrivals and 1000 for bursts. With --burst 1 the
-// daemon's store is filled by `notify schedule` processes (--workers at a time); with
+// daemon's store is filled by `notify schedule` processes (--workers at a time) unless
+// --schedule-with library says otherwise (faster on a busy machine); with
 // bursts, through the library (`SQLiteStore.schedule`, what `notify schedule` runs), as
 // thousands of processes would take minutes. --raw appends one line per delivery
-// (system, round, index, latency in µs) to FILE, for a closer look.
+// (system, round, index, latency in µs) to FILE, for a closer look. --summary appends one
+// tab-separated line per round with the floor's and the daemon's figures of that round
+// (Benchmarks/issue26.py reads it: ratios are taken round by round, then their median).
 import BenchSupport
 import Foundation
 import Glibc
 import Notify
+import NotifyCore
+import NotifyStore
+import NotifyZones
 
 struct Options {
   var notify = "../.build/release/notify"
@@ -31,9 +38,14 @@ struct Options {
   var peer = "peers/apscheduler_peer.py"
   var repeats = 1
   var raw: String?
+  var summary: String?
+  /// Whether the store is filled by `notify schedule` processes (false: through the library).
+  var scheduleWithCommand: Bool?
 
   /// Occurrences in all.
   var total: Int { count * burst }
+  /// Whether `notify schedule` processes fill the store.
+  var byCommand: Bool { scheduleWithCommand ?? (burst == 1) }
 
   init(_ arguments: [String]) {
     var rest = arguments.dropFirst()
@@ -51,6 +63,8 @@ struct Options {
       case "--peer": peer = value
       case "--repeats": repeats = max(1, Int(value) ?? repeats)
       case "--raw": raw = value
+      case "--summary": summary = value
+      case "--schedule-with": scheduleWithCommand = value == "command"
       default:
         warn("fire-latency: unknown option \(flag)")
         exit(64)
@@ -177,9 +191,9 @@ func measureDaemon() throws -> Figures {
   // --at and the store keep instants.
   let cores = Double(max(1, min(options.workers, ProcessInfo.processInfo.activeProcessorCount)))
   let estimate =
-    options.burst == 1 ? Double(options.total) * 0.04 / cores + 3 : Double(options.total) * 0.002 + 2
+    options.byCommand ? Double(options.total) * 0.04 / cores + 3 : Double(options.total) * 0.002 + 4
   let start = ((realNow() + estimate) * 1000).rounded(.up) / 1000
-  if options.burst == 1 {
+  if options.byCommand {
     try scheduleWithCommand(firstDue: start, environment: environment)
   } else {
     try scheduleWithLibrary(firstDue: start, db: db)
@@ -253,6 +267,41 @@ struct Summary {
   var lastOfBurstMax: Double { median { $0.lastOfBurst.max() ?? .nan } }
 }
 
+/// Appends one line per round to `path` (a header first when the file is new): the round's
+/// p50, p99 and last-of-burst max of the floor and the daemon, in µs, and their counts.
+func appendSummary(to path: String, floor: Summary, daemon: Summary) throws {
+  let columns = [
+    "burst", "instants", "spacing_ms", "round", "floor_n", "floor_p50_us", "floor_p99_us",
+    "floor_last_max_us",
+    "daemon_n", "daemon_p50_us", "daemon_p99_us", "daemon_last_max_us",
+  ]
+  var text = FileManager.default.fileExists(atPath: path) ? "" : columns.joined(separator: "\t") + "\n"
+  func figures(_ f: Figures) -> [String] {
+    ["\(f.samples.count)"]
+      + [
+        Figures.percentile(f.latencies, 0.5), Figures.percentile(f.latencies, 0.99),
+        f.lastOfBurst.max() ?? .nan,
+      ]
+      .map { String(format: "%.1f", $0 * 1e6) }
+  }
+  for (round, (f, d)) in zip(floor.rounds, daemon.rounds).enumerated() {
+    let cells =
+      ["\(options.burst)", "\(options.count)", "\(Int(options.spacing * 1000))", "\(round + 1)"] + figures(f)
+      + figures(d)
+    text += cells.joined(separator: "\t") + "\n"
+  }
+  guard
+    let handle = FileHandle(forWritingAtPath: path)
+      ?? {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return FileHandle(forWritingAtPath: path)
+      }()
+  else { throw BenchError("fire-latency: cannot write \(path)") }
+  handle.seekToEndOfFile()
+  handle.write(Data(text.utf8))
+  handle.closeFile()
+}
+
 runHarness("fire-latency") {
   var floorRounds: [Figures] = []
   var daemonRounds: [Figures] = []
@@ -287,6 +336,10 @@ runHarness("fire-latency") {
     handle.seekToEndOfFile()
     handle.write(Data(text.utf8))
     handle.closeFile()
+  }
+
+  if let summary = options.summary {
+    try appendSummary(to: summary, floor: floor, daemon: daemon)
   }
 
   // 4. Report.

@@ -1,8 +1,9 @@
 // Idle cost of `notify daemon` against APScheduler 3.x (SQLAlchemy SQLite job store), both
 // holding 64 notifications an hour away, measured side by side over the same window:
 // wake-ups per minute (voluntary + involuntary context switches of all threads, from
-// /proc/PID/task/*/status) and resident memory (VmRSS). See BENCHMARKS.md.
-//   usage: idle-cost --notify PATH --python PATH --peer apscheduler_peer.py [--window S] [--count N] [--smoke]
+// /proc/PID/task/*/status) and resident memory (VmRSS). See BENCHMARKS.md. `--python none`
+// measures the daemon alone (Benchmarks/issue26.sh).
+//   usage: idle-cost --notify PATH --python PATH|none --peer apscheduler_peer.py [--window S] [--count N] [--smoke]
 import BenchSupport
 import Foundation
 import Glibc
@@ -47,17 +48,18 @@ runHarness("idle-cost") {
   guard ready.wait(timeout: 30) else { throw BenchError("notify daemon sent no READY=1 within 30 s") }
   environment["NOTIFY_SOCKET"] = nil
   ready.close()
-  let scheduler = try Child(
-    [python, peer, "idle", scratch.file("apscheduler.db"), "\(count)"], environment: environment,
-    stdout: .pipe,
-    stderr: scratch.file("apscheduler.err"))
-  var line = [UInt8](repeating: 0, count: 64)
-  guard read(scheduler.output!, &line, line.count) > 0 else {
-    throw BenchError("APScheduler did not start (see the venv; \(scratch.file("apscheduler.err")))")
+  var watched = [Watched(name: "notify daemon", child: daemon)]
+  if python != "none" {
+    let scheduler = try Child(
+      [python, peer, "idle", scratch.file("apscheduler.db"), "\(count)"], environment: environment,
+      stdout: .pipe,
+      stderr: scratch.file("apscheduler.err"))
+    var line = [UInt8](repeating: 0, count: 64)
+    guard read(scheduler.output!, &line, line.count) > 0 else {
+      throw BenchError("APScheduler did not start (see the venv; \(scratch.file("apscheduler.err")))")
+    }
+    watched.append(Watched(name: "APScheduler 3 + SQLite", child: scheduler))
   }
-  var watched = [
-    Watched(name: "notify daemon", child: daemon), Watched(name: "APScheduler 3 + SQLite", child: scheduler),
-  ]
 
   // Let start-up work finish: counters still for a whole second (at most 20 s).
   let settleDeadline = monotonicNow() + 20
@@ -82,10 +84,11 @@ runHarness("idle-cost") {
   for w in watched {
     print(Format.row([w.name, String(format: "%.1f", w.perMinute), Format.mebibytes(w.rss)]))
   }
-  let (ours, theirs) = (watched[0], watched[1])
+  let ours = watched[0]
+  let peerRatio = watched.count > 1 ? Double(watched[1].rss) / Double(ours.rss) : .nan
   print()
   print(
-    "RSS ratio APScheduler/notify: \(Format.ratio(Double(theirs.rss) / Double(ours.rss))); "
+    (watched.count > 1 ? "RSS ratio APScheduler/notify: \(Format.ratio(peerRatio)); " : "")
       + "targets: 0 wake-ups (\(Format.verdict(ours.perMinute == 0))), RSS < 16 MiB (\(Format.verdict(ours.rss < 16 * 1024)))"
   )
   if watched.contains(where: { $0.before < 0 || $0.after < 0 }) {

@@ -11,6 +11,9 @@
 import BenchSupport
 import Foundation
 import Notify
+import NotifyCore
+import NotifyStore
+import NotifyZones
 
 /// What one checkpoint measured.
 struct Checkpoint {
