@@ -111,6 +111,10 @@ extension SQLiteStore {
   /// after a checkpoint writes it twice, restarting the WAL with new salts). A commit of
   /// another process in between makes it nil: the firer then reads, never trusts a mark
   /// that hides a change.
+  ///
+  /// `since` is the mark as the transaction found the store, before its own commit: equal to
+  /// a mark taken earlier, nobody committed in between, so what was known at that mark still
+  /// holds after this commit (`StoreVersion.carried`).
   func writeMarked<T>(_ body: (Database) throws -> T) throws(NotifyError) -> (T, StoreVersion?) {
     var before: StoreVersion?
     let result = try write { db -> T in
@@ -121,7 +125,9 @@ extension SQLiteStore {
     guard let before, let after = storeVersion(), after.followsByOneCommit(before) else {
       return (result, nil)
     }
-    return (result, after)
+    var marked = after
+    marked.since = before.bytes
+    return (result, marked)
   }
 
   /// The two copies of the WAL index header as `db` maps them (nil when not mapped).

@@ -31,9 +31,22 @@ public struct FiringOutlook: Hashable, Sendable {
 public struct StoreVersion: Hashable, Sendable {
   /// The mark's bytes.
   public var bytes: [UInt8]
+  /// For the mark a firer's own commit left: the mark as that transaction found the store,
+  /// before its commit (`carried(from:)`); not part of the mark's identity.
+  public var since: [UInt8]?
 
   /// Wraps `bytes`.
   public init(_ bytes: [UInt8]) { self.bytes = bytes }
+
+  public static func == (a: StoreVersion, b: StoreVersion) -> Bool { a.bytes == b.bytes }
+  public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
+
+  /// This mark, when it was left by one commit of the firer's own made on a store still at
+  /// `earlier` (nobody committed between `earlier` and that commit): what the firer knew
+  /// at `earlier` still holds now, but for what its own commit changed. Nil otherwise.
+  public func carried(from earlier: StoreVersion) -> StoreVersion? {
+    since == earlier.bytes ? self : nil
+  }
 
   /// The header's change counter (`iChange`, bytes 8-11 of the first copy, native order).
   public var changeCounter: UInt32 { word(at: 8) }
