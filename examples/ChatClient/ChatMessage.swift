@@ -37,7 +37,27 @@ struct ChatMessage: Hashable, Sendable {
       userInfo: [
         "sender": .string(sender), "channel": .string(channel), "kind": .string(reason.rawValue),
       ],
-      actions: reason == .privateMessage ? Self.privateActions(sender: sender) : [])
+      actions: reason == .privateMessage ? Self.privateActions(sender: sender) : [],
+      threadIdentifier: thread)
+  }
+
+  /// The conversation it belongs to: a private sender (`pm.alice`) or a channel
+  /// (`channel.-23team`, `#` written as `-23`): a notification's thread takes only
+  /// `[A-Za-z0-9._:-]`, so every other byte of the name is written as `-` and two hex digits.
+  var thread: String {
+    let (kind, name) = reason == .privateMessage ? ("pm.", sender) : ("channel.", channel)
+    var text = kind
+    for byte in name.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"):
+        text.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = String(byte, radix: 16)
+        text += "-" + (hex.count == 1 ? "0" + hex : hex)
+      }
+    }
+    return String(text.prefix(128))
   }
 
   /// The sender, and for a mention the channel: `alice in #team`.
