@@ -30,6 +30,8 @@ struct AppLauncher: Sendable {
     /// The entry file used.
     var entryPath: String
     var method: Method
+    /// The entry's `Icon=`, for the app's bubbles (`app_icon`).
+    var icon: String? = nil
   }
 
   /// The environment the daemon runs in: XDG folders, `PATH`, `HOME`.
@@ -90,7 +92,9 @@ struct AppLauncher: Sendable {
       if entry.dbusActivatable, let busName = id.busName, let path = id.objectPath {
         let fallback = entry.exec == nil ? nil : try entry.commandLine(entryPath: found.path)
         return .success(
-          Plan(entryPath: found.path, method: .dbus(busName: busName, objectPath: path, fallback: fallback)))
+          Plan(
+            entryPath: found.path, method: .dbus(busName: busName, objectPath: path, fallback: fallback),
+            icon: entry.icon))
       }
       let argv = try entry.commandLine(entryPath: found.path)
       guard let program = resolve(argv[0]) else {
@@ -102,7 +106,7 @@ struct AppLauncher: Sendable {
       return .success(
         Plan(
           entryPath: found.path,
-          method: .exec(program: program, arguments: argv, workingDirectory: entry.path)))
+          method: .exec(program: program, arguments: argv, workingDirectory: entry.path), icon: entry.icon))
     } catch {
       return .failure(LaunchRefusal("\(found.path): \(error)"))
     }

@@ -100,6 +100,17 @@ struct InteractionRouter: ClickReachability {
     return true
   }
 
+  /// Whether a click reaches `app`, and its desktop entry's icon and id: one lookup of the
+  /// entry, which must stay inside its folder (`AppLauncher.plan`).
+  func look(app: String, known: AppReach?) -> AppLook {
+    let online = known?.online ?? ((try? store.presences(app: app)) ?? []).contains { $0.app == app }
+    let entryName = known.map(\.desktopEntry) ?? ((try? store.desktopEntry(app: app)) ?? nil)
+    guard case .success(let plan) = launcher.plan(app: app, entryName: entryName) else {
+      return AppLook(reaches: online, icon: nil, desktopEntry: entryName ?? app)
+    }
+    return AppLook(reaches: true, icon: plan.icon, desktopEntry: entryName ?? app)
+  }
+
   /// Whether a click on `notification` itself can reach its app now: `reaches(app:known:)`,
   /// or the notification asks for a response.
   func offersDefaultAction(for notification: LocalNotification) -> Bool {

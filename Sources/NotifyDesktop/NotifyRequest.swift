@@ -28,6 +28,13 @@ struct NotifyRequest: Hashable, Sendable {
       + "\(notification.actions.count) dropped"
   }
 
+  /// An icon as `app_icon` takes it: a themed name as it is, an absolute path as a
+  /// `file://` URI (the spec's "Icons and Images").
+  static func iconText(_ icon: String) -> String {
+    guard icon.hasPrefix("/") else { return icon }
+    return FileURI.string(icon)
+  }
+
   var appName: String
   var replacesID: UInt32
   var appIcon: String
@@ -60,7 +67,7 @@ struct NotifyRequest: Hashable, Sendable {
     func escaped(_ text: String) -> String { markup ? Escaper.markup(text) : text }
     appName = notification.app
     self.replacesID = replacesID
-    appIcon = ""
+    appIcon = delivery.appIcon.map(Self.iconText) ?? ""
     switch (title.isEmpty, subtitle.isEmpty) {
     case (false, true):
       summary = title
@@ -79,7 +86,7 @@ struct NotifyRequest: Hashable, Sendable {
     }
     hints = [
       "urgency": .byte(notification.urgency.level),
-      "desktop-entry": .string(notification.app),
+      "desktop-entry": .string(delivery.desktopEntry ?? notification.app),
     ]
     if let image = notification.attachments.first {
       // Every server reads a path; the kept copy is the store's, private to the user.

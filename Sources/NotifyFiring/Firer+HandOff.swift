@@ -15,8 +15,9 @@ extension Firer {
     var held: Bool
     var claimedAt: Date
     var version: StoreVersion?
-    /// Whether a click reaches its app (`ClickReachability`); nil: not asked.
-    var reachesApp: Bool?
+    /// Whether a click reaches its app, its icon and desktop entry (`ClickReachability`);
+    /// nil: not asked.
+    var look: AppLook?
   }
 
   /// What the sink said to one delivery.
@@ -32,17 +33,16 @@ extension Firer {
   }
 
   /// Prepares `notification` under `settings`, quiet hours being `quiet` at `now`;
-  /// `reachesApp` is what the claim's batch found of its app's click reach (asked now when
-  /// nil).
+  /// `look` is what the claim's batch found of its app (asked now when nil).
   func preparation(
     _ notification: LocalNotification, settings: NotificationSettings, quiet: Bool, at now: Date,
-    version: StoreVersion?, reachesApp: Bool? = nil
+    version: StoreVersion?, look: AppLook? = nil
   ) -> Preparation {
     Preparation(
       sound: sounds.resolve(notification), settings: settings,
       held: QuietRelease.holds(notification, quiet: quiet, settings: settings), claimedAt: now,
       version: version,
-      reachesApp: reachesApp ?? options.clickReach?.reaches(app: notification.app, known: nil))
+      look: look ?? options.clickReach?.look(app: notification.app, known: nil))
   }
 
   /// Whether quiet hours (`read`, or read now) hold notifications at `now`. Unreadable quiet
@@ -67,8 +67,10 @@ extension Firer {
       notification: notification, occurrence: occurrence, fireDate: fireDate, deliveredAt: now, late: late)
     delivery.apply(preparation.sound)
     delivery.replacing = bubble
-    if let reached = preparation.reachesApp {
-      delivery.offersDefaultAction = ClickRoute.defaultActionReaches(notification, appReached: reached)
+    if let look = preparation.look {
+      delivery.offersDefaultAction = ClickRoute.defaultActionReaches(notification, appReached: look.reaches)
+      delivery.appIcon = look.icon
+      delivery.desktopEntry = look.desktopEntry
     }
     if let presentation = options.presentation { delivery.presentation = presentation(notification) }
     // A passive notification makes no sound (UNNotificationInterruptionLevel.passive).

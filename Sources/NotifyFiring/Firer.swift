@@ -256,17 +256,17 @@ public final class Firer {
     let now = clock.now()
     let quiet = isQuiet(readQuiet, at: now)
     var settings: [String: NotificationSettings] = read ?? [:]
-    var reaches: [String: Bool] = [:]
+    var looks: [String: AppLook] = [:]
     for app in Set(claims.map(\.notification.app)) {
       if settings[app] == nil { settings[app] = settingsInForce(app: app) }
       // Once per app per batch, off the hand-off: the sink only reads the answer.
-      reaches[app] = options.clickReach?.reaches(app: app, known: reach?[app])
+      looks[app] = options.clickReach?.look(app: app, known: reach?[app])
     }
     for claim in claims {
       let app = claim.notification.app
       prepared[ClaimKey(claim)] = preparation(
         claim.notification, settings: settings[app] ?? .allowAll, quiet: quiet, at: now, version: version,
-        reachesApp: reaches[app])
+        look: looks[app])
     }
   }
 

@@ -20,21 +20,6 @@ public struct NotificationAttachment: Hashable, Sendable {
     self.size = size
   }
 
-  /// The kept copy as a `file://` URI (the notification spec's `image-path` hint): every
-  /// byte but RFC 3986's unreserved ones and `/` percent-encoded.
-  public var fileURI: String {
-    var uri = "file://"
-    for byte in file.utf8 {
-      switch byte {
-      case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-        UInt8(ascii: "~"), UInt8(ascii: "/"):
-        uri.unicodeScalars.append(Unicode.Scalar(byte))
-      default:
-        let hex = Array("0123456789ABCDEF".unicodeScalars)
-        uri.unicodeScalars.append(contentsOf: ["%", hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
-      }
-    }
-    return uri
-  }
+  /// The kept copy as a `file://` URI (the notification spec's `image-path` hint).
+  public var fileURI: String { FileURI.string(file) }
 }

@@ -36,6 +36,11 @@ public struct Delivery: Hashable, Sendable {
   /// .defaultActionReaches`), decided before the hand-off: a desktop sink offers the
   /// default action only then.
   public var offersDefaultAction = true
+  /// The app's icon for the bubble (`app_icon`): its desktop entry's `Icon=`, decided before
+  /// the hand-off (`AppLook`); nil: none.
+  public var appIcon: String?
+  /// The app's desktop entry id (the `desktop-entry` hint); nil: the app id.
+  public var desktopEntry: String?
 
   /// How far past its due instant an occurrence may be handed over and still not be late.
   public static let lateTolerance: TimeInterval = 1
