@@ -39,6 +39,10 @@ public struct NotificationContent: Hashable, Sendable {
   public var interruptionLevel: InterruptionLevel
   /// A second line under the title, at most 200 characters.
   public var subtitle: String?
+  /// The body is marked up in the spec's subset (`<b>`, `<i>`, `<u>`, `<a href>` to http,
+  /// https or mailto): shown as markup where the server parses it, as its text elsewhere.
+  /// Other tags are refused when the notification is added.
+  public var bodyMarkup: Bool
   /// The conversation or topic it belongs to (`[A-Za-z0-9._:-]{1,128}`).
   public var threadIdentifier: String?
   /// Images to attach (PNG, JPEG, GIF, WebP, at most 10 MiB each, at most 10), checked and
@@ -64,8 +68,10 @@ public struct NotificationContent: Hashable, Sendable {
     subtitle: String? = nil,
     interruptionLevel: InterruptionLevel? = nil,
     threadIdentifier: String? = nil,
-    attachments: [AttachmentSource] = []
+    attachments: [AttachmentSource] = [],
+    bodyMarkup: Bool = false
   ) {
+    self.bodyMarkup = bodyMarkup
     self.interruptionLevel = interruptionLevel ?? InterruptionLevel(urgency)
     self.subtitle = subtitle
     self.threadIdentifier = threadIdentifier
@@ -88,7 +94,7 @@ public struct NotificationContent: Hashable, Sendable {
       id: id, app: app, schedule: schedule, title: title, body: body, action: action,
       launchImage: launchImage, sound: sound, badge: badge, userInfo: userInfo, urgency: urgency,
       actions: actions, subtitle: subtitle, interruptionLevel: interruptionLevel,
-      threadIdentifier: threadIdentifier, createdAt: createdAt)
+      threadIdentifier: threadIdentifier, bodyMarkup: bodyMarkup, createdAt: createdAt)
     try Validator.notification(notification)
     let size = JSONValue.object(userInfo).compactText.utf8.count
     guard size <= Validator.maxUserInfoBytes else {
@@ -112,6 +118,7 @@ extension LocalNotification {
       title: title, body: body, action: action, launchImage: launchImage, sound: sound, badge: badge,
       userInfo: userInfo, urgency: urgency, actions: actions, subtitle: subtitle,
       interruptionLevel: interruptionLevel, threadIdentifier: threadIdentifier,
-      attachments: attachments.map { AttachmentSource(file: $0.file, identifier: $0.identifier) })
+      attachments: attachments.map { AttachmentSource(file: $0.file, identifier: $0.identifier) },
+      bodyMarkup: bodyMarkup)
   }
 }

@@ -17,6 +17,13 @@ struct NotificationOptions: ParsableArguments {
   @Option(name: .long, help: "The body, at most 4000 characters (or give it as the argument).")
   var body: String?
 
+  @Flag(
+    name: .long,
+    help:
+      "The body is marked up: <b>, <i>, <u>, <a href=\"URL\"> (http, https, mailto); its text where the server has no markup."
+  )
+  var markup = false
+
   @Argument(help: "The body, when --body is not given.")
   var bodyArgument: String?
 
@@ -109,7 +116,7 @@ struct NotificationOptions: ParsableArguments {
       launchImage: launchImage, sound: SoundName(sound ?? "none"), badge: badgeNumber,
       userInfo: try userInfo.map(Validator.userInfo) ?? [:], urgency: urgencyValue,
       actions: try actionOptions.actions(), subtitle: subtitle, interruptionLevel: levelValue,
-      threadIdentifier: thread, createdAt: now)
+      threadIdentifier: thread, bodyMarkup: markup, createdAt: now)
     try Validator.notification(n)
     return n
   }

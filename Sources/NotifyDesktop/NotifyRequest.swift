@@ -60,26 +60,28 @@ struct NotifyRequest: Hashable, Sendable {
     let notification = delivery.notification
     let title = notification.title ?? ""
     let subtitle = notification.subtitle ?? ""
-    let text = notification.body ?? ""
     // The summary is plain text in every server: never escaped; the body only where the
-    // server parses markup.
+    // server parses markup. A body the app marked up (checked when it was scheduled) is its
+    // markup there, and its text everywhere else.
     let markup = capabilities.contains("body-markup")
-    func escaped(_ text: String) -> String { markup ? Escaper.markup(text) : text }
+    let parsed = notification.bodyMarkup ? (notification.body).flatMap { try? BodyMarkup(parsing: $0) } : nil
+    let text = parsed?.plain ?? notification.body ?? ""
+    let shownText = markup ? parsed?.markup ?? Escaper.markup(text) : text
     appName = notification.app
     self.replacesID = replacesID
     appIcon = delivery.appIcon.map(Self.iconText) ?? ""
     switch (title.isEmpty, subtitle.isEmpty) {
     case (false, true):
       summary = title
-      body = escaped(text)
+      body = shownText
     case (false, false):
       // A subtitle is the body's first line, in bold where the server has markup.
       summary = title
       let line = markup ? "<b>\(Escaper.markup(subtitle))</b>" : subtitle
-      body = text.isEmpty ? line : line + "\n" + escaped(text)
+      body = text.isEmpty ? line : line + "\n" + shownText
     case (true, false):
       summary = subtitle
-      body = escaped(text)
+      body = shownText
     case (true, true):
       summary = text
       body = ""

@@ -305,7 +305,8 @@ enum StoreSchema {
     migrator.registerMigration("v10-rich-content") { db in
       // Rich content (issue 28): a subtitle, the interruption level (NULL in rows stored
       // before levels: the urgency stands for it), the thread, the attachments kept in the
-      // store's attachment folder (a JSON array), wherever a notification's content is kept.
+      // store's attachment folder (a JSON array), whether the body is marked up, wherever a
+      // notification's content is kept.
       var sql = ""
       for table in ["notification", "response", "left_bubble", "held"] {
         sql += """
@@ -314,6 +315,7 @@ enum StoreSchema {
             CHECK (interruption_level IS NULL OR interruption_level IN ('passive', 'active', 'timeSensitive', 'critical'));
           ALTER TABLE \(table) ADD COLUMN thread TEXT CHECK (thread IS NULL OR length(thread) BETWEEN 1 AND 128);
           ALTER TABLE \(table) ADD COLUMN attachments TEXT;
+          ALTER TABLE \(table) ADD COLUMN body_markup INTEGER NOT NULL DEFAULT 0 CHECK (body_markup IN (0, 1));
 
           """
       }

@@ -61,6 +61,7 @@ public struct HistoryEvent: Hashable, Sendable {
     if let title = n.title { detail["title"] = .string(title) }
     if let subtitle = n.subtitle { detail["subtitle"] = .string(subtitle) }
     if let body = n.body { detail["body"] = .string(body) }
+    if n.bodyMarkup { detail["bodyMarkup"] = .bool(true) }
     if n.interruptionLevel != .active {
       detail["interruptionLevel"] = .string(n.interruptionLevel.rawValue)
     }

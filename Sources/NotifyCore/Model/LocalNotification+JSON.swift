@@ -16,6 +16,7 @@ extension LocalNotification {
     r.set("title", title)
     r.set("subtitle", subtitle)
     r.set("body", body)
+    r.set("bodyMarkup", .bool(bodyMarkup))
     r.set("action", action)
     r.set("launchImage", launchImage)
     r.set("sound", (sound ?? self.sound).name)

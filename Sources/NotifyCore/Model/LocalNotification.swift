@@ -17,6 +17,9 @@ public struct LocalNotification: Hashable, Sendable {
   public var subtitle: String?
   /// `alertBody`: the message text.
   public var body: String?
+  /// The body is marked up in the spec's subset (`BodyMarkup`): shown as markup where the
+  /// server parses it, as its text elsewhere.
+  public var bodyMarkup: Bool
   /// `alertAction`: the label of the default action; "View" when absent.
   public var action: String?
   /// `alertLaunchImage`: passed through to the app on activation.
@@ -59,6 +62,7 @@ public struct LocalNotification: Hashable, Sendable {
     interruptionLevel: InterruptionLevel? = nil,
     threadIdentifier: String? = nil,
     attachments: [NotificationAttachment] = [],
+    bodyMarkup: Bool = false,
     deliveredCount: Int = 0,
     createdAt: Date
   ) {
@@ -77,6 +81,7 @@ public struct LocalNotification: Hashable, Sendable {
     self.subtitle = subtitle
     self.threadIdentifier = threadIdentifier
     self.attachments = attachments
+    self.bodyMarkup = bodyMarkup
     self.deliveredCount = deliveredCount
     self.createdAt = createdAt
   }

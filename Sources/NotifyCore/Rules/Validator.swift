@@ -126,6 +126,7 @@ public enum Validator {
         fix: "attach fewer files")
     }
     if let body = n.body { try text(body, field: "body", limit: maxBody) }
+    if n.bodyMarkup, let body = n.body { _ = try BodyMarkup(parsing: body) }
     if let action = n.action { try text(action, field: "action", limit: maxTitle) }
     if let image = n.launchImage { try text(image, field: "launch image", limit: 1024) }
     if let badge = n.badge { try Validator.badge(badge) }
