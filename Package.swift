@@ -69,10 +69,18 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The scheduler on the session bus (README "D-Bus service"), run by `notify daemon`.
+    .target(
+      name: "NotifyService",
+      dependencies: [
+        "Notify", "NotifyCore", "NotifyStore", "NotifyDesktop", "NotifyFiring", "CSystemd",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .executableTarget(
       name: "NotifyCLI",
       dependencies: [
-        "Notify",
+        "Notify", "NotifyService",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -108,6 +116,7 @@ let package = Package(
       dependencies: ["NotifyTestSupport", "NotifyFiring", "NotifyStore", "NotifyZones"]),
     .testTarget(name: "NotifyTests", dependencies: ["NotifyTestSupport", "Notify"]),
     .testTarget(name: "NotifyCLITests", dependencies: ["NotifyTestSupport", "NotifyCLI", "Notify"]),
+    .testTarget(name: "NotifyServiceTests", dependencies: ["NotifyTestSupport", "NotifyService", "Notify"]),
     .testTarget(name: "ChatClientTests", dependencies: ["NotifyTestSupport", "Notify"]),
     .testTarget(
       name: "ReliabilityTests",

@@ -5,6 +5,7 @@ import Notify
 import NotifyCore
 import NotifyDesktop
 import NotifyFiring
+import NotifyService
 import NotifySound
 import NotifyStore
 import NotifyZones
@@ -57,9 +58,15 @@ struct DaemonCommand: ParsableCommand {
       store: store, sink: sinks.sink, identity: .current, clock: clock,
       logger: Logger(label: "notify.firing"),
       options: .init(misfireGrace: grace, claimAhead: FiringLoop.claimAhead))
+    // The scheduler on the session bus (README "D-Bus service"), on the same loop; it shows
+    // `Present`ed notifications through this firer, as `notify now` does.
+    let scheduler = SchedulerEndpoint.start(storePath: store.path, clock: clock) {
+      notification throws(NotifyError) in
+      _ = try firer.present(notification)
+    }
     let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
-      pendingCount: { try store.pendingCount() }, attached: sinks.desktop)
+      pendingCount: { try store.pendingCount() }, attached: LoopAttachments(sinks.desktop, scheduler))
     // Short-lived processes close without a checkpoint: the daemon makes one as it goes idle.
     loop.onIdle = {
       do { try store.checkpointIfWritten() } catch {

@@ -1,0 +1,95 @@
+import CSystemd
+
+/// A service's end of the session bus: one connection that owns a well-known name, serves
+/// one object path by calling `handler` with every method call to it, and sends signals
+/// to one connection at a time. It dispatches on an sd-event loop it is attached to, on
+/// that loop's thread only: the loop's thread is its one owner.
+package final class BusServer {
+  private let connection: BusConnection
+  private var objectSlot: OpaquePointer?
+  private var ownerSlot: OpaquePointer?
+  private let handler: (BusCall) -> Void
+  /// Called with the unique name of every connection that leaves the bus.
+  package var onDisconnect: ((String) -> Void)?
+  /// The object path served.
+  package let path: String
+
+  /// Connects (to `address`, else the user's session bus), serves `path` and asks for
+  /// `name`, queueing behind an owner that already has it (another daemon) so that the
+  /// name passes here when that one stops.
+  package init(address: String?, name: String, path: String, handler: @escaping (BusCall) -> Void)
+    throws(BusFailure)
+  {
+    connection = try BusConnection(address: address, description: name)
+    self.handler = handler
+    self.path = path
+    let me = Unmanaged.passUnretained(self).toOpaque()
+    try BusFailure.check(
+      sd_bus_add_object(
+        connection.handle, &objectSlot, path,
+        { message, userdata, _ in
+          guard let message, let userdata else { return 0 }
+          let server = Unmanaged<BusServer>.fromOpaque(userdata).takeUnretainedValue()
+          server.handler(BusCall(message: BusMessage(borrowing: message)))
+          return 1
+        }, me),
+      "serving \(path)")
+    try BusFailure.check(
+      sd_bus_match_signal(
+        connection.handle, &ownerSlot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+        "org.freedesktop.DBus",
+        "NameOwnerChanged",
+        { message, userdata, _ in
+          guard let message, let userdata else { return 0 }
+          let server = Unmanaged<BusServer>.fromOpaque(userdata).takeUnretainedValue()
+          let signal = BusMessage(borrowing: message)
+          guard let name = try? signal.readString(), let _ = try? signal.readString(),
+            let newOwner = try? signal.readString(), newOwner.isEmpty, name.hasPrefix(":")
+          else { return 0 }
+          server.onDisconnect?(name)
+          return 0
+        }, me),
+      "watching connections leave")
+    try BusFailure.check(
+      sd_bus_request_name(connection.handle, name, UInt64(SD_BUS_NAME_QUEUE)), "requesting \(name)")
+  }
+
+  deinit {
+    sd_bus_slot_unref(objectSlot)
+    sd_bus_slot_unref(ownerSlot)
+  }
+
+  /// This connection's unique name.
+  package var uniqueName: String? { connection.uniqueName }
+
+  /// Dispatches on `event` (an `sd_event *`) from now on.
+  package func attach(to event: OpaquePointer, priority: Int32) throws(BusFailure) {
+    try BusFailure.check(
+      sd_bus_attach_event(connection.handle, event, priority), "attaching the bus to the loop")
+  }
+
+  /// Stops dispatching on the loop.
+  package func detach() {
+    _ = sd_bus_flush(connection.handle)
+    _ = sd_bus_detach_event(connection.handle)
+  }
+
+  /// Sends the signal `member` of `interface` with `values` from the served path to the
+  /// connection `destination` only (unicast): other connections never see it, whatever
+  /// match rules they add.
+  package func emit(_ member: String, interface: String, to destination: String, values: [BusValue])
+    throws(BusFailure)
+  {
+    let signal = try connection.signal(path: path, interface: interface, member: member)
+    try BusFailure.check(
+      sd_bus_message_set_destination(signal.handle, destination), "addressing the \(member) signal")
+    for value in values { try signal.append(value) }
+    try BusFailure.check(sd_bus_send(connection.handle, signal.handle, nil), "sending the \(member) signal")
+  }
+
+  /// Releases the name and flushes what is queued (when the daemon stops).
+  package func close(name: String) {
+    _ = sd_bus_release_name(connection.handle, name)
+    _ = sd_bus_flush(connection.handle)
+  }
+}
