@@ -20,10 +20,11 @@ final class SchedulerBus {
   let environment: [String: String]
   private var pids: [pid_t] = []
 
-  init() throws {
+  /// A bus, with the scripted notification server on it when `withServer`.
+  init(withServer: Bool = false) throws {
     services = folder.file("services")
     try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
-    desktop = try ScriptedDesktop(in: folder, services: services, withServer: false)
+    desktop = try ScriptedDesktop(in: folder, services: services, withServer: withServer)
     environment = desktop.bus.merging(["NOTIFY_DB": folder.file("notify.db"), "NOTIFY_APP": "notify"]) { $1 }
   }
 
@@ -34,10 +35,10 @@ final class SchedulerBus {
     }
   }
 
-  /// Starts `notify daemon --sink stdout` and returns once the scheduler answers.
-  func startDaemon() throws {
+  /// Starts `notify daemon --sink SINK` and returns once the scheduler answers.
+  func startDaemon(sink: String = "stdout") throws {
     let pid = try CommandRunner.spawn(
-      [CommandRunner.product("notify"), "daemon", "--sink", "stdout"],
+      [CommandRunner.product("notify"), "daemon", "--sink", sink],
       environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
       stdout: folder.file("daemon.out"), stderr: folder.file("daemon.err"))
     pids.append(pid)

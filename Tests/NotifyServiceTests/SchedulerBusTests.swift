@@ -131,4 +131,37 @@ struct SchedulerBusTests {
     #expect(scheduled.status == 0, "\(scheduled.stderr)")
     #expect(try bus.pendingIDs(app: "org.example.Activated") == ["later"])
   }
+
+  @Test func aClickReachesTheAppAsActivated() throws {
+    // Given the daemon delivering to a notification server, and clients of apps A and B
+    let bus = try SchedulerBus(withServer: true)
+    try bus.startDaemon(sink: "desktop")
+    let recordA = bus.folder.file("a.record")
+    let recordB = bus.folder.file("b.record")
+    try bus.listen(app: "org.example.A", record: recordA)
+    try bus.listen(app: "org.example.B", record: recordB)
+    // When A presents a notification with a button, and the user clicks the button
+    let presented = try bus.gdbus(
+      "Present", "org.example.A",
+      "{'id': <'lunch'>, 'title': <'Lunch?'>, 'actions': <[{'key': <'yes'>, 'title': <'Yes'>}]>, 'userInfo': <{'room': <'4B'>}>}"
+    )
+    #expect(presented.stdout.contains("('lunch',)"), "\(presented.stdout)\(presented.stderr)")
+    var shown: [String: Any]?
+    _ = waitUntil(timeout: 30) {
+      shown = ScriptedDesktop.lines(bus.desktop.record).first { $0["call"] as? String == "Notify" }
+      return shown != nil
+    }
+    let id = try #require(shown?["id"] as? Int, "nothing was shown: \(text(bus.folder.file("daemon.err")))")
+    try bus.desktop.drive("Click", "\(id)", "yes", "token-1")
+    // Then A hears Activated with the button's key and the userInfo; B hears nothing of it
+    let heard = waitUntil(timeout: 30) { text(recordA).contains("\"Activated\"") }
+    #expect(heard, "A heard: \(text(recordA)) daemon: \(text(bus.folder.file("daemon.err")))")
+    let activated = ScriptedDesktop.lines(recordA).first { $0["member"] as? String == "Activated" }
+    let arguments = activated?["args"] as? [Any] ?? []
+    #expect(arguments.count == 3 && arguments[1] as? String == "lunch")
+    let details = arguments.last as? [String: Any] ?? [:]
+    #expect(details["action"] as? String == "yes")
+    #expect((details["userInfo"] as? [String: Any])?["room"] as? String == "4B")
+    #expect(!text(recordB).contains("lunch"))
+  }
 }
