@@ -145,7 +145,15 @@ package final class SchedulerEndpoint: LoopAttachable {
       do { arguments = try call.arguments(limits: SchedulerService.readLimits) } catch {
         throw SchedulerError.invalidArgs("\(member): \(error.description)")
       }
-      try call.reply(try service.call(member, arguments, caller: caller(of: call)))
+      let caller = caller(of: call)
+      let reply = try service.call(member, arguments, caller: caller)
+      // A subscriber is forgotten when it leaves the bus.
+      if member == "Subscribe" {
+        do { try server.watch(caller.connection) } catch {
+          logger.notice("cannot tell when \(caller.connection) leaves: \(error)")
+        }
+      }
+      try call.reply(reply)
     } catch let error as SchedulerError {
       try call.fail(error.name, error.description)
     } catch let error as BusFailure {

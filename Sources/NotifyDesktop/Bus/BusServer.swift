@@ -7,9 +7,11 @@ import CSystemd
 package final class BusServer {
   private let connection: BusConnection
   private var objectSlot: OpaquePointer?
-  private var ownerSlot: OpaquePointer?
+  /// One match per watched connection (`watch`): the daemon wakes for those leaving
+  /// only, not for every connection that comes and goes on the bus.
+  private var watches: [String: OpaquePointer] = [:]
   private let handler: (BusCall) -> Void
-  /// Called with the unique name of every connection that leaves the bus.
+  /// Called with the unique name of a watched connection (`watch`) that left the bus.
   package var onDisconnect: ((String) -> Void)?
   /// The object path served.
   package let path: String
@@ -35,28 +37,46 @@ package final class BusServer {
         }, me),
       "serving \(path)")
     try BusFailure.check(
-      sd_bus_match_signal(
-        connection.handle, &ownerSlot, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-        "org.freedesktop.DBus",
-        "NameOwnerChanged",
-        { message, userdata, _ in
-          guard let message, let userdata else { return 0 }
-          let server = Unmanaged<BusServer>.fromOpaque(userdata).takeUnretainedValue()
-          let signal = BusMessage(borrowing: message)
-          guard let name = try? signal.readString(), let _ = try? signal.readString(),
-            let newOwner = try? signal.readString(), newOwner.isEmpty, name.hasPrefix(":")
-          else { return 0 }
-          server.onDisconnect?(name)
-          return 0
-        }, me),
-      "watching connections leave")
-    try BusFailure.check(
       sd_bus_request_name(connection.handle, name, UInt64(SD_BUS_NAME_QUEUE)), "requesting \(name)")
   }
 
   deinit {
     sd_bus_slot_unref(objectSlot)
-    sd_bus_slot_unref(ownerSlot)
+    for slot in watches.values { sd_bus_slot_unref(slot) }
+  }
+
+  /// Calls `onDisconnect` once the connection `name` (`:1.42`) leaves the bus; at once
+  /// when it has left already.
+  package func watch(_ name: String) throws(BusFailure) {
+    guard watches[name] == nil, name.hasPrefix(":") else { return }
+    var slot: OpaquePointer? = nil
+    let rule =
+      "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+      + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(name)',arg2=''"
+    try BusFailure.check(
+      sd_bus_add_match(
+        connection.handle, &slot, rule,
+        { message, userdata, _ in
+          guard let message, let userdata else { return 0 }
+          let server = Unmanaged<BusServer>.fromOpaque(userdata).takeUnretainedValue()
+          guard let name = try? BusMessage(borrowing: message).readString() else { return 0 }
+          server.left(name)
+          return 0
+        }, Unmanaged.passUnretained(self).toOpaque()),
+      "watching \(name)")
+    watches[name] = slot
+    // It may have left before the match was in place.
+    let question = try connection.busCall("NameHasOwner")
+    try question.append(name)
+    let answer = try connection.call(
+      question, timeout: .seconds(5), operation: "asking whether \(name) is on the bus")
+    if try !answer.readBool() { left(name) }
+  }
+
+  private func left(_ name: String) {
+    guard let slot = watches.removeValue(forKey: name) else { return }
+    sd_bus_slot_unref(slot)
+    onDisconnect?(name)
   }
 
   /// This connection's unique name.
