@@ -103,21 +103,17 @@ final class SchedulerService {
         throw error.prefixed(requests.count > 1 ? "request \(index + 1) of \(requests.count): " : "")
       }
     }
-    let appCenter = try run { () throws(NotifyError) in try center(app) }
-    var discarded: [String] = []
-    var refused: ScheduleOutcome?
-    for (index, notification) in notifications.enumerated() {
-      let outcome: ScheduleOutcome
-      do throws(NotifyError) { outcome = try appCenter.add(notification) } catch {
-        let stored = index == 0 ? "" : " (the first \(index) of the batch were stored)"
-        throw SchedulerError.from(error).prefixed("", suffix: stored)
-      }
-      for gone in outcome.discarded where !discarded.contains(gone.notification.id) {
-        discarded.append(gone.notification.id)
-      }
-      if outcome.newOneDiscarded, refused == nil { refused = outcome }
+    // One transaction for the whole batch, the limit applied once over its result, as the
+    // store applies it for `notify schedule`.
+    let outcome: BatchScheduleOutcome
+    do {
+      outcome = try store.schedule(batch: notifications, zones: clock.zones)
+    } catch {
+      // What the store still refuses is about when: a rule that never fires, a start too far.
+      throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
     }
-    if let refused {
+    let discarded = outcome.discarded.map(\.notification.id)
+    if let refused = outcome.firstNewOneDiscarded {
       // The CLI's `not scheduled: ...` sentence, and every id the call discarded.
       throw .limitReached(
         "\(LocalNotificationCenter.discardedError(refused).description); discarded: \(discarded.joined(separator: " "))"
