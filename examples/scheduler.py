@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """notify's D-Bus scheduler from Python, with the distribution's python3-gi (no pip):
-schedules a reminder with two buttons, prints what happens to it while it runs (Delivered,
-Activated with the button's key, Dismissed), and withdraws it from the screen after a
-click on "Done". README "D-Bus service" documents every method and key.
+says which click launched it (when one did), schedules a reminder with two buttons,
+prints what happens to it while it runs (Delivered, Activated with the button's key,
+Dismissed), and withdraws it from the screen after a click on "Done". README "D-Bus service" documents every method and key.
 
   examples/scheduler.py [--app org.example.Reminder] [--in 10s]
 
@@ -38,6 +38,12 @@ def main():
                 print("not withdrawn:", error.message)
             loop.quit()
 
+    # Started by a click while no process of the app ran (notify opens the app's desktop
+    # entry then)? The click waits in the store, taken once.
+    found, response = scheduler.call_sync(
+        "TakeLaunchResponse", GLib.Variant("(s)", (options.app,)), 0, -1, None).unpack()
+    if found:
+        print("launched by a click on", response["id"], "action", response["actionKey"])
     scheduler.connect("g-signal", heard)
     # Signals are sent to the app's subscribed connections only.
     scheduler.call_sync("Subscribe", GLib.Variant("(s)", (options.app,)), 0, -1, None)

@@ -48,6 +48,11 @@ extension SchedulerInterface {
           <arg name="app_id" type="s" direction="in"/>
           <arg name="settings" type="a{sv}" direction="out"/>
         </method>
+        <method name="TakeLaunchResponse">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="found" type="b" direction="out"/>
+          <arg name="response" type="a{sv}" direction="out"/>
+        </method>
         <method name="Subscribe">
           <arg name="app_id" type="s" direction="in"/>
         </method>

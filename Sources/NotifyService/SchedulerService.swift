@@ -36,7 +36,7 @@ final class SchedulerService {
   static let signatures: [String: String] = [
     "Schedule": "saa{sv}", "Cancel": "sas", "CancelAll": "s", "ListPending": "s", "Present": "sa{sv}",
     "Withdraw": "sas", "GetBadge": "s", "SetBadge": "su", "GetSettings": "s", "Subscribe": "s",
-    "Unsubscribe": "s",
+    "Unsubscribe": "s", "TakeLaunchResponse": "s",
   ]
 
   init(store: SQLiteStore, clock: any NotifyClock, owner: UInt32 = getuid(), presenter: Presenter? = nil) {
@@ -77,6 +77,10 @@ final class SchedulerService {
         try store.appSettings(app: app).jsonRecord(under: try store.defaultSettings())
       }
       return [.vardict(record)]
+    case "TakeLaunchResponse":
+      // The click that launched the app (`notify launch-response`), taken once.
+      let response = try run { () throws(NotifyError) in try center(app).takeLaunchResponse() }
+      return [.bool(response != nil), response.map { .vardict($0.jsonRecord) } ?? .vardict([])]
     case "Subscribe":
       try subscriptions.add(caller.connection, app: app)
       return []

@@ -164,4 +164,33 @@ struct SchedulerBusTests {
     #expect((details["userInfo"] as? [String: Any])?["room"] as? String == "4B")
     #expect(!text(recordB).contains("lunch"))
   }
+
+  @Test func withdrawTakesItOffTheScreenAndTheAppHearsDismissed() throws {
+    // Given a notification of app A on the server, and A's client listening
+    let bus = try SchedulerBus(withServer: true)
+    try bus.startDaemon(sink: "desktop")
+    let record = bus.folder.file("a.record")
+    try bus.listen(app: "org.example.A", record: record)
+    _ = try bus.gdbus("Present", "org.example.A", "{'id': <'w1'>, 'title': <'Soon gone'>}")
+    let shown = waitUntil(timeout: 30) {
+      ScriptedDesktop.lines(bus.desktop.record).contains { $0["call"] as? String == "Notify" }
+    }
+    #expect(shown, "nothing was shown: \(text(bus.folder.file("daemon.err")))")
+    // When A withdraws it
+    let withdrawn = try bus.gdbus("Withdraw", "org.example.A", "['w1']")
+    #expect(withdrawn.status == 0, "\(withdrawn.stderr)")
+    // Then the server was asked to close it, and A hears Dismissed, reason 3 (closed by a call)
+    #expect(
+      ScriptedDesktop.lines(bus.desktop.record).contains { $0["call"] as? String == "CloseNotification" })
+    let heard = waitUntil(timeout: 30) {
+      ScriptedDesktop.lines(record).contains { $0["member"] as? String == "Dismissed" }
+    }
+    #expect(heard, "A heard: \(text(record))")
+    let dismissed = ScriptedDesktop.lines(record).first { $0["member"] as? String == "Dismissed" }
+    let arguments = dismissed?["args"] as? [Any] ?? []
+    #expect(arguments.count == 4 && arguments[1] as? String == "w1" && arguments[2] as? Int == 3)
+    // And withdrawing it again names it as not on screen
+    let again = try bus.gdbus("Withdraw", "org.example.A", "['w1']")
+    #expect(again.stderr.contains("Error.UnknownId: not dismissed: 'w1'"), "\(again.stderr)")
+  }
 }

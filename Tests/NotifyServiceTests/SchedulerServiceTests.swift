@@ -63,4 +63,11 @@ struct SchedulerServiceTests {
     subscriptions.drop(":1.5")
     #expect(subscriptions.apps.isEmpty)
   }
+
+  @Test func noLaunchResponseIsFalseAndAnEmptyDictionary() throws {
+    let service = try service()
+    let caller = Caller(connection: ":1.10", pid: 45, uid: 1000)
+    let answer = try service.call("TakeLaunchResponse", [.string("org.example.App")], caller: caller)
+    #expect(answer == [.bool(false), .vardict([])])
+  }
 }
