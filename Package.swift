@@ -16,6 +16,9 @@ import PackageDescription
 // stdout is an adapter around the core. NotifyZones is the tz database adapter (TZif files
 // under $TZDIR, the system zone from TZ and /etc/localtime): the core parses zone data but
 // reads no files, and the store needs no zone files, so it sits beside the firer's needs.
+// NotifyService, the scheduler on the session bus that `notify daemon` runs, sits between
+// NotifyCLI and Notify: D-Bus values in (NotifyDesktop's bus plumbing), the library's calls
+// and the store's rules behind them, named D-Bus errors out.
 let package = Package(
   name: "notify",
   platforms: [.macOS(.v15)],

@@ -31,7 +31,7 @@ package final class SchedulerEndpoint: LoopAttachable {
   private let storeFiles: Set<String>
 
   /// Opens a store connection at `storePath` and takes the bus name (on the bus at
-  /// `address`, else the user's session bus), queued behind another daemon that has it.
+  /// `address`, else the user's session bus); fails when another daemon has it.
   /// `present` shows a notification at once through the daemon's sink (`Firer.present`).
   package init(
     storePath: String, address: String? = nil, clock: any NotifyClock,
@@ -193,7 +193,7 @@ package final class SchedulerEndpoint: LoopAttachable {
 
 extension SchedulerEndpoint {
   /// The endpoint for `notify daemon`, or nil (logged) when there is no session bus to
-  /// serve on: the daemon fires without it then.
+  /// serve on, or another daemon serves the name: this one fires without it then.
   package static func start(
     storePath: String, clock: any NotifyClock,
     present: @escaping (LocalNotification) throws(NotifyError) -> Void

@@ -16,9 +16,8 @@ package final class BusServer {
   /// The object path served.
   package let path: String
 
-  /// Connects (to `address`, else the user's session bus), serves `path` and asks for
-  /// `name`, queueing behind an owner that already has it (another daemon) so that the
-  /// name passes here when that one stops.
+  /// Connects (to `address`, else the user's session bus), serves `path` and takes `name`;
+  /// fails (`EEXIST`) when another connection owns it already.
   package init(address: String?, name: String, path: String, handler: @escaping (BusCall) -> Void)
     throws(BusFailure)
   {
@@ -36,8 +35,9 @@ package final class BusServer {
           return 1
         }, me),
       "serving \(path)")
-    try BusFailure.check(
-      sd_bus_request_name(connection.handle, name, UInt64(SD_BUS_NAME_QUEUE)), "requesting \(name)")
+    // No queueing behind another owner: a queued connection is woken whenever the name
+    // changes hands, and an idle daemon wakes for nothing (BENCHMARKS.md, "Idle cost").
+    try BusFailure.check(sd_bus_request_name(connection.handle, name, 0), "requesting \(name)")
   }
 
   deinit {
