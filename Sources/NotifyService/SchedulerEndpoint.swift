@@ -196,8 +196,11 @@ extension SchedulerEndpoint {
   /// serve on, or another daemon serves the name: this one fires without it then.
   package static func start(
     storePath: String, clock: any NotifyClock,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     present: @escaping (LocalNotification) throws(NotifyError) -> Void
   ) -> SchedulerEndpoint? {
+    // NOTIFY_SCHEDULER=off: a daemon that only fires (no name taken, no bus connection).
+    if environment["NOTIFY_SCHEDULER"] == "off" { return nil }
     do {
       return try SchedulerEndpoint(storePath: storePath, clock: clock, present: present)
     } catch {
