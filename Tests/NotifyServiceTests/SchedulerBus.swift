@@ -25,7 +25,9 @@ final class SchedulerBus {
     services = folder.file("services")
     try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
     desktop = try ScriptedDesktop(in: folder, services: services, withServer: withServer)
-    environment = desktop.bus.merging(["NOTIFY_DB": folder.file("notify.db"), "NOTIFY_APP": "notify"]) { $1 }
+    environment = desktop.bus.merging([
+      "NOTIFY_DB": folder.file("notify.db"), "NOTIFY_APP": "notify", "NOTIFY_SCHEDULER": "on",
+    ]) { $1 }
   }
 
   deinit {

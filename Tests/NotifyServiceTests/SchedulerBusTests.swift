@@ -117,7 +117,7 @@ struct SchedulerBusTests {
     let file = """
       [D-BUS Service]
       Name=io.github.notify.Scheduler1
-      Exec=\(CommandRunner.product("notify")) daemon --sink stdout --db \(bus.folder.file("notify.db"))
+      Exec=/usr/bin/env NOTIFY_SCHEDULER=on \(CommandRunner.product("notify")) daemon --sink stdout --db \(bus.folder.file("notify.db"))
       SystemdService=notify.service
       """
     try file.write(
