@@ -16,6 +16,9 @@ import PackageDescription
 // stdout is an adapter around the core. NotifyZones is the tz database adapter (TZif files
 // under $TZDIR, the system zone from TZ and /etc/localtime): the core parses zone data but
 // reads no files, and the store needs no zone files, so it sits beside the firer's needs.
+// NotifyService, the scheduler on the session bus that `notify daemon` runs, sits between
+// NotifyCLI and Notify: D-Bus values in (NotifyDesktop's bus plumbing), the library's calls
+// and the store's rules behind them, named D-Bus errors out.
 let package = Package(
   name: "notify",
   platforms: [.macOS(.v15)],
@@ -69,10 +72,18 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
+    // The scheduler on the session bus (README "D-Bus service"), run by `notify daemon`.
+    .target(
+      name: "NotifyService",
+      dependencies: [
+        "Notify", "NotifyCore", "NotifyStore", "NotifyDesktop", "NotifyFiring", "CSystemd",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .executableTarget(
       name: "NotifyCLI",
       dependencies: [
-        "Notify",
+        "Notify", "NotifyService",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -108,6 +119,7 @@ let package = Package(
       dependencies: ["NotifyTestSupport", "NotifyFiring", "NotifyStore", "NotifyZones"]),
     .testTarget(name: "NotifyTests", dependencies: ["NotifyTestSupport", "Notify"]),
     .testTarget(name: "NotifyCLITests", dependencies: ["NotifyTestSupport", "NotifyCLI", "Notify"]),
+    .testTarget(name: "NotifyServiceTests", dependencies: ["NotifyTestSupport", "NotifyService", "Notify"]),
     .testTarget(name: "ChatClientTests", dependencies: ["NotifyTestSupport", "Notify"]),
     .testTarget(
       name: "ReliabilityTests",

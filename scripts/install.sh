@@ -17,6 +17,8 @@
 #   share/systemd/user/ (PREFIX ~/.local) or lib/systemd/user/ (other prefixes):
 #     notify.service, notify-fire.service, notify-fire.timer, ExecStart= pointing at bin/notify
 #     (in double quotes when the path has a space or other character systemd would split on)
+#   share/dbus-1/services/io.github.notify.Scheduler1.service   D-Bus activation of the daemon
+#   share/dbus-1/interfaces/io.github.notify.Scheduler1.xml     the scheduler's interface
 #   share/notify/installed-files                      what was installed, for uninstall, one
 #                                                     path a line, appended as each file goes in
 #   share/notify/installed-files.sha256               the sha256 of each file as installed
@@ -257,6 +259,10 @@ install_all() {
     content=$(< "$unit")
     printf '%s\n' "${content//"%h/.local/bin/notify"/"$exec_path"}" > "$work/$(basename "$unit")"
   done
+  # The scheduler's D-Bus activation file names the binary as the units do.
+  content=$(< data/dbus/io.github.notify.Scheduler1.service)
+  printf '%s\n' "${content//"%h/.local/bin/notify"/"$exec_path"}" > "$work/io.github.notify.Scheduler1.service"
+  cp data/dbus/io.github.notify.Scheduler1.xml "$work/"
   local sources=() modes=() targets=()
   plan() { sources+=("$1"); modes+=("$2"); targets+=("$3"); }
   plan "$binary" 755 "$prefix/bin/notify"
@@ -265,6 +271,8 @@ install_all() {
   plan "$work/_notify" 644 "$prefix/share/zsh/site-functions/_notify"
   plan "$work/notify.fish" 644 "$prefix/share/fish/vendor_completions.d/notify.fish"
   for unit in notify.service notify-fire.service notify-fire.timer; do plan "$work/$unit" 644 "$units_dir/$unit"; done
+  plan "$work/io.github.notify.Scheduler1.service" 644 "$prefix/share/dbus-1/services/io.github.notify.Scheduler1.service"
+  plan "$work/io.github.notify.Scheduler1.xml" 644 "$prefix/share/dbus-1/interfaces/io.github.notify.Scheduler1.xml"
 
   # Before writing anything: no file that is not ours gets overwritten without --force.
   read_manifest

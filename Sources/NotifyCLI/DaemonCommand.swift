@@ -5,6 +5,7 @@ import Notify
 import NotifyCore
 import NotifyDesktop
 import NotifyFiring
+import NotifyService
 import NotifySound
 import NotifyStore
 import NotifyZones
@@ -57,9 +58,16 @@ struct DaemonCommand: ParsableCommand {
       store: store, sink: sinks.sink, identity: .current, clock: clock,
       logger: Logger(label: "notify.firing"),
       options: .init(misfireGrace: grace, claimAhead: FiringLoop.claimAhead, clickReach: sinks.clickReach))
+    // The scheduler on the session bus (README "D-Bus service"), on the same loop; it shows
+    // `Present`ed notifications through this firer, as `notify now` does.
+    let scheduler = SchedulerEndpoint.start(storePath: store.path, clock: clock) {
+      notification throws(NotifyError) in
+      let bubble = (try? store.desktopServerID(app: notification.app, id: notification.id)) ?? nil
+      _ = try firer.present(notification, replacing: bubble)
+    }
     let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
-      pendingCount: { try store.pendingCount() }, attached: sinks.desktop)
+      pendingCount: { try store.pendingCount() }, attached: LoopAttachments(sinks.desktop, scheduler))
     // Short-lived processes close without a checkpoint: the daemon makes one as it goes idle,
     // and removes the attachment copies no notification uses any more (issue 28: a last
     // delivery's bubble closed, a notification replaced by another process).

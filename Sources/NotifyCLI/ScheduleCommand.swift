@@ -128,151 +128,20 @@ struct ScheduleCommand: ParsableCommand {
     }
   }
 
+  /// The flags' schedule: `ScheduleSpec` holds the rules `schedule` shares with the bus.
   private func makeSchedule(now: Date, zones: Zones) throws(NotifyError) -> Schedule {
-    let fireDate: FireDate
-    switch (at, after) {
-    case (nil, nil):
-      throw NotifyError(.usage, "schedule needs a fire date", fix: "give --at WHEN or --in DURATION")
-    case (.some, .some):
-      throw NotifyError(.usage, "--at and --in were both given", fix: "give only one of them")
-    case (let at?, nil):
-      fireDate = try TimeParser.fireDate(at, timeZone: timeZone, now: now, zones: zones)
-    case (nil, let after?):
-      if timeZone != nil {
-        throw NotifyError(
-          .usage, "--time-zone applies to a wall-clock --at only", fix: "drop --time-zone or use --at")
-      }
-      fireDate = .instant(now + (try TimeParser.duration(after)))
-    }
-    if let rule = try makeRule() {
-      return try ruleSchedule(rule, fireDate: fireDate, now: now, zones: zones)
-    }
-    if !except.isEmpty {
-      throw NotifyError(
-        .usage, "--except leaves out occurrences of a rule, and there is none",
-        fix: "add --rrule, --every or --on")
-    }
-    var interval: RepeatInterval?
-    if let repeatUnit {
-      guard let unit = RepeatInterval(rawValue: repeatUnit) else {
-        throw NotifyError(
-          .invalidData, "unknown repeat unit '\(Escaper.visible(repeatUnit, limit: 40))'",
-          fix: "use one of minute, hour, day, week, month, year")
-      }
-      interval = unit
-    }
-    if interval == nil, repeatCount != nil || until != nil {
-      throw NotifyError(.usage, "--repeat-count and --until need --repeat", fix: "add --repeat UNIT")
-    }
-    let count = try parsedRepeatCount()
-    let untilDate = try untilInstant(fireDate: fireDate, now: now, zones: zones)
-    return Schedule(fireDate: fireDate, repeatInterval: interval, repeatCount: count, until: untilDate)
-  }
-
-  /// `--repeat-count`: 1 to 1,000,000,000, or nil when not given.
-  private func parsedRepeatCount() throws(NotifyError) -> Int? {
-    guard let repeatCount else { return nil }
-    guard let value = Int(repeatCount), value >= 1, value <= 1_000_000_000 else {
-      throw NotifyError(
-        .invalidData,
-        "--repeat-count '\(Escaper.visible(repeatCount, limit: 40))' is not a positive number",
-        fix: "give the total number of deliveries, 1 or more")
-    }
-    return value
-  }
-
-  private func untilInstant(fireDate: FireDate, now: Date, zones: Zones) throws(NotifyError) -> Date? {
-    guard let until else { return nil }
-    let zone: Zone
-    if case .wallClock(_, let rule) = fireDate {
-      zone = rule.resolve(zones: zones)
-    } else {
-      zone = zones.local
-    }
-    return try TimeParser.instant(until, zone: zone, now: now)
-  }
-
-  /// The rule `--rrule`, or `--every`/`--on`, make (with `--except`); nil when none is given.
-  /// Flags that say the same thing twice are refused (64), naming both.
-  private func makeRule() throws(NotifyError) -> RecurrenceRule? {
-    let shortForm = [every.map { _ in "--every" }, on.map { _ in "--on" }].compactMap { $0 }
-    guard rrule != nil || !shortForm.isEmpty else { return nil }
-    if repeatUnit != nil {
-      let other = rrule != nil ? "--rrule" : shortForm[0]
-      throw NotifyError(
-        .usage, "--repeat and \(other) were both given",
-        fix: "repeat by a unit (--repeat) or by a rule (\(other)), not both")
-    }
-    if rrule != nil, let other = shortForm.first {
-      throw NotifyError(
-        .usage, "--rrule and \(other) were both given",
-        fix: "write the whole rule in --rrule, or use --every/--on")
-    }
-    var exclusions: [RecurrenceRule.Exclusion] = []
-    for text in except {
-      guard let exclusion = Self.exclusion(text) else {
-        throw NotifyError(
-          .invalidData, "--except '\(Escaper.visible(text, limit: 40))' is not a date or a date and time",
-          fix:
-            "write YYYY-MM-DD (the whole day) or YYYY-MM-DDTHH:MM[:SS] (one occurrence), in the notification's zone"
-        )
-      }
-      exclusions.append(exclusion)
-    }
-    do {
-      if let rrule {
-        var rule = try RecurrenceRule(parsing: rrule)
-        rule.exclusions = Array(Set(rule.exclusions + exclusions)).sorted()
-        return rule
-      }
-      return try RecurrenceRule.shortForm(every: every, on: on, exclusions: exclusions)
-    } catch {
-      throw error.notifyError
-    }
-  }
-
-  /// A schedule by `rule`: `--repeat-count` and `--until` become its COUNT and UNTIL.
-  private func ruleSchedule(_ rule: RecurrenceRule, fireDate: FireDate, now: Date, zones: Zones)
-    throws(NotifyError) -> Schedule
-  {
-    if repeatCount != nil, until != nil {
-      throw NotifyError(
-        .usage, "--repeat-count and --until were both given for a rule",
-        fix: "a rule ends by a count or by an instant (RFC 5545 COUNT or UNTIL): give one")
-    }
-    if rule.count != nil || rule.until != nil,
-      let flag = repeatCount != nil ? "--repeat-count" : until != nil ? "--until" : nil
-    {
-      let part = rule.count != nil ? "COUNT" : "UNTIL"
-      throw NotifyError(
-        .usage, "\(flag) and \(part) in --rrule were both given", fix: "give the end once: \(flag) or \(part)"
-      )
-    }
-    let count = try parsedRepeatCount()
-    let untilDate = try untilInstant(fireDate: fireDate, now: now, zones: zones)
-    do {
-      return try Schedule(fireDate: fireDate, rule: rule, repeatCount: count, until: untilDate)
-    } catch {
-      throw error.notifyError
-    }
-  }
-
-  /// `YYYY-MM-DD` or `YYYY-MM-DD[T ]HH:MM[:SS]`.
-  static func exclusion(_ text: String) -> RecurrenceRule.Exclusion? {
-    let pieces = text.split(whereSeparator: { $0 == "-" || $0 == "T" || $0 == " " || $0 == ":" }).map(
-      String.init)
-    guard pieces.allSatisfy({ !$0.isEmpty && $0.allSatisfy { $0.isASCII && $0.isNumber } && $0.count <= 4 }),
-      pieces.count == 3 || pieces.count == 5 || pieces.count == 6, pieces[0].count == 4
-    else { return nil }
-    let n = pieces.compactMap { Int($0) }
-    if n.count == 3 {
-      let day = RecurrenceRule.Day(year: n[0], month: n[1], day: n[2])
-      return day.isValid ? .day(day) : nil
-    }
-    let wall = WallClock(
-      year: n[0], month: n[1], day: n[2], hour: n[3], minute: n[4], second: n.count == 6 ? n[5] : 0)
-    let exclusion = RecurrenceRule.Exclusion.wallClock(wall)
-    return exclusion.isValid ? exclusion : nil
+    var spec = ScheduleSpec()
+    spec.at = at
+    spec.after = after
+    spec.timeZone = timeZone
+    spec.repeatUnit = repeatUnit
+    spec.rrule = rrule
+    spec.every = every
+    spec.on = on
+    spec.except = except
+    spec.repeatCount = repeatCount
+    spec.until = until
+    return try spec.schedule(now: now, zones: zones)
   }
 }
 

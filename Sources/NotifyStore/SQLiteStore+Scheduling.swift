@@ -11,22 +11,44 @@ extension SQLiteStore {
   public func schedule(_ notification: LocalNotification, zones: Zones) throws(NotifyError)
     -> ScheduleOutcome
   {
-    var notification = notification
-    notification.schedule = try notification.schedule.withRuleEnds()
-    try Validator.notification(notification)
-    if notification.schedule.rule != nil, notification.schedule.occurrence(0, zones: zones) == nil {
-      throw notification.schedule.neverFiresError
-    }
-    if let farStart = notification.schedule.farStartError(now: notification.createdAt, zones: zones) {
-      throw farStart
-    }
-    guard let first = notification.schedule.occurrence(0, zones: zones) else {
-      throw NotifyError(
-        .invalidData, "the notification would never fire: \(term: .until) is before its first fire date",
-        fix: "move \(term: .until) after \(term: .start)")
-    }
-    let resolvedZone = notification.schedule.resolvedZone(zones: zones)
+    let prepared = try Prepared(notification, zones: zones)
     return try write { db in
+      let (stored, replaced) = try prepared.insert(in: db)
+      let discarded = try enforceLimit(
+        app: prepared.notification.app, at: prepared.notification.createdAt, in: db)
+      return ScheduleOutcome(stored: stored, discarded: discarded, replaced: replaced)
+    }
+  }
+
+  /// A notification checked for storing: its rule ends settled, its first fire instant and
+  /// zone found (`schedule` and `schedule(batch:)` alike).
+  struct Prepared {
+    var notification: LocalNotification
+    let first: Date
+    let resolvedZone: String?
+
+    init(_ notification: LocalNotification, zones: Zones) throws(NotifyError) {
+      var notification = notification
+      notification.schedule = try notification.schedule.withRuleEnds()
+      try Validator.notification(notification)
+      if notification.schedule.rule != nil, notification.schedule.occurrence(0, zones: zones) == nil {
+        throw notification.schedule.neverFiresError
+      }
+      if let farStart = notification.schedule.farStartError(now: notification.createdAt, zones: zones) {
+        throw farStart
+      }
+      guard let first = notification.schedule.occurrence(0, zones: zones) else {
+        throw NotifyError(
+          .invalidData, "the notification would never fire: \(term: .until) is before its first fire date",
+          fix: "move \(term: .until) after \(term: .start)")
+      }
+      self.notification = notification
+      self.first = first
+      self.resolvedZone = notification.schedule.resolvedZone(zones: zones)
+    }
+
+    /// Replaces a pending one with the same app and id (and its snoozed copy) by this one.
+    func insert(in db: Database) throws -> (StoredNotification, replaced: Bool) {
       let replacedRows = try Row.fetchAll(
         db, sql: "SELECT rowid FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL",
         arguments: [notification.app, notification.id])
@@ -37,8 +59,7 @@ extension SQLiteStore {
         notification, nextOccurrence: 0, nextFire: first, resolvedZone: resolvedZone, in: db)
       let stored = StoredNotification(
         rowID: rowID, notification: notification, nextOccurrence: 0, nextFireDate: first)
-      let discarded = try enforceLimit(app: notification.app, at: notification.createdAt, in: db)
-      return ScheduleOutcome(stored: stored, discarded: discarded, replaced: !replacedRows.isEmpty)
+      return (stored, !replacedRows.isEmpty)
     }
   }
 

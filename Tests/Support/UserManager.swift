@@ -228,9 +228,10 @@ public final class UserManager: @unchecked Sendable {
         "sh", "-c",
         """
         set -e
-        mkdir -p "$2/scripts" "$2/units" "$2/man" "$2/pages"
+        mkdir -p "$2/scripts" "$2/units" "$2/man" "$2/pages" "$2/data/dbus"
         cp "$1"/scripts/*.sh "$2/scripts/"
         cp "$1"/units/*.service "$1"/units/*.timer "$2/units/"
+        cp "$1"/data/dbus/* "$2/data/dbus/"
         cp "$1"/man/* "$2/man/"
         cp "$3" "$2/notify"
         cat > "$2/pages/notify.1"

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Every negative return from libsystemd becomes one of these in `BusFailure.check`, and
 /// nowhere else.
-struct BusFailure: Error, CustomStringConvertible {
+package struct BusFailure: Error, CustomStringConvertible {
   /// What notify was doing (`"calling Notify"`).
   var operation: String
   /// The positive errno value.
@@ -29,7 +29,7 @@ struct BusFailure: Error, CustomStringConvertible {
       || errorName?.hasPrefix("org.freedesktop.systemd1.") == true
   }
 
-  var description: String {
+  package var description: String {
     var text = "\(operation) failed: "
     if let errorName {
       text += errorName

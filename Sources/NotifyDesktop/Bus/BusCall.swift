@@ -1,0 +1,62 @@
+import CSystemd
+
+/// One method call a `BusServer` received: who sent it, what it asks, and the one answer
+/// it gets (a reply or a named error). Valid on the server's thread during the handler.
+package struct BusCall {
+  let message: BusMessage
+
+  /// The interface called (`org.freedesktop.DBus.Properties`, ...), nil when the caller named none.
+  package var interface: String? { sd_bus_message_get_interface(message.handle).map { String(cString: $0) } }
+  /// The method called.
+  package var member: String { sd_bus_message_get_member(message.handle).map { String(cString: $0) } ?? "" }
+  /// The caller's unique name (`:1.42`).
+  package var sender: String { message.sender ?? "" }
+  /// The signature of the arguments (`saa{sv}`).
+  package var signature: String {
+    sd_bus_message_get_signature(message.handle, 1).map { String(cString: $0) } ?? ""
+  }
+  /// False when the caller said it wants no reply (`NO_REPLY_EXPECTED`).
+  package var expectsReply: Bool { sd_bus_message_get_expect_reply(message.handle) > 0 }
+
+  /// The arguments, read within `limits`.
+  package func arguments(limits: BusReadLimits) throws(BusValueError) -> [BusValue] {
+    try message.readValues(limits: limits)
+  }
+
+  /// The caller's process and user as the bus daemon vouches for them (it asks the kernel:
+  /// `SO_PEERCRED`), nil where the bus does not say.
+  package func senderCredentials() -> (pid: Int32?, uid: UInt32?) {
+    var creds: OpaquePointer? = nil
+    let mask =
+      UInt64(SD_BUS_CREDS_PID) | UInt64(SD_BUS_CREDS_UID)
+      | UInt64(SD_BUS_CREDS_EUID)
+    guard sd_bus_query_sender_creds(message.handle, mask, &creds) >= 0, let creds else { return (nil, nil) }
+    defer { sd_bus_creds_unref(creds) }
+    var pid: pid_t = 0
+    var uid: uid_t = 0
+    let knownPID = sd_bus_creds_get_pid(creds, &pid) >= 0
+    var knownUID = sd_bus_creds_get_euid(creds, &uid) >= 0
+    if !knownUID { knownUID = sd_bus_creds_get_uid(creds, &uid) >= 0 }
+    return (knownPID ? pid : nil, knownUID ? uid : nil)
+  }
+
+  /// Answers with `values`.
+  package func reply(_ values: [BusValue]) throws(BusFailure) {
+    guard expectsReply else { return }
+    var reply: OpaquePointer? = nil
+    try BusFailure.check(sd_bus_message_new_method_return(message.handle, &reply), "creating a reply")
+    let answer = BusMessage(adopting: reply!)
+    for value in values { try answer.append(value) }
+    try BusFailure.check(
+      sd_bus_send(sd_bus_message_get_bus(message.handle), answer.handle, nil), "sending a reply")
+  }
+
+  /// Answers with the D-Bus error `name` (`org.example.Error.NotFound`) and `text`.
+  package func fail(_ name: String, _ text: String) throws(BusFailure) {
+    guard expectsReply else { return }
+    var error = notify_bus_error_null()
+    defer { sd_bus_error_free(&error) }
+    _ = sd_bus_error_set(&error, name, text)
+    try BusFailure.check(sd_bus_reply_method_error(message.handle, &error), "sending an error reply")
+  }
+}

@@ -1,0 +1,243 @@
+import Foundation
+import NotifyCore
+import NotifyDesktop
+
+/// Turns one request's `a{sv}` into a checked `LocalNotification`: the keys mirror
+/// `notify schedule`'s flags and the JSON of `notify list --json` (README "D-Bus
+/// service"), the schedule comes from the CLI's own `ScheduleSpec` and the content from
+/// the CLI's `Validator`, so a notification scheduled over the bus is one the CLI could
+/// have stored. Pure: `now` and the zones come in. An unknown key or a value of the wrong
+/// type is refused, naming the key.
+struct RequestDecoder {
+  var app: String
+  var now: Date
+  var zones: Zones
+
+  /// The keys of the content.
+  static let contentKeys: Set<String> = [
+    "id", "title", "body", "action", "launchImage", "sound", "badge", "userInfo", "urgency", "actions",
+  ]
+  /// The keys of the trigger (Schedule only).
+  static let triggerKeys: Set<String> = [
+    "at", "in", "timeZone", "repeat", "repeatCount", "until", "rrule", "every", "on", "except",
+  ]
+  /// The keys of one action in `actions`.
+  static let actionKeys: Set<String> = [
+    "kind", "key", "title", "opensApp", "destructive", "placeholder", "buttonTitle", "seconds",
+  ]
+
+  /// How the trigger's fields are named in the rules' messages.
+  static let names = ScheduleSpec.Names(
+    at: "'at'", after: "'in'", timeZone: "'timeZone'", repeatUnit: "'repeat'", rrule: "'rrule'",
+    every: "'every'", on: "'on'", except: "'except'", repeatCount: "'repeatCount'", until: "'until'",
+    missingFireDate:
+      "give 'at' (x: milliseconds since 1970-01-01 UTC, or s: the text of notify schedule --at) or 'in'")
+
+  /// A request of `Schedule`: content and trigger.
+  func scheduled(_ entries: [(key: String, value: BusValue)]) throws(SchedulerError) -> LocalNotification {
+    let fields = try Fields(entries, allowed: Self.contentKeys.union(Self.triggerKeys))
+    let schedule = try trigger(fields)
+    return try notification(fields, schedule: schedule)
+  }
+
+  /// The content of `Present`: due now, no trigger keys.
+  func presented(_ entries: [(key: String, value: BusValue)]) throws(SchedulerError) -> LocalNotification {
+    if let key = entries.first(where: { Self.triggerKeys.contains($0.key) })?.key {
+      throw .invalidArgs(
+        "'\(key)' is a trigger key: Present shows the notification now; use Schedule for later")
+    }
+    let fields = try Fields(entries, allowed: Self.contentKeys)
+    return try notification(fields, schedule: Schedule(fireDate: .instant(now)))
+  }
+
+  private func trigger(_ fields: Fields) throws(SchedulerError) -> Schedule {
+    var spec = ScheduleSpec()
+    spec.names = Self.names
+    spec.at = try fields.instantText("at")
+    if let seconds = try fields.integer("in", textAllowed: true) {
+      spec.after = "\(seconds)s"
+    } else {
+      spec.after = try fields.string("in")
+    }
+    spec.timeZone = try fields.string("timeZone")
+    spec.repeatUnit = try fields.string("repeat")
+    spec.rrule = try fields.string("rrule")
+    spec.every = try fields.string("every")
+    spec.on = try fields.string("on")
+    spec.except = try fields.strings("except") ?? []
+    if let count = try fields.integer("repeatCount", textAllowed: true) {
+      spec.repeatCount = String(count)
+    } else {
+      spec.repeatCount = try fields.string("repeatCount")
+    }
+    spec.until = try fields.instantText("until")
+    do {
+      return try spec.schedule(now: now, zones: zones)
+    } catch {
+      throw .invalidTrigger(error.description)
+    }
+  }
+
+  private func notification(_ fields: Fields, schedule: Schedule) throws(SchedulerError) -> LocalNotification
+  {
+    let id = try fields.string("id") ?? Self.generateID()
+    var badge: Int?
+    if let value = try fields.integer("badge") {
+      guard let number = Int(exactly: value) else { throw .invalidArgs("'badge' \(value) is out of range") }
+      badge = number
+    }
+    var urgency = Urgency.normal
+    if let text = try fields.string("urgency") {
+      guard let value = Urgency(rawValue: text) else {
+        throw .invalidArgs(
+          "unknown urgency '\(Escaper.visible(text, limit: 40))': use low, normal or critical")
+      }
+      urgency = value
+    }
+    var userInfo: [String: JSONValue] = [:]
+    if let value = fields["userInfo"] {
+      guard case .array(let element, _) = value, element.hasPrefix("{s"),
+        case .object(let members)? = value.json
+      else {
+        throw .invalidArgs(
+          "'userInfo' must be an a{sv} of strings, booleans, integers, doubles, arrays and nested a{sv}")
+      }
+      do {
+        userInfo = try Validator.userInfo(JSONValue.object(members).compactText)
+      } catch {
+        throw .invalidArgs(error.description)
+      }
+    }
+    let n = LocalNotification(
+      id: id, app: app, schedule: schedule, title: try fields.string("title"),
+      body: try fields.string("body"),
+      action: try fields.string("action"), launchImage: try fields.string("launchImage"),
+      sound: SoundName(try fields.string("sound") ?? "none"), badge: badge, userInfo: userInfo,
+      urgency: urgency,
+      actions: try actions(fields["actions"]), createdAt: now)
+    do {
+      try Validator.notification(n)
+    } catch {
+      throw .invalidArgs(error.description)
+    }
+    return n
+  }
+
+  private func actions(_ value: BusValue?) throws(SchedulerError) -> [NotificationAction] {
+    guard let value else { return [] }
+    guard case .array("a{sv}", let items) = value else {
+      throw .invalidArgs("'actions' must be an aa{sv}, one a{sv} per action")
+    }
+    var actions: [NotificationAction] = []
+    for item in items {
+      let fields = try Fields(item.vardictEntries ?? [], allowed: Self.actionKeys, within: "an action")
+      let kind = try fields.string("kind") ?? "button"
+      if kind == "snooze" {
+        guard let seconds = try fields.integer("seconds"), seconds > 0, seconds <= 366 * 86_400 else {
+          throw .invalidArgs("a snooze action needs 'seconds', from 1 to a year")
+        }
+        actions.append(.snooze(seconds: Int(seconds)))
+        continue
+      }
+      guard let key = try fields.string("key"), let title = try fields.string("title") else {
+        throw .invalidArgs("an action needs 'key' and 'title' (s)")
+      }
+      let opensApp = try fields.bool("opensApp") ?? false
+      switch kind {
+      case "button":
+        actions.append(
+          .button(
+            key: key, title: title, opensApp: opensApp, destructive: try fields.bool("destructive") ?? false))
+      case "text-input":
+        actions.append(
+          .textInput(
+            key: key, title: title, placeholder: try fields.string("placeholder"),
+            buttonTitle: try fields.string("buttonTitle"), opensApp: opensApp))
+      default:
+        throw .invalidArgs(
+          "unknown action kind '\(Escaper.visible(kind, limit: 40))': use button, text-input or snooze")
+      }
+    }
+    return actions
+  }
+
+  /// A short random id such as `n-3f9c0a12b7d4`, the form `notify schedule` generates.
+  static func generateID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let value = generator.next() & 0xFFFF_FFFF_FFFF
+    let hex = String(value, radix: 16)
+    return "n-" + String(repeating: "0", count: 12 - hex.count) + hex
+  }
+}
+
+/// The entries of one `a{sv}`, read by type; a key given twice, a key not `allowed` and a
+/// value of another type are refused, naming the key.
+struct Fields {
+  private var values: [String: BusValue] = [:]
+
+  init(_ entries: [(key: String, value: BusValue)], allowed: Set<String>, within place: String = "a request")
+    throws(SchedulerError)
+  {
+    for (key, value) in entries {
+      guard allowed.contains(key) else {
+        throw .invalidArgs(
+          "unknown key '\(Escaper.visible(key, limit: 40))' in \(place): the keys are \(allowed.sorted().joined(separator: ", "))"
+        )
+      }
+      guard values.updateValue(value, forKey: key) == nil else {
+        throw .invalidArgs("the key '\(Escaper.visible(key, limit: 40))' is given twice in \(place)")
+      }
+    }
+  }
+
+  subscript(key: String) -> BusValue? { values[key] }
+
+  func string(_ key: String) throws(SchedulerError) -> String? {
+    guard let value = values[key] else { return nil }
+    guard case .string(let text) = value else { throw Self.wrongType(key, value, "s") }
+    return text
+  }
+
+  func strings(_ key: String) throws(SchedulerError) -> [String]? {
+    guard let value = values[key] else { return nil }
+    guard case .array("s", let items) = value else { throw Self.wrongType(key, value, "as") }
+    return items.compactMap { if case .string(let text) = $0 { text } else { nil } }
+  }
+
+  func bool(_ key: String) throws(SchedulerError) -> Bool? {
+    guard let value = values[key] else { return nil }
+    guard case .bool(let flag) = value else { throw Self.wrongType(key, value, "b") }
+    return flag
+  }
+
+  /// An integer of any D-Bus integer type; nil when absent, or when it is a string and
+  /// `textAllowed` (the caller reads it as text then).
+  func integer(_ key: String, textAllowed: Bool = false) throws(SchedulerError) -> Int64? {
+    guard let value = values[key] else { return nil }
+    switch value {
+    case .byte(let v): return Int64(v)
+    case .int32(let v): return Int64(v)
+    case .uint32(let v): return Int64(v)
+    case .int64(let v): return v
+    case .uint64(let v) where v <= UInt64(Int64.max): return Int64(v)
+    case .string where textAllowed: return nil
+    default: throw Self.wrongType(key, value, textAllowed ? "an integer or s" : "an integer (u, i or x)")
+    }
+  }
+
+  /// An instant as the CLI's text: `x` milliseconds since the epoch become RFC 3339 UTC
+  /// with milliseconds; `s` is the text of `notify schedule --at` as is.
+  func instantText(_ key: String) throws(SchedulerError) -> String? {
+    guard let value = values[key] else { return nil }
+    if case .string(let text) = value { return text }
+    guard let milliseconds = try integer(key, textAllowed: true),
+      abs(milliseconds) < 253_402_300_800_000  // year 9999
+    else { throw .invalidTrigger("'\(key)' is out of range: milliseconds since 1970-01-01 UTC") }
+    let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    return RFC3339.string(from: date, milliseconds: true)
+  }
+
+  private static func wrongType(_ key: String, _ value: BusValue, _ expected: String) -> SchedulerError {
+    .invalidArgs("'\(key)' is a '\(value.signature)', not \(expected)")
+  }
+}

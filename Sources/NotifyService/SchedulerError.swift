@@ -1,0 +1,59 @@
+import NotifyCore
+
+/// What a call to the scheduler failed with: each case is one named D-Bus error
+/// (`io.github.notify.Scheduler1.Error.<name>`), its message the CLI's text for the same
+/// failure. The store is unchanged after every one of them except `limitReached` and
+/// `unknownID`, whose messages say what did take effect.
+public enum SchedulerError: Error, Equatable, CustomStringConvertible {
+  /// The 64-pending limit discarded a notification of the batch (its message names every
+  /// id discarded by the call).
+  case limitReached(String)
+  /// A trigger the rules refuse (no fire date, an unknown zone or repeat unit, a bad rule).
+  case invalidTrigger(String)
+  /// Ids that were not pending (Cancel) or not on screen (Withdraw); the others took effect.
+  case unknownID(String)
+  /// The caller may not act for this app (another user; next: a sandbox naming another app).
+  case notAllowed(String)
+  /// The store stayed locked by another process past its busy timeout: try again.
+  case storeBusy(String)
+  /// Wrong argument types, unknown keys, text or batches over their bounds, content the rules refuse.
+  case invalidArgs(String)
+  /// Anything else (the store unreadable): `org.freedesktop.DBus.Error.Failed`.
+  case failed(String)
+
+  /// The D-Bus error name.
+  public var name: String {
+    switch self {
+    case .limitReached: SchedulerInterface.errorPrefix + "LimitReached"
+    case .invalidTrigger: SchedulerInterface.errorPrefix + "InvalidTrigger"
+    case .unknownID: SchedulerInterface.errorPrefix + "UnknownId"
+    case .notAllowed: SchedulerInterface.errorPrefix + "NotAllowed"
+    case .storeBusy: SchedulerInterface.errorPrefix + "StoreBusy"
+    case .invalidArgs: SchedulerInterface.errorPrefix + "InvalidArgs"
+    case .failed: "org.freedesktop.DBus.Error.Failed"
+    }
+  }
+
+  /// The message sent with the error.
+  public var description: String {
+    switch self {
+    case .limitReached(let text), .invalidTrigger(let text), .unknownID(let text), .notAllowed(let text),
+      .storeBusy(let text), .invalidArgs(let text), .failed(let text):
+      text
+    }
+  }
+
+  /// The error for a failure of the store or the rules, `invalid` for invalid data (the
+  /// trigger's fields say `invalidTrigger`, the content's `invalidArgs`).
+  static func from(_ error: NotifyError, invalid: (String) -> SchedulerError = SchedulerError.invalidArgs)
+    -> SchedulerError
+  {
+    let text = error.description
+    switch error.kind {
+    case .usage, .invalidData: return invalid(text)
+    case .temporary: return .storeBusy(text)
+    case .notTakenEffect: return .limitReached(text)
+    case .noInput, .unavailable, .ioError: return .failed(text)
+    }
+  }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import Notify
+import NotifyCore
+import NotifyDesktop
+import NotifyStore
+
+/// The scheduler's methods, one app at a time, through the same library calls the
+/// `notify` command makes (`LocalNotificationCenter.add`, `cancel`, `pending`, ...): one
+/// store, one set of rules, one 64 limit, one history. Bus-free: it takes the arguments
+/// as values and returns the reply's values, so tests call it directly. Runs on the
+/// daemon's loop thread only (its one owner), as the store calls it makes do.
+final class SchedulerService {
+  let store: SQLiteStore
+  let clock: any NotifyClock
+  /// The only user served: the daemon's.
+  let owner: UInt32
+  /// The apps' centers, made on first use.
+  private var centers: [String: LocalNotificationCenter] = [:]
+  /// Which connections hear which apps' signals.
+  var subscriptions = Subscriptions()
+  /// Shows a notification now through the daemon's own sink (`Firer.present`: not counted
+  /// toward the 64 limit, quiet hours and settings applied); nil stores it due now instead.
+  let presenter: Presenter?
+
+  /// Shows a notification at once, as `notify now` does.
+  typealias Presenter = (LocalNotification) throws(NotifyError) -> Void
+
+  /// The most requests one `Schedule` call takes.
+  static let maximumBatch = 1000
+  /// What a call may send: strings up to 64 KiB (the longest text a rule allows, a 4000
+  /// character body, is at most 16 KB), arrays up to a batch, 200,000 values in all.
+  static let readLimits = BusReadLimits(
+    stringBytes: 65_536, arrayCount: maximumBatch, totalValues: 200_000, depth: 32)
+
+  /// Each method's argument signature.
+  static let signatures: [String: String] = [
+    "Schedule": "saa{sv}", "Cancel": "sas", "CancelAll": "s", "ListPending": "s", "Present": "sa{sv}",
+    "Withdraw": "sas", "GetBadge": "s", "SetBadge": "su", "GetSettings": "s", "Subscribe": "s",
+    "Unsubscribe": "s", "TakeLaunchResponse": "s",
+  ]
+
+  init(store: SQLiteStore, clock: any NotifyClock, owner: UInt32 = getuid(), presenter: Presenter? = nil) {
+    self.store = store
+    self.clock = clock
+    self.owner = owner
+    self.presenter = presenter
+  }
+
+  /// Runs `member` for `caller` with `arguments` (already checked against `signatures`).
+  func call(_ member: String, _ arguments: [BusValue], caller: Caller) throws(SchedulerError) -> [BusValue] {
+    try caller.checkUser(is: owner)
+    guard case .string(let claimed)? = arguments.first else {
+      throw .invalidArgs("\(member) takes the app id first")
+    }
+    let app = try caller.app(claimed: claimed)
+    let rest = Array(arguments.dropFirst())
+    switch member {
+    case "Schedule": return try schedule(app: app, rest)
+    case "Cancel": return try cancel(app: app, ids: try Self.ids(rest))
+    case "CancelAll": return [.strings(try run { () throws(NotifyError) in try center(app).cancelAll() })]
+    case "ListPending":
+      let pending = try run { () throws(NotifyError) in try center(app).pending() }
+      return [.array(element: "a{sv}", pending.map(Self.record))]
+    case "Present": return try present(app: app, rest)
+    case "Withdraw": return try withdraw(app: app, ids: try Self.ids(rest))
+    case "GetBadge":
+      return [.uint32(UInt32(clamping: try run { () throws(NotifyError) in try center(app).badge() }))]
+    case "SetBadge":
+      guard case .uint32(let count)? = rest.first else { throw .invalidArgs("SetBadge takes a count (u)") }
+      try run { () throws(NotifyError) in
+        try Validator.badge(Int(count))
+        try center(app).setBadge(Int(count))
+      }
+      return []
+    case "GetSettings":
+      let record = try run { () throws(NotifyError) in
+        try store.appSettings(app: app).jsonRecord(under: try store.defaultSettings())
+      }
+      return [.vardict(record)]
+    case "TakeLaunchResponse":
+      // The click that launched the app (`notify launch-response`), taken once.
+      let response = try run { () throws(NotifyError) in try center(app).takeLaunchResponse() }
+      return [.bool(response != nil), response.map { .vardict($0.jsonRecord) } ?? .vardict([])]
+    case "Subscribe":
+      try subscriptions.add(caller.connection, app: app)
+      return []
+    case "Unsubscribe":
+      subscriptions.remove(caller.connection, app: app)
+      return []
+    default:
+      throw .invalidArgs("no method \(member)")
+    }
+  }
+
+  private func schedule(app: String, _ arguments: [BusValue]) throws(SchedulerError) -> [BusValue] {
+    guard case .array(_, let requests)? = arguments.first else { throw .invalidArgs("Schedule takes aa{sv}") }
+    guard requests.count <= Self.maximumBatch else {
+      throw .invalidArgs("a batch of \(requests.count) requests: send at most \(Self.maximumBatch) per call")
+    }
+    // Every request is checked before the first is stored: a bad one leaves the store as it was.
+    let decoder = RequestDecoder(app: app, now: clock.now(), zones: clock.zones)
+    var notifications: [LocalNotification] = []
+    for (index, request) in requests.enumerated() {
+      do {
+        notifications.append(try decoder.scheduled(request.vardictEntries ?? []))
+      } catch {
+        throw error.prefixed(requests.count > 1 ? "request \(index + 1) of \(requests.count): " : "")
+      }
+    }
+    // One transaction for the whole batch, the limit applied once over its result, as the
+    // store applies it for `notify schedule`.
+    let outcome: BatchScheduleOutcome
+    do {
+      outcome = try store.schedule(batch: notifications, zones: clock.zones)
+    } catch {
+      // What the store still refuses is about when: a rule that never fires, a start too far.
+      throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
+    }
+    let discarded = outcome.discarded.map(\.notification.id)
+    if let refused = outcome.firstNewOneDiscarded {
+      // The CLI's `not scheduled: ...` sentence, and every id the call discarded.
+      throw .limitReached(
+        "\(LocalNotificationCenter.discardedError(refused).description); discarded: \(discarded.joined(separator: " "))"
+      )
+    }
+    return [.strings(notifications.map(\.id)), .strings(discarded)]
+  }
+
+  private func present(app: String, _ arguments: [BusValue]) throws(SchedulerError) -> [BusValue] {
+    guard let request = arguments.first?.vardictEntries else { throw .invalidArgs("Present takes a{sv}") }
+    let notification = try RequestDecoder(app: app, now: clock.now(), zones: clock.zones).presented(request)
+    if let presenter {
+      try run { () throws(NotifyError) in try presenter(notification) }
+      return [.string(notification.id)]
+    }
+    // Without the daemon's firer at hand: due now, the next firer to wake shows it.
+    let outcome = try run { () throws(NotifyError) in try center(app).add(notification) }
+    if outcome.newOneDiscarded {
+      throw .limitReached(LocalNotificationCenter.discardedError(outcome).description)
+    }
+    return [.string(notification.id)]
+  }
+
+  private func cancel(app: String, ids: [String]) throws(SchedulerError) -> [BusValue] {
+    let missing = try run { () throws(NotifyError) in try center(app).cancel(ids) }
+    guard missing.isEmpty else {
+      let list = missing.map { "'\(Escaper.visible($0))'" }.joined(separator: ", ")
+      throw .unknownID(
+        "not cancelled: \(list) not pending in app '\(app)', nor held for quiet hours (the others were cancelled)"
+      )
+    }
+    return []
+  }
+
+  private func withdraw(app: String, ids: [String]) throws(SchedulerError) -> [BusValue] {
+    let missing = try run { () throws(NotifyError) in try center(app).removeDelivered(ids) }
+    guard missing.isEmpty else {
+      let list = missing.map { "'\(Escaper.visible($0))'" }.joined(separator: ", ")
+      throw .unknownID("not dismissed: \(list) of app '\(app)' not on screen (the others were withdrawn)")
+    }
+    return []
+  }
+
+  /// The ids of `Cancel` and `Withdraw`, each checked as `notify cancel` checks them.
+  private static func ids(_ arguments: [BusValue]) throws(SchedulerError) -> [String] {
+    guard case .array("s", let values)? = arguments.first else { throw .invalidArgs("expected the ids (as)") }
+    var ids: [String] = []
+    for value in values {
+      guard case .string(let id) = value else { continue }
+      do { try Validator.id(id) } catch { throw .invalidArgs(error.description) }
+      ids.append(id)
+    }
+    return ids
+  }
+
+  /// A pending notification as `notify list --json` shows it, plus `fireDateMs` (x).
+  static func record(_ stored: StoredNotification) -> BusValue {
+    guard case .array(let element, var entries) = BusValue.vardict(stored.jsonRecord) else {
+      return .vardict([])
+    }
+    if let next = stored.nextFireDate {
+      entries.append(.dictEntry(.string("fireDateMs"), .variant(.int64(SchedulerSignal.milliseconds(next)))))
+    }
+    return .array(element: element, entries)
+  }
+
+  /// The app's center, made as `notify` makes it (its sink is for nothing it delivers itself).
+  private func center(_ app: String) throws(NotifyError) -> LocalNotificationCenter {
+    if let center = centers[app] { return center }
+    if centers.count >= 256 { centers.removeAll() }
+    let center = try LocalNotificationCenter(app: app, store: store, sink: StdoutSink(), clock: clock)
+    centers[app] = center
+    return center
+  }
+
+  /// Runs a store or rules call, its error as the scheduler's.
+  private func run<T>(_ body: () throws(NotifyError) -> T) throws(SchedulerError) -> T {
+    do { return try body() } catch { throw SchedulerError.from(error) }
+  }
+}
+
+extension SchedulerError {
+  /// The same error with `prefix` and `suffix` around its message.
+  func prefixed(_ prefix: String, suffix: String = "") -> SchedulerError {
+    let text = prefix + description + suffix
+    switch self {
+    case .limitReached: return .limitReached(text)
+    case .invalidTrigger: return .invalidTrigger(text)
+    case .unknownID: return .unknownID(text)
+    case .notAllowed: return .notAllowed(text)
+    case .storeBusy: return .storeBusy(text)
+    case .invalidArgs: return .invalidArgs(text)
+    case .failed: return .failed(text)
+    }
+  }
+}

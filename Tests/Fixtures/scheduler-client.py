@@ -1,0 +1,80 @@
+#!/usr/bin/python3
+"""A client of notify's scheduler (io.github.notify.Scheduler1) for the tests, with the
+distribution's python3-gi. Each command prints one JSON object on stdout:
+{"result": [...]} or {"error": "<D-Bus error name>", "message": "..."}.
+
+  scheduler-client.py batch APP N            Schedule N requests ('in' 1h, 1h+1m, ...; ids b1..bN)
+  scheduler-client.py huge APP BYTES         Schedule one request whose body is BYTES long
+  scheduler-client.py wrong-signature APP    Schedule with (s) only
+  scheduler-client.py present APP ID         Present one notification with userInfo {"room": "4B"}
+  scheduler-client.py listen APP RECORD      Subscribe(APP), then append each signal it receives
+                                             to RECORD as a JSON line; prints {"result": "ready"}
+                                             once subscribed; runs until killed
+"""
+import json
+import re
+import sys
+
+import gi
+
+gi.require_version("Gio", "2.0")
+from gi.repository import Gio, GLib  # noqa: E402
+
+NAME = "io.github.notify.Scheduler1"
+PATH = "/io/github/notify/Scheduler1"
+
+bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
+
+
+def call(method, parameters, timeout_ms=60000):
+    try:
+        reply = bus.call_sync(NAME, PATH, NAME, method, parameters, None, Gio.DBusCallFlags.NONE, timeout_ms, None)
+        return {"result": reply.unpack()}
+    except GLib.Error as error:
+        match = re.match(r"GDBus\.Error:([^:]+): (.*)", error.message, re.S)
+        if match:
+            return {"error": match.group(1), "message": match.group(2)}
+        return {"error": "local", "message": error.message}
+
+
+def out(value):
+    print(json.dumps(value), flush=True)
+
+
+def main(argv):
+    command, app = argv[1], argv[2]
+    if command == "batch":
+        count = int(argv[3])
+        requests = [
+            {"id": GLib.Variant("s", "b%d" % (i + 1)), "body": GLib.Variant("s", "n %d" % (i + 1)),
+             "in": GLib.Variant("s", "%dm" % (60 + i))}
+            for i in range(count)
+        ]
+        out(call("Schedule", GLib.Variant("(saa{sv})", (app, requests))))
+    elif command == "huge":
+        body = "x" * int(argv[3])
+        out(call("Schedule", GLib.Variant("(saa{sv})", (app, [{"body": GLib.Variant("s", body), "in": GLib.Variant("s", "1h")}]))))
+    elif command == "wrong-signature":
+        out(call("Schedule", GLib.Variant("(s)", (app,))))
+    elif command == "present":
+        content = {"id": GLib.Variant("s", argv[3]), "title": GLib.Variant("s", "Hello"),
+                   "userInfo": GLib.Variant("a{sv}", {"room": GLib.Variant("s", "4B")})}
+        out(call("Present", GLib.Variant("(sa{sv})", (app, content))))
+    elif command == "listen":
+        record = open(argv[3], "a", buffering=1)
+
+        def heard(_connection, sender, path, interface, member, parameters):
+            record.write(json.dumps({"member": member, "args": parameters.unpack()}) + "\n")
+
+        bus.signal_subscribe(None, NAME, None, PATH, None, Gio.DBusSignalFlags.NONE, heard)
+        answer = call("Subscribe", GLib.Variant("(s)", (app,)))
+        out({"result": "ready"} if "result" in answer else answer)
+        GLib.MainLoop().run()
+    else:
+        out({"error": "usage", "message": __doc__})
+        return 64
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,105 @@
+import Foundation
+import NotifyTestSupport
+import Testing
+
+/// A private session bus with `notify daemon` on it serving the scheduler, and the ways
+/// the tests call it: `gdbus`, the Python client (`Tests/Fixtures/scheduler-client.py`)
+/// and the `notify` command on the same store. Everything it started stops with it.
+final class SchedulerBus {
+  static let tools = ["dbus-daemon", "gdbus"]
+  /// True when the bus, gdbus and Python with python3-gi are all there.
+  static let usable =
+    TestEnvironment.missing(tools) == nil
+    && (try? CommandRunner(executable: "/usr/bin/python3").run(["-c", "import gi"]).status) == 0
+  static let client = ScriptedDesktop.fixtures + "/scheduler-client.py"
+
+  let folder = TemporaryFolder(prefix: "notify-bus")
+  let desktop: ScriptedDesktop
+  let services: String
+  /// The environment of every process on this bus: the bus address and the store.
+  let environment: [String: String]
+  private var pids: [pid_t] = []
+
+  /// A bus, with the scripted notification server on it when `withServer`.
+  init(withServer: Bool = false) throws {
+    services = folder.file("services")
+    try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
+    desktop = try ScriptedDesktop(in: folder, services: services, withServer: withServer)
+    environment = desktop.bus.merging([
+      "NOTIFY_DB": folder.file("notify.db"), "NOTIFY_APP": "notify", "NOTIFY_SCHEDULER": "on",
+    ]) { $1 }
+  }
+
+  deinit {
+    for pid in pids.reversed() {
+      kill(pid, SIGTERM)
+      CommandRunner.wait(pid)
+    }
+  }
+
+  /// Starts `notify daemon --sink SINK` and returns once the scheduler answers.
+  func startDaemon(sink: String = "stdout") throws {
+    let pid = try CommandRunner.spawn(
+      [CommandRunner.product("notify"), "daemon", "--sink", sink],
+      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
+      stdout: folder.file("daemon.out"), stderr: folder.file("daemon.err"))
+    pids.append(pid)
+    let up = waitUntil(timeout: 60, interval: 0.05) { !CommandRunner.hasExited(pid) && answers() }
+    try #require(up, "the scheduler did not come up: \(text(folder.file("daemon.err")))")
+  }
+
+  /// True when the scheduler answers `Properties.Get(Version)` with 1.
+  func answers() -> Bool {
+    (try? gdbus("org.freedesktop.DBus.Properties.Get", "io.github.notify.Scheduler1", "Version"))?.stdout
+      .contains("<uint32 1>") == true
+  }
+
+  /// `gdbus call` of a method (`Schedule`, or a full `org.freedesktop...Get`) with GVariant text arguments.
+  func gdbus(_ method: String, _ arguments: String...) throws -> CommandRunner.Result {
+    let member = method.contains(".") ? method : "io.github.notify.Scheduler1." + method
+    return try CommandRunner(executable: "/usr/bin/gdbus", environment: environment).run(
+      [
+        "call", "--session", "--dest", "io.github.notify.Scheduler1", "--object-path",
+        "/io/github/notify/Scheduler1", "--method", member,
+      ] + arguments)
+  }
+
+  /// Runs the Python client with `arguments`; its one JSON answer.
+  func python(_ arguments: String..., timeout: TimeInterval = 120) throws -> [String: Any] {
+    let result = try CommandRunner(executable: "/usr/bin/python3", environment: environment).run(
+      [Self.client] + arguments, timeout: timeout)
+    let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+    return try #require(object, "the client said: \(result.stdout) \(result.stderr)")
+  }
+
+  /// Starts a Python client that subscribes to `app` and records its signals in `record`;
+  /// returns once it is subscribed.
+  func listen(app: String, record: String) throws {
+    let out = record + ".out"
+    let pid = try CommandRunner.spawn(
+      ["/usr/bin/python3", Self.client, "listen", app, record],
+      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdout: out,
+      stderr: record + ".err")
+    pids.append(pid)
+    let ready = waitUntil(timeout: 60) { CommandRunner.hasExited(pid) || text(out).contains("ready") }
+    try #require(
+      text(out).contains("ready"), "the listener did not subscribe: \(text(out)) \(text(record + ".err"))")
+  }
+
+  /// `notify ARGUMENTS` on the same store.
+  func notify(_ arguments: String...) throws -> CommandRunner.Result {
+    try CommandRunner(environment: environment).run(arguments)
+  }
+
+  /// The ids `notify list --json` shows for `app`.
+  func pendingIDs(app: String) throws -> [String] {
+    let result = try notify("list", "--json", "--app", app)
+    let list = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]] ?? []
+    return list.compactMap { $0["id"] as? String }
+  }
+}
+
+/// A file's text, empty when it cannot be read.
+func text(_ path: String) -> String {
+  fileBytes(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
+}

@@ -1,0 +1,202 @@
+import Foundation
+import NotifyTestSupport
+import Testing
+
+/// The scheduler on a real bus: a private dbus-daemon, `notify daemon` started by the
+/// test, `gdbus` and the Python client as callers, the `notify` command on the same store.
+@Suite(
+  .ownThreads,
+  .enabled(
+    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi")
+)
+struct SchedulerBusTests {
+  @Test func aBatchIsListedByTheCommandAndCancelled() throws {
+    // Given the daemon on a bus
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    // When a batch of two is scheduled: an absolute instant in ms, a wall clock with a zone
+    let scheduled = try bus.gdbus(
+      "Schedule", "org.example.Batch",
+      "[{'id': <'flight'>, 'title': <'Flight'>, 'at': <int64 4102444800000>}, {'id': <'standup'>, 'body': <'Standup'>, 'at': <'09:00'>, 'timeZone': <'Europe/Berlin'>, 'repeat': <'day'>}]"
+    )
+    // Then it answers with the ids, the command lists them, and so does ListPending
+    #expect(
+      scheduled.stdout.contains("(['flight', 'standup'], @as [])"), "\(scheduled.stdout)\(scheduled.stderr)")
+    #expect(try bus.pendingIDs(app: "org.example.Batch").sorted() == ["flight", "standup"])
+    let listed = try bus.gdbus("ListPending", "org.example.Batch")
+    #expect(listed.stdout.contains("'fireDate': <'2100-01-01T00:00:00Z'>"), "\(listed.stdout)")
+    #expect(listed.stdout.contains("'timeZone': <'Europe/Berlin'>"))
+    // When one is cancelled, the other stays
+    let cancelled = try bus.gdbus("Cancel", "org.example.Batch", "['flight']")
+    #expect(cancelled.status == 0, "\(cancelled.stderr)")
+    #expect(try bus.pendingIDs(app: "org.example.Batch") == ["standup"])
+    // And an id that is not pending is the named error, with the CLI's words
+    let unknown = try bus.gdbus("Cancel", "org.example.Batch", "['flight']")
+    #expect(unknown.stderr.contains("io.github.notify.Scheduler1.Error.UnknownId"), "\(unknown.stderr)")
+    #expect(unknown.stderr.contains("not pending in app 'org.example.Batch'"))
+  }
+
+  @Test func theLimitNamesTheDiscardedIds() throws {
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    // When a batch of 65 is scheduled (b65 fires last)
+    let answer = try bus.python("batch", "org.example.Limit", "65")
+    // Then the limit error names b65, and 64 stay pending
+    #expect(answer["error"] as? String == "io.github.notify.Scheduler1.Error.LimitReached", "\(answer)")
+    let message = answer["message"] as? String ?? ""
+    #expect(message.contains("not scheduled: 'b65'"), "\(message)")
+    #expect(message.hasSuffix("discarded: b65"), "\(message)")
+    let pending = try bus.pendingIDs(app: "org.example.Limit")
+    #expect(pending.count == 64 && !pending.contains("b65"))
+    // When one sooner than all comes, it evicts the latest, which the reply names
+    let sooner = try bus.gdbus(
+      "Schedule", "org.example.Limit", "[{'id': <'early'>, 'body': <'e'>, 'in': <'30m'>}]")
+    #expect(sooner.stdout.contains("(['early'], ['b64'])"), "\(sooner.stdout)\(sooner.stderr)")
+    let history = try bus.notify("history", "--json", "--app", "org.example.Limit").stdout
+    #expect(history.contains("\"b64\"") && history.contains("pending-limit"))
+  }
+
+  @Test func badInputIsANamedErrorAndTheStoreStaysAsItWas() throws {
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    _ = try bus.python("batch", "org.example.Bad", "2")
+    let before = try bus.notify("list", "--json", "--app", "org.example.Bad").stdout
+    #expect(try bus.pendingIDs(app: "org.example.Bad") == ["b1", "b2"])
+    // Wrong signature, unknown key, a 10 MB string, 100,000 requests, a bad trigger
+    let wrong = try bus.python("wrong-signature", "org.example.Bad")
+    #expect(wrong["error"] as? String == "io.github.notify.Scheduler1.Error.InvalidArgs", "\(wrong)")
+    #expect((wrong["message"] as? String ?? "").contains("Schedule takes (saa{sv}), not (s)"))
+    let unknown = try bus.gdbus(
+      "Schedule", "org.example.Bad",
+      "[{'body': <'b'>, 'in': <'1h'>}, {'body': <'b'>, 'in': <'1h'>, 'colour': <'red'>}]")
+    #expect(
+      unknown.stderr.contains("Error.InvalidArgs: request 2 of 2: unknown key 'colour'"), "\(unknown.stderr)")
+    let huge = try bus.python("huge", "org.example.Bad", String(10 * 1024 * 1024))
+    #expect(huge["error"] as? String == "io.github.notify.Scheduler1.Error.InvalidArgs", "\(huge)")
+    #expect((huge["message"] as? String ?? "").contains("a string of more than 65536 bytes"))
+    let many = try bus.python("batch", "org.example.Bad", "100000")
+    #expect(many["error"] as? String == "io.github.notify.Scheduler1.Error.InvalidArgs", "\(many)")
+    #expect((many["message"] as? String ?? "").contains("an array of more than 1000 items"))
+    let trigger = try bus.gdbus(
+      "Schedule", "org.example.Bad", "[{'body': <'b'>, 'in': <'1h'>, 'repeat': <'fortnight'>}]")
+    #expect(
+      trigger.stderr.contains("Error.InvalidTrigger: unknown repeat unit 'fortnight'"), "\(trigger.stderr)")
+    let noApp = try bus.gdbus("ListPending", "")
+    #expect(noApp.stderr.contains("Error.InvalidArgs: the app id is empty"), "\(noApp.stderr)")
+    // Then the store is as it was, and the daemon still answers
+    #expect(try bus.notify("list", "--json", "--app", "org.example.Bad").stdout == before)
+    #expect(bus.answers())
+  }
+
+  @Test func signalsReachTheAppsConnectionsOnly() throws {
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    // Given a client of app A and one of app B, each subscribed to its own app
+    let recordA = bus.folder.file("a.record")
+    let recordB = bus.folder.file("b.record")
+    try bus.listen(app: "org.example.A", record: recordA)
+    try bus.listen(app: "org.example.B", record: recordB)
+    // When each app presents a notification
+    #expect(try bus.python("present", "org.example.A", "for-a")["result"] != nil)
+    #expect(try bus.python("present", "org.example.B", "for-b")["result"] != nil)
+    // Then each client hears Delivered for its own, with the userInfo, and nothing of the other's
+    let heard = waitUntil(timeout: 30) {
+      text(recordA).contains("\"for-a\"") && text(recordB).contains("\"for-b\"")
+    }
+    #expect(
+      heard,
+      "A heard: \(text(recordA)) B heard: \(text(recordB)) daemon: \(text(bus.folder.file("daemon.err")))")
+    #expect(text(recordA).contains("\"Delivered\"") && text(recordA).contains("\"room\": \"4B\""))
+    #expect(!text(recordA).contains("for-b"))
+    #expect(!text(recordB).contains("for-a"))
+  }
+
+  @Test func aCallStartsTheDaemonByActivation() throws {
+    // Given the activation file in the bus's service folder, naming the built notify, and no daemon
+    let bus = try SchedulerBus()
+    let file = """
+      [D-BUS Service]
+      Name=io.github.notify.Scheduler1
+      Exec=/usr/bin/env NOTIFY_SCHEDULER=on \(CommandRunner.product("notify")) daemon --sink stdout --db \(bus.folder.file("notify.db"))
+      SystemdService=notify.service
+      """
+    try file.write(
+      toFile: bus.services + "/io.github.notify.Scheduler1.service", atomically: true, encoding: .utf8)
+    // When a client calls the scheduler (again, when a loaded machine took the daemon past
+    // the bus's 10 s start timeout: nothing here starts it but the bus)
+    var answer = try bus.gdbus("GetBadge", "org.example.Activated")
+    _ = waitUntil(timeout: 90, interval: 0.5) {
+      if answer.stdout.contains("(uint32 0,)") { return true }
+      answer = (try? bus.gdbus("GetBadge", "org.example.Activated")) ?? answer
+      return false
+    }
+    // Then the bus started the daemon, which answered
+    #expect(answer.stdout.contains("(uint32 0,)"), "\(answer.stdout)\(answer.stderr)")
+    let scheduled = try bus.gdbus(
+      "Schedule", "org.example.Activated", "[{'id': <'later'>, 'body': <'b'>, 'in': <'1h'>}]")
+    #expect(scheduled.status == 0, "\(scheduled.stderr)")
+    #expect(try bus.pendingIDs(app: "org.example.Activated") == ["later"])
+  }
+
+  @Test func aClickReachesTheAppAsActivated() throws {
+    // Given the daemon delivering to a notification server, and clients of apps A and B
+    let bus = try SchedulerBus(withServer: true)
+    try bus.startDaemon(sink: "desktop")
+    let recordA = bus.folder.file("a.record")
+    let recordB = bus.folder.file("b.record")
+    try bus.listen(app: "org.example.A", record: recordA)
+    try bus.listen(app: "org.example.B", record: recordB)
+    // When A presents a notification with a button, and the user clicks the button
+    let presented = try bus.gdbus(
+      "Present", "org.example.A",
+      "{'id': <'lunch'>, 'title': <'Lunch?'>, 'actions': <[{'key': <'yes'>, 'title': <'Yes'>}]>, 'userInfo': <{'room': <'4B'>}>}"
+    )
+    #expect(presented.stdout.contains("('lunch',)"), "\(presented.stdout)\(presented.stderr)")
+    var shown: [String: Any]?
+    _ = waitUntil(timeout: 30) {
+      shown = ScriptedDesktop.lines(bus.desktop.record).first { $0["call"] as? String == "Notify" }
+      return shown != nil
+    }
+    let id = try #require(shown?["id"] as? Int, "nothing was shown: \(text(bus.folder.file("daemon.err")))")
+    try bus.desktop.drive("Click", "\(id)", "yes", "token-1")
+    // Then A hears Activated with the button's key and the userInfo; B hears nothing of it
+    let heard = waitUntil(timeout: 30) { text(recordA).contains("\"Activated\"") }
+    #expect(heard, "A heard: \(text(recordA)) daemon: \(text(bus.folder.file("daemon.err")))")
+    let activated = ScriptedDesktop.lines(recordA).first { $0["member"] as? String == "Activated" }
+    let arguments = activated?["args"] as? [Any] ?? []
+    #expect(arguments.count == 3 && arguments[1] as? String == "lunch")
+    let details = arguments.last as? [String: Any] ?? [:]
+    #expect(details["action"] as? String == "yes")
+    #expect((details["userInfo"] as? [String: Any])?["room"] as? String == "4B")
+    #expect(!text(recordB).contains("lunch"))
+  }
+
+  @Test func withdrawTakesItOffTheScreenAndTheAppHearsDismissed() throws {
+    // Given a notification of app A on the server, and A's client listening
+    let bus = try SchedulerBus(withServer: true)
+    try bus.startDaemon(sink: "desktop")
+    let record = bus.folder.file("a.record")
+    try bus.listen(app: "org.example.A", record: record)
+    _ = try bus.gdbus("Present", "org.example.A", "{'id': <'w1'>, 'title': <'Soon gone'>}")
+    let shown = waitUntil(timeout: 30) {
+      ScriptedDesktop.lines(bus.desktop.record).contains { $0["call"] as? String == "Notify" }
+    }
+    #expect(shown, "nothing was shown: \(text(bus.folder.file("daemon.err")))")
+    // When A withdraws it
+    let withdrawn = try bus.gdbus("Withdraw", "org.example.A", "['w1']")
+    #expect(withdrawn.status == 0, "\(withdrawn.stderr)")
+    // Then the server was asked to close it, and A hears Dismissed, reason 3 (closed by a call)
+    #expect(
+      ScriptedDesktop.lines(bus.desktop.record).contains { $0["call"] as? String == "CloseNotification" })
+    let heard = waitUntil(timeout: 30) {
+      ScriptedDesktop.lines(record).contains { $0["member"] as? String == "Dismissed" }
+    }
+    #expect(heard, "A heard: \(text(record))")
+    let dismissed = ScriptedDesktop.lines(record).first { $0["member"] as? String == "Dismissed" }
+    let arguments = dismissed?["args"] as? [Any] ?? []
+    #expect(arguments.count == 4 && arguments[1] as? String == "w1" && arguments[2] as? Int == 3)
+    // And withdrawing it again names it as not on screen
+    let again = try bus.gdbus("Withdraw", "org.example.A", "['w1']")
+    #expect(again.stderr.contains("Error.UnknownId: not dismissed: 'w1'"), "\(again.stderr)")
+  }
+}
