@@ -72,14 +72,8 @@ struct DesktopStoreTransactionsTests {
     #expect(try store.changedByOthers())
     firer.storeChanged()
     store.countTransactions()
-    var wake = try firer.wake()
-    var wakes = 1
-    while let next = wake.next, wakes < 20 {
-      clock.set(max(next, clock.now()))
-      wake = try firer.wake()
-      wakes += 1
-    }
-    #expect(wake.next == nil, "the firer went back to sleep with nothing to wait for")
+    let next = try wakeUntilIdle(clock: clock) { try firer.wake().next }
+    #expect(next == nil, "the firer went back to sleep with nothing to wait for")
     return store.transactions
   }
 
