@@ -92,21 +92,30 @@ struct InteractionRouter: ClickReachability {
   /// that the hand-off only reads `Delivery.offersDefaultAction`; without it (a `present`,
   /// a release of what quiet hours held) the store is read here.
   func reaches(app: String, known: AppReach?) -> Bool {
-    let online = known?.online ?? ((try? store.presences(app: app)) ?? []).contains { $0.app == app }
-    if online { return true }
-    // Unreadable settings: the entry's default name, as a click would find it.
-    let entryName = known.map(\.desktopEntry) ?? ((try? store.desktopEntry(app: app)) ?? nil)
-    guard case .success = launcher.plan(app: app, entryName: entryName) else { return false }
+    if isOnline(app, known: known) { return true }
+    guard case .success = launcher.plan(app: app, entryName: entryName(app, known: known)) else {
+      return false
+    }
     return true
+  }
+
+  /// Whether a process of `app` is online, as the claim read it or the store says now.
+  private func isOnline(_ app: String, known: AppReach?) -> Bool {
+    known?.online ?? ((try? store.presences(app: app)) ?? []).contains { $0.app == app }
+  }
+
+  /// The desktop entry configured for `app`, as the claim read it or the store says now.
+  /// Unreadable settings: the entry's default name, as a click would find it.
+  private func entryName(_ app: String, known: AppReach?) -> String? {
+    known.map(\.desktopEntry) ?? ((try? store.desktopEntry(app: app)) ?? nil)
   }
 
   /// Whether a click reaches `app`, and its desktop entry's icon and id: one lookup of the
   /// entry, which must stay inside its folder (`AppLauncher.plan`).
   func look(app: String, known: AppReach?) -> AppLook {
-    let online = known?.online ?? ((try? store.presences(app: app)) ?? []).contains { $0.app == app }
-    let entryName = known.map(\.desktopEntry) ?? ((try? store.desktopEntry(app: app)) ?? nil)
+    let entryName = entryName(app, known: known)
     guard case .success(let plan) = launcher.plan(app: app, entryName: entryName) else {
-      return AppLook(reaches: online, icon: nil, desktopEntry: entryName ?? app)
+      return AppLook(reaches: isOnline(app, known: known), icon: nil, desktopEntry: entryName ?? app)
     }
     return AppLook(reaches: true, icon: plan.icon, desktopEntry: entryName ?? app)
   }

@@ -382,16 +382,7 @@ public final class Firer {
     }
     guard !handOffs.isEmpty else { return }
     if handOffs.contains(where: { !$0.delivery.held }) { sched_yield() }
-    do {
-      let read = try store.markDelivered(handOffs, zones: clock.zones, app: options.app)
-      keep(read)
-      carryClaims(to: read?.version)
-    } catch {
-      // Shown but not yet recorded: keep them and try again before the next claim, so a
-      // busy store cannot make a live firer's claims linger.
-      unrecorded += handOffs
-      logger.error("delivered \(handOffs.count) but could not record them yet: \(error)")
-    }
+    markDelivered(handOffs)
     // Logged once the burst is handed over and recorded: a log line is no reason for the
     // next hand-off to wait.
     for handOff in handOffs {
@@ -408,12 +399,21 @@ public final class Firer {
   private func recordUnrecorded() {
     let waiting = unrecorded
     unrecorded = []
-    guard !waiting.isEmpty else { return }
+    markDelivered(waiting)
+  }
+
+  /// Records hand-offs as delivered in one transaction and keeps the outlook it read. Shown
+  /// but not yet recorded when the store refuses: kept and tried again before the next
+  /// claim, so a busy store cannot make a live firer's claims linger.
+  private func markDelivered(_ handOffs: [HandOff]) {
+    guard !handOffs.isEmpty else { return }
     do {
-      keep(try store.markDelivered(waiting, zones: clock.zones, app: options.app))
+      let read = try store.markDelivered(handOffs, zones: clock.zones, app: options.app)
+      keep(read)
+      carryClaims(to: read?.version)
     } catch {
-      unrecorded = waiting
-      logger.error("delivered \(waiting.count) but could not record them yet: \(error)")
+      unrecorded += handOffs
+      logger.error("delivered \(handOffs.count) but could not record them yet: \(error)")
     }
   }
 
