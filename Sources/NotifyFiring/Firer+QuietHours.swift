@@ -75,54 +75,83 @@ extension Firer {
         try? store.unclaimHeld(Self.heldOf(steps[position...]))
         break
       }
-      // The app may have cancelled some since they were claimed: a cancel wins unless the
-      // hand-off is under way. A store that cannot be read does not hold them back.
+      // From the confirmation to the note, a cancel leaves these to this firer.
       let planned = Self.heldOf(steps[position...position])
-      let ones = (try? store.keepHeld(planned, owner: identity)) ?? planned
-      guard !ones.isEmpty else { continue }
-      let notification: LocalNotification
-      var summaryID: String?
-      if case .summary(let app, _) = step {
-        let id = "quiet-" + String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
-        summaryID = id
-        notification = QuietRelease.summary(app: app, ones, id: id, at: now)
-      } else {
-        notification = ones[0].notification
+      let outcome = withHandOffLock({ try store.beginRelease(planned, owner: identity) }) {
+        show(step, planned, settings: settings, at: now)
       }
-      let prepared = preparation(
-        notification, settings: settings[notification.app] ?? .allowAll, quiet: false, at: now, version: nil)
-      // One shown on its own replaces its bubble; a summary is a new one.
-      let delivery = delivery(
-        notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1, fireDate: ones.last!.fireDate,
-        late: true, at: now, replacing: summaryID == nil ? ones[0].bubble : nil, prepared)
-      var bubble: ServerBubbleID?
-      switch hand(delivery) {
-      case .taken(_, let receipt):
-        bubble = receipt.bubble
-      case .uncertain:
-        break
-      case .refused(let error):
-        logger.warning("could not show what quiet hours held; trying again at the next wake: \(error)")
+      switch outcome {
+      case .cancelled:
+        continue
+      case .refused:
         try? store.unclaimHeld(Self.heldOf(steps[position...]))
         return shown
-      case .fault(let fault):
-        logger.warning("could not show what quiet hours held; trying again at the next wake: \(fault)")
-        try? store.unclaimHeld(Self.heldOf(steps[position...]))
-        return shown
+      case .shown(let release, let app):
+        recordRelease(release)
+        shown += release.held.count
+        logger.info(
+          "showed \(release.held.count) held for quiet hours",
+          metadata: ["app": "\(app)", "id": "\(release.summaryID ?? release.held[0].notification.id)"])
       }
-      // One write(2): from here on a crash cannot show it again.
-      do {
-        try store.noteReleased(ones, at: now, summaryID: summaryID, owner: identity)
-      } catch {
-        logger.warning("could not note a release; recording it at once instead: \(error)")
-      }
-      recordRelease(ShownRelease(held: ones, at: now, summaryID: summaryID, bubble: bubble))
-      shown += ones.count
-      logger.info(
-        "showed \(ones.count) held for quiet hours",
-        metadata: ["app": "\(notification.app)", "id": "\(notification.id)"])
     }
     return shown
+  }
+
+  /// What became of one step of a release.
+  private enum StepOutcome {
+    /// The app cancelled all of it since it was claimed.
+    case cancelled
+    /// The sink did not take it: it and the steps after it go back.
+    case refused
+    /// The sink took it (noted in the journal), to be recorded.
+    case shown(ShownRelease, app: String)
+  }
+
+  /// Shows one release step (the held occurrences `planned`), under their hand-off locks.
+  private func show(
+    _ step: QuietRelease.Step, _ planned: [HeldNotification], settings: [String: NotificationSettings],
+    at now: Date
+  ) -> StepOutcome {
+    // The app may have cancelled some since they were claimed. A store that cannot be read
+    // does not hold them back.
+    let ones = (try? store.keepHeld(planned, owner: identity)) ?? planned
+    guard !ones.isEmpty else { return .cancelled }
+    let notification: LocalNotification
+    var summaryID: String?
+    if case .summary(let app, _) = step {
+      let id = "quiet-" + String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
+      summaryID = id
+      notification = QuietRelease.summary(app: app, ones, id: id, at: now)
+    } else {
+      notification = ones[0].notification
+    }
+    let prepared = preparation(
+      notification, settings: settings[notification.app] ?? .allowAll, quiet: false, at: now, version: nil)
+    // One shown on its own replaces its bubble; a summary is a new one.
+    let delivery = delivery(
+      notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1, fireDate: ones.last!.fireDate,
+      late: true, at: now, replacing: summaryID == nil ? ones[0].bubble : nil, prepared)
+    var bubble: ServerBubbleID?
+    switch hand(delivery) {
+    case .taken(_, let receipt):
+      bubble = receipt.bubble
+    case .uncertain:
+      break
+    case .refused(let error):
+      logger.warning("could not show what quiet hours held; trying again at the next wake: \(error)")
+      return .refused
+    case .fault(let fault):
+      logger.warning("could not show what quiet hours held; trying again at the next wake: \(fault)")
+      return .refused
+    }
+    // One write(2): from here on a crash cannot show it again.
+    do {
+      try store.noteReleased(ones, at: now, summaryID: summaryID, owner: identity)
+    } catch {
+      logger.warning("could not note a release; recording it at once instead: \(error)")
+    }
+    return .shown(
+      ShownRelease(held: ones, at: now, summaryID: summaryID, bubble: bubble), app: notification.app)
   }
 
   /// The held occurrences `steps` stand for.

@@ -297,11 +297,29 @@ public final class Firer {
   /// what became of it. Nothing but the delivery value is built before the sink call: that
   /// is the latency that counts.
   private func handOver(_ claim: Claim, attempt: Int) -> FiringStateMachine.HandOffResult {
+    withHandOffLock({ try store.beginHandOff(claim, owner: identity) }) {
+      handOverLocked(claim, attempt: attempt)
+    }
+  }
+
+  /// Runs `body`, a hand-off from its confirmation to its note, holding the store's
+  /// hand-off lock `begin` takes: a cancel under way finishes first (and then shows in the
+  /// confirmation); one arriving later leaves the occurrence to this firer
+  /// (`FiringStore.beginHandOff`). A journal that cannot be opened does not hold the
+  /// hand-off back.
+  func withHandOffLock<T>(_ begin: () throws -> Void, _ body: () -> T) -> T {
+    let locked = (try? begin()) != nil
+    defer { if locked { store.finishHandOff(owner: identity) } }
+    return body()
+  }
+
+  private func handOverLocked(_ claim: Claim, attempt: Int) -> FiringStateMachine.HandOffResult {
     let key = ClaimKey(claim)
     // A claim the user cancelled, or another firer took over past its lease while this one
-    // was stopped, is no longer this firer's to hand over (`ClaimLease`). A store that
-    // cannot be read does not hold the delivery back.
-    if attempt == 1, mustConfirm(claim),
+    // was stopped, is no longer this firer's to hand over (`ClaimLease`). Asked before every
+    // attempt: a retry comes after the lock was given back. A store that cannot be read does
+    // not hold the delivery back.
+    if mustConfirm(claim),
       (try? store.keepClaim(claim, owner: identity, now: clock.now())) == false
     {
       prepared[key] = nil

@@ -17,6 +17,14 @@ import NotifyCore
 /// The file sits beside the store, `STORE-handoff-PID-STARTTIME-BOOT`, 0600 like every
 /// file of the store; it is emptied once its lines are recorded and removed when the
 /// firer stops.
+///
+/// A lock on one byte of it says that occurrence's hand-off is under way: the firer holds
+/// it from the confirmation of a claim (or a held row) to its line, and a cancel that finds
+/// it held leaves that occurrence to the firer (`HandOffProbes`). Without it a cancel
+/// landing between the confirmation and the line would delete a claim about to be shown,
+/// and the occurrence would be both cancelled and delivered. The locks are Linux's
+/// open-file-description locks: a cancel in the firer's own process (an app's) sees them
+/// too, and a dead firer's go with it.
 final class HandOffJournal {
   let path: String
   private let fd: Int32
@@ -39,6 +47,40 @@ final class HandOffJournal {
   }
 
   deinit { close(fd) }
+
+  /// Takes the hand-off locks of `entries`, waiting while a canceller's transaction looks
+  /// at them (`HandOffProbes`: it holds a shared lock until its commit, and never waits for
+  /// these).
+  func lockHandOff(_ entries: [Entry]) {
+    for entry in entries { _ = Self.lock(fd, F_WRLCK, entry, wait: true) }
+  }
+
+  /// Gives every hand-off lock back.
+  func unlockHandOff() {
+    var whole = flock()
+    whole.l_type = Int16(F_UNLCK)
+    whole.l_whence = Int16(SEEK_SET)
+    _ = fcntl(fd, Self.setLock, &whole)
+  }
+
+  /// `F_OFD_SETLK` and `F_OFD_SETLKW` (`<linux/fcntl.h>`, Linux 3.15): glibc names them only
+  /// under `_GNU_SOURCE`, which Swift's Glibc module is built without.
+  private static let setLock: Int32 = 37
+  private static let setLockWait: Int32 = 38
+
+  /// Locks (`F_RDLCK`, `F_WRLCK`) the byte standing for `entry` on `fd`; false when another
+  /// open file holds a conflicting lock (only when not waiting).
+  static func lock(_ fd: Int32, _ type: Int32, _ entry: Entry, wait: Bool) -> Bool {
+    var lock = flock()
+    lock.l_type = Int16(type)
+    lock.l_whence = Int16(SEEK_SET)
+    lock.l_start = off_t(entry.lockByte)
+    lock.l_len = 1
+    while fcntl(fd, wait ? setLockWait : setLock, &lock) != 0 {
+      if errno != EINTR { return false }
+    }
+    return true
+  }
 
   /// Appends one hand-off.
   func append(_ handOff: HandOff) throws(NotifyError) {
@@ -77,6 +119,11 @@ final class HandOffJournal {
   /// lines of released held occurrences (`releases`).
   static func read(_ path: String) -> [Key: Date] {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+    return handOffs(in: text)
+  }
+
+  /// The hand-offs `text`, a journal's contents, lists (`read`).
+  static func handOffs(in text: String) -> [Key: Date] {
     var entries: [Key: Date] = [:]
     for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
       let fields = line.split(separator: " ")
@@ -92,6 +139,11 @@ final class HandOffJournal {
   /// row's key; empty when there is no such file. A line cut short by a crash is ignored.
   static func releases(_ path: String) -> [Int64: Release] {
     guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+    return releases(in: text)
+  }
+
+  /// The releases `text`, a journal's contents, lists (`releases`).
+  static func releases(in text: String) -> [Int64: Release] {
     // Only whole lines: a summary id cut short would still parse.
     let whole = text[..<(text.lastIndex(of: "\n") ?? text.startIndex)]
     var entries: [Int64: Release] = [:]
@@ -122,7 +174,21 @@ final class HandOffJournal {
     case held(Int64)
 
     init(_ handOff: HandOff) {
-      self = .claim(Key(rowID: handOff.claim.rowID, occurrence: handOff.claim.occurrence))
+      self = .init(handOff.claim)
+    }
+
+    init(_ claim: Claim) {
+      self = .claim(Key(rowID: claim.rowID, occurrence: claim.occurrence))
+    }
+
+    /// The byte of the journal whose lock says this one's hand-off is under way: a row's
+    /// occurrences apart by less than 1024 get bytes of their own (only a few of a row's
+    /// are ever claimed at once), held rows theirs above 2^62.
+    var lockByte: Int64 {
+      switch self {
+      case .claim(let key): key.rowID &* 1024 &+ Int64(key.occurrence & 1023)
+      case .held(let seq): (1 << 62) | seq
+      }
     }
   }
 }
@@ -161,15 +227,40 @@ final class HandOffJournals: @unchecked Sendable {
   ) throws(NotifyError) {
     lock.lock()
     defer { lock.unlock() }
-    let journal: HandOffJournal
-    if let existing = open[owner] {
-      journal = existing
-    } else {
-      journal = try HandOffJournal(storePath: storePath, owner: owner)
-      open[owner] = journal
-    }
+    let journal = try opened(owner: owner, storePath: storePath)
     try write(journal)
     for entry in entries { unrecorded[entry] = owner }
+  }
+
+  /// `owner` is about to confirm and hand over `entries`: takes their hand-off locks in its
+  /// journal (opening it first when needed) until `finishHandOff`.
+  func beginHandOff(_ entries: [HandOffJournal.Entry], owner: FirerIdentity, storePath: String)
+    throws(NotifyError)
+  {
+    lock.lock()
+    let journal: HandOffJournal
+    do {
+      journal = try opened(owner: owner, storePath: storePath)
+    } catch {
+      lock.unlock()
+      throw error
+    }
+    lock.unlock()
+    // Outside `lock`: this may wait for a canceller's commit.
+    journal.lockHandOff(entries)
+  }
+
+  /// `owner`'s hand-off is noted (or did not happen): gives its locks back.
+  func finishHandOff(owner: FirerIdentity) {
+    lock.withLock { open[owner] }?.unlockHandOff()
+  }
+
+  /// `owner`'s open journal, opened (created) now when needed. Holds `lock`.
+  private func opened(owner: FirerIdentity, storePath: String) throws(NotifyError) -> HandOffJournal {
+    if let existing = open[owner] { return existing }
+    let journal = try HandOffJournal(storePath: storePath, owner: owner)
+    open[owner] = journal
+    return journal
   }
 
   /// These hand-offs are recorded in the store now: a journal all of whose lines are is

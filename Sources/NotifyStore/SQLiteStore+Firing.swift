@@ -134,6 +134,18 @@ extension SQLiteStore: FiringStore {
     }
   }
 
+  public func beginHandOff(_ claim: Claim, owner: FirerIdentity) throws(NotifyError) {
+    try handOffJournals.beginHandOff([.init(claim)], owner: owner, storePath: path)
+  }
+
+  public func beginRelease(_ held: [HeldNotification], owner: FirerIdentity) throws(NotifyError) {
+    try handOffJournals.beginHandOff(held.map { .held($0.key) }, owner: owner, storePath: path)
+  }
+
+  public func finishHandOff(owner: FirerIdentity) {
+    handOffJournals.finishHandOff(owner: owner)
+  }
+
   public func noteHandedOver(_ handOff: HandOff, owner: FirerIdentity) throws(NotifyError) {
     try handOffJournals.append(handOff, owner: owner, storePath: path)
   }
@@ -161,10 +173,12 @@ extension SQLiteStore: FiringStore {
     return outlook
   }
 
-  /// Records a delivery in history, drops its claim, counts it and applies its badge.
+  /// Records a delivery in history, drops its claim, counts it and applies its badge. A
+  /// claim already gone was recorded by the firer that took it over, or, held and never
+  /// shown, cancelled meanwhile: nothing more to record.
   private static func recordDelivered(_ handOff: HandOff, recovered: Bool = false, in db: Database) throws {
     let claim = handOff.claim
-    try dropClaim(claim, in: db)
+    guard try dropClaim(claim, in: db) else { return }
     var event = HistoryEvent(delivery: handOff.delivery)
     if claim.coalesced > 0 { event.detail["coalesced"] = .int(Int64(claim.coalesced)) }
     if recovered { event.detail["recovered"] = .bool(true) }
@@ -192,7 +206,8 @@ extension SQLiteStore: FiringStore {
 
   public func markFailed(_ claim: Claim, reason: String, at: Date) throws(NotifyError) {
     try write { db in
-      try Self.dropClaim(claim, in: db)
+      // Cancelled since the last attempt: the cancel is its fate.
+      guard try Self.dropClaim(claim, in: db) else { return }
       var detail = HistoryEvent.detail(of: claim.notification)
       if claim.coalesced > 0 { detail["coalesced"] = .int(Int64(claim.coalesced)) }
       try HistoryWriter.insert(
@@ -361,9 +376,12 @@ extension SQLiteStore: FiringStore {
     }
   }
 
-  private static func dropClaim(_ claim: Claim, in db: Database) throws {
+  /// Deletes `claim`; false when it was gone already.
+  @discardableResult
+  private static func dropClaim(_ claim: Claim, in db: Database) throws -> Bool {
     try db.cachedStatement(sql: "DELETE FROM claim WHERE notification_rowid = ? AND occurrence = ?")
       .execute(arguments: [claim.rowID, claim.occurrence])
+    return db.changesCount > 0
   }
 
   @discardableResult

@@ -116,18 +116,23 @@ extension SQLiteStore {
   /// `detail.heldAt`), unless a releaser's hand-off journal says it was shown already. Cancel
   /// wins over a release not yet under way: a releaser checks before each hand-off
   /// (`keepHeld`). Returns the ids cancelled, oldest first (an id once per occurrence).
-  func cancelHeld(app: String, id: String?, at now: Date, in db: Database) throws -> [String] {
+  func cancelHeld(app: String, id: String?, at now: Date, probes: HandOffProbes, in db: Database) throws
+    -> [String]
+  {
     var arguments: StatementArguments = [app]
     if let id { arguments += [id] }
     let rows = try Row.fetchAll(
       db, sql: "SELECT * FROM held WHERE app = ? \(id == nil ? "" : "AND notification_id = ?") ORDER BY seq",
       arguments: arguments)
-    var journals: [String: [Int64: HandOffJournal.Release]] = [:]
     var cancelled: [String] = []
     for row in rows {
       let one = HeldTable.decode(row)
-      let releaser = (row["claimed_by"] as String?).flatMap(FirerIdentity.init)
-      if let releaser, releaseNoted(one, by: releaser, journals: &journals) != nil { continue }
+      if let releaser = (row["claimed_by"] as String?).flatMap(FirerIdentity.init) {
+        if probes.isHandedOver(.held(one.key), journal: HandOffJournal.path(storePath: path, owner: releaser))
+        {
+          continue
+        }
+      }
       try db.execute(sql: "DELETE FROM held WHERE seq = ?", arguments: [one.key])
       var detail = HistoryEvent.detail(of: one.notification)
       detail["heldAt"] = .string(RFC3339.string(from: one.heldAt, milliseconds: true))

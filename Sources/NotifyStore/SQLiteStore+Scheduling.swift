@@ -99,7 +99,9 @@ extension SQLiteStore {
   /// hours hold; returns the ids that were neither (the others are cancelled anyway). One
   /// transaction.
   public func cancel(app: String, ids: [String], at now: Date) throws(NotifyError) -> [String] {
-    try write { db in
+    let probes = HandOffProbes()
+    defer { probes.release() }
+    return try write { db in
       var missing: [String] = []
       for id in ids {
         // The notification and its snoozed copy, if any: cancelling one cancels both.
@@ -111,9 +113,10 @@ extension SQLiteStore {
         for row in rows { try cancelRow(NotificationRow.decode(row), at: now, in: db) }
         // A claim not yet handed over loses to the cancel too (`ClaimLease`): its owner
         // checks before handing over and skips it.
-        let claimed = try cancelClaims(app: app, id: id, recording: rows.isEmpty, at: now, in: db)
+        let claimed = try cancelClaims(
+          app: app, id: id, recording: rows.isEmpty, at: now, probes: probes, in: db)
         // What quiet hours hold is the app's to withdraw too (issue 25).
-        let held = try cancelHeld(app: app, id: id, at: now, in: db)
+        let held = try cancelHeld(app: app, id: id, at: now, probes: probes, in: db)
         if rows.isEmpty && !claimed && held.isEmpty { missing.append(id) }
       }
       return missing
@@ -123,7 +126,9 @@ extension SQLiteStore {
   /// Cancels every pending notification of the app, and every occurrence quiet hours hold;
   /// returns their ids. One transaction.
   public func cancelAll(app: String, at now: Date) throws(NotifyError) -> [String] {
-    try write { db in
+    let probes = HandOffProbes()
+    defer { probes.release() }
+    return try write { db in
       let rows = try Row.fetchAll(
         db,
         sql:
@@ -138,20 +143,24 @@ extension SQLiteStore {
           "SELECT DISTINCT json_extract(snapshot, '$.id') FROM claim WHERE json_extract(snapshot, '$.app') = ?",
         arguments: [app])
       for id in claimedIDs
-      where try cancelClaims(app: app, id: id, recording: !ids.contains(id), at: now, in: db) {
+      where try cancelClaims(
+        app: app, id: id, recording: !ids.contains(id), at: now, probes: probes, in: db)
+      {
         if !ids.contains(id) { ids.append(id) }
       }
-      for id in try cancelHeld(app: app, id: nil, at: now, in: db) where !ids.contains(id) { ids.append(id) }
+      for id in try cancelHeld(app: app, id: nil, at: now, probes: probes, in: db) where !ids.contains(id) {
+        ids.append(id)
+      }
       return ids
     }
   }
 
   /// Deletes the claims of the app's notification `id` that their owners have not handed
-  /// over (by the owners' hand-off journals); records one `cancelled` when `recording`.
-  /// Returns whether there was one.
-  private func cancelClaims(app: String, id: String, recording: Bool, at now: Date, in db: Database) throws
-    -> Bool
-  {
+  /// over and are not handing over (`HandOffProbes`); records one `cancelled` when
+  /// `recording`. Returns whether there was one.
+  private func cancelClaims(
+    app: String, id: String, recording: Bool, at now: Date, probes: HandOffProbes, in db: Database
+  ) throws -> Bool {
     let rows = try Row.fetchAll(
       db,
       sql: """
@@ -162,9 +171,10 @@ extension SQLiteStore {
     var cancelled: [Row] = []
     for row in rows {
       if let owner = FirerIdentity(row["owner"]) {
-        let journal = HandOffJournal.read(HandOffJournal.path(storePath: path, owner: owner))
         let key = HandOffJournal.Key(rowID: row["notification_rowid"], occurrence: row["occurrence"])
-        if journal[key] != nil { continue }
+        if probes.isHandedOver(.claim(key), journal: HandOffJournal.path(storePath: path, owner: owner)) {
+          continue
+        }
       }
       try db.execute(
         sql: "DELETE FROM claim WHERE notification_rowid = ? AND occurrence = ?",

@@ -48,7 +48,8 @@ struct CrashTests {
       daemons.append(daemon)
       Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.3))
       daemon.send(SIGKILL)
-      #expect(daemon.waitExit(timeout: 10) == 128 + SIGKILL, "round \(round): \(daemon.errors)")
+      // (60 s: how fast a loaded machine reaps the dead is not this test's subject)
+      #expect(daemon.waitExit(timeout: 60) == 128 + SIGKILL, "round \(round): \(daemon.errors)")
       let claims = try Self.claims(inspector)
       if !claims.isEmpty { killedWhileClaiming += 1 }
       for claim in claims { claimedAtDeath[claim, default: 0] += 1 }

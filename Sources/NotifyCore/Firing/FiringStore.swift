@@ -104,6 +104,19 @@ public protocol FiringStore: AnyObject {
     app: String?
   ) throws -> [Claim]
 
+  /// `owner` is about to confirm `claim` (`keepClaim`) and hand it over: until
+  /// `finishHandOff`, a cancel leaves it to `owner`, and a cancel of it already under way is
+  /// waited for (it then wins: the confirmation fails). Without it a cancel landing between
+  /// the confirmation and the note would delete an occurrence about to be shown. Throws when
+  /// the journal cannot be opened (the firer goes on: the note records at once instead).
+  func beginHandOff(_ claim: Claim, owner: FirerIdentity) throws
+
+  /// `beginHandOff` for held occurrences about to be confirmed (`keepHeld`) and released.
+  func beginRelease(_ held: [HeldNotification], owner: FirerIdentity) throws
+
+  /// The hand-off `beginHandOff` or `beginRelease` began is noted, or did not happen.
+  func finishHandOff(owner: FirerIdentity)
+
   /// Notes durably, at once and without a transaction, that `owner` handed this claimed
   /// occurrence to its sink: should `owner` die before `markDelivered`, the next firer
   /// records it as delivered instead of handing it over again.
@@ -215,4 +228,10 @@ extension FiringStore {
   }
 
   public func isUnchanged(since version: StoreVersion) -> Bool { false }
+
+  public func beginHandOff(_ claim: Claim, owner: FirerIdentity) throws {}
+
+  public func beginRelease(_ held: [HeldNotification], owner: FirerIdentity) throws {}
+
+  public func finishHandOff(owner: FirerIdentity) {}
 }

@@ -51,6 +51,18 @@ final class BusyReleaseStore: FiringStore, @unchecked Sendable {
       now: now, zones: zones, owner: owner, misfireGrace: misfireGrace, limit: limit, app: app)
   }
 
+  func beginHandOff(_ claim: Claim, owner: FirerIdentity) throws {
+    try store.beginHandOff(claim, owner: owner)
+  }
+
+  func beginRelease(_ held: [HeldNotification], owner: FirerIdentity) throws {
+    try store.beginRelease(held, owner: owner)
+  }
+
+  func finishHandOff(owner: FirerIdentity) {
+    store.finishHandOff(owner: owner)
+  }
+
   func noteHandedOver(_ handOff: HandOff, owner: FirerIdentity) throws {
     try store.noteHandedOver(handOff, owner: owner)
   }
