@@ -33,7 +33,11 @@ struct NotificationOptions: ParsableArguments {
   @Option(name: .customLong("launch-image"), help: "Launch image name passed to the app on activation.")
   var launchImage: String?
 
-  @Option(name: .long, help: "none (default), default, or a sound file from the app's sound folder.")
+  @Option(
+    name: .long,
+    help:
+      "none (default), default, a sound file from the app's sound folder, or a sound theme name (alarm-clock-elapsed)."
+  )
   var sound: String?
 
   @Option(name: .long, parsing: .unconditional, help: "Badge number 0...99999 (0 clears it).")

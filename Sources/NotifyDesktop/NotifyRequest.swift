@@ -116,6 +116,9 @@ struct NotifyRequest: Hashable, Sendable {
         hints["suppress-sound"] = .bool(true)
       case .default:
         hints["sound-name"] = .string(NotifyRequest.defaultSoundName)
+      case .themed(let name):
+        // The server looks the name up in the user's own theme.
+        hints["sound-name"] = .string(name)
       case .file:
         // The firer resolves and validates the file; without a path it falls back to the
         // default sound, as an invalid sound does (SPEC.md §4).

@@ -4,8 +4,13 @@ public enum SoundName: Hashable, Sendable {
   case none
   /// The desktop's default message sound.
   case `default`
-  /// A file name looked up in the app's sound folders.
+  /// A file name looked up in the app's sound folders (or, when no folder holds it, a
+  /// name of the freedesktop sound theme: `alarm-clock-elapsed`).
   case file(String)
+  /// A name the freedesktop sound theme has: what a `.file` name resolves to when no
+  /// folder of the app's holds it and the theme does (`SoundLibrary.resolve`). Given and
+  /// stored names are `.file` until then.
+  case themed(String)
 
   /// Parses the CLI / JSON spelling: `none`, `default` or a file name.
   public init(_ text: String) {
@@ -21,7 +26,7 @@ public enum SoundName: Hashable, Sendable {
     switch self {
     case .none: "none"
     case .default: "default"
-    case .file(let name): name
+    case .file(let name), .themed(let name): name
     }
   }
 }

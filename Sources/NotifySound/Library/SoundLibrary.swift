@@ -20,6 +20,8 @@ public struct SoundLibrary: Sendable {
   public let app: String
   /// The folders, in lookup order; the first is where `install` copies to.
   public let folders: [String]
+  /// Where a sound name that is no file of the app's is looked up next.
+  public let theme: SoundTheme
 
   /// The folders of `app` for the given environment; throws `.invalidData` for an app
   /// id that is not `[A-Za-z0-9._-]{1,128}`, or is `.` or `..` (which would name a
@@ -34,6 +36,7 @@ public struct SoundLibrary: Sendable {
     }
     self.app = app
     self.folders = Self.dataDirectories(environment).map { "\($0)/notify/sounds/\(app)" }
+    self.theme = SoundTheme(environment: environment)
   }
 
   /// The XDG base directories for data, user's first.
@@ -101,7 +104,8 @@ public struct SoundLibrary: Sendable {
   }
 
   /// The sound to use for `sound`, checked now: `.none` and `.default` resolve to
-  /// themselves; a file name that is refused, missing or invalid resolves to `.default`
+  /// themselves; a name no folder of the app's holds that is a sound name of the theme
+  /// (`alarm-clock-elapsed`) resolves through `SoundTheme` to `.themed`; a file name that is refused, missing or invalid resolves to `.default`
   /// with `requested` and a `note` saying why. Never throws: call it at fire time.
   public func resolve(_ sound: SoundName) -> SoundResolution {
     guard case .file(let name) = sound else { return SoundResolution(effective: sound) }
@@ -110,13 +114,18 @@ public struct SoundLibrary: Sendable {
       return .substitute(for: name, note: "is not a plain file name", fix: error.fix ?? "")
     }
     guard let file = lookup.file else {
+      // Not the app's: a sound name may be the sound theme's.
+      let themed = SoundTheme.isSoundName(name)
+      if themed, lookup.refusals.isEmpty, let resolution = theme.resolve(name) { return resolution }
       let searched = folders.map { Escaper.visible($0) }.joined(separator: ", ")
       let note =
         lookup.refusals.isEmpty
-        ? "is not found in \(searched)"
+        ? "is not found in \(searched)\(themed ? " nor in the '\(SoundTheme.name)' sound theme" : "")"
         : "is not used: " + lookup.refusals.joined(separator: "; ")
+      let fix = "install it with 'notify sound install FILE --app \(app)'"
       return .substitute(
-        for: name, note: note, fix: "install it with 'notify sound install FILE --app \(app)'")
+        for: name, note: note,
+        fix: themed ? fix + ", or install the freedesktop sound theme (sound-theme-freedesktop)" : fix)
     }
     let check: SoundCheck
     do { check = try SoundCheck.file(file) } catch {

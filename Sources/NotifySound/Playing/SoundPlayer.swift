@@ -79,16 +79,18 @@ public struct SoundPlayer: Sendable {
     switch resolution.effective {
     case .none:
       return .silent
-    case .default:
+    case .default, .themed:
       guard hasAudioOutput else { return .skip(Self.noOutputNote) }
+      let name = resolution.effective == .default ? Self.defaultSoundName : resolution.effective.name
       if environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil,
         let canberra = executable("canberra-gtk-play")
       {
-        return .run([canberra, "-i", Self.defaultSoundName, "-d", "notify"])
+        // (the user's own theme, as a desktop plays it)
+        return .run([canberra, "-i", name, "-d", "notify"])
       }
-      guard let themed = themedDefaultSound() else {
+      guard let themed = resolution.file ?? themedDefaultSound() else {
         return .skip(
-          "no player for the default sound: install canberra-gtk-play, or the freedesktop sound theme with pw-play or paplay"
+          "no player for \(resolution.effective == .default ? "the default sound" : "the sound '\(name)'"): install canberra-gtk-play, or the freedesktop sound theme with pw-play or paplay"
         )
       }
       file = themed

@@ -18,6 +18,12 @@ struct ByteView {
   func uint16BE(_ offset: Int) -> UInt16? { integer(offset, 2, bigEndian: true).map { UInt16($0) } }
   func uint32BE(_ offset: Int) -> UInt32? { integer(offset, 4, bigEndian: true).map { UInt32($0) } }
   func uint64BE(_ offset: Int) -> UInt64? { integer(offset, 8, bigEndian: true) }
+  func uint64LE(_ offset: Int) -> UInt64? { integer(offset, 8, bigEndian: false) }
+
+  /// True when `expected` is at `offset`.
+  func has(_ expected: [UInt8], at offset: Int) -> Bool {
+    slice(offset, expected.count)?.elementsEqual(expected) ?? false
+  }
 
   /// An IEEE 754 double stored big-endian (CAF's sample rate).
   func float64BE(_ offset: Int) -> Double? { uint64BE(offset).map { Double(bitPattern: $0) } }
