@@ -180,11 +180,16 @@ package final class SchedulerEndpoint: LoopAttachable {
     }
   }
 
-  /// The caller, asked of the bus once per connection.
+  /// The caller, asked of the bus once per connection, and its sandbox read from its
+  /// process then (while it holds the connection, so its pid is not yet anyone else's).
   private func caller(of call: BusCall) -> Caller {
     if let known = callers[call.sender] { return known }
     let credentials = call.senderCredentials()
-    let caller = Caller(connection: call.sender, pid: credentials.pid, uid: credentials.uid)
+    let sandbox = Sandbox.decide(ProcessRoot.evidence(pid: credentials.pid))
+    if case .unidentified(let reason) = sandbox {
+      logger.notice("\(call.sender) runs in a sandbox notify cannot identify: \(reason)")
+    }
+    let caller = Caller(connection: call.sender, pid: credentials.pid, uid: credentials.uid, sandbox: sandbox)
     if callers.count >= 4096 { callers.removeAll() }
     callers[call.sender] = caller
     return caller

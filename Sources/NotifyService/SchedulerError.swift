@@ -12,7 +12,8 @@ public enum SchedulerError: Error, Equatable, CustomStringConvertible {
   case invalidTrigger(String)
   /// Ids that were not pending (Cancel) or not on screen (Withdraw); the others took effect.
   case unknownID(String)
-  /// The caller may not act for this app (another user; next: a sandbox naming another app).
+  /// The caller may not act for this app: another user, a sandboxed app naming another app,
+  /// a sandbox notify cannot identify.
   case notAllowed(String)
   /// The store stayed locked by another process past its busy timeout: try again.
   case storeBusy(String)

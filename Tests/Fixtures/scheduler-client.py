@@ -7,6 +7,8 @@ distribution's python3-gi. Each command prints one JSON object on stdout:
   scheduler-client.py huge APP BYTES         Schedule one request whose body is BYTES long
   scheduler-client.py wrong-signature APP    Schedule with (s) only
   scheduler-client.py present APP ID         Present one notification with userInfo {"room": "4B"}
+  scheduler-client.py list APP               ListPending
+  scheduler-client.py subscribe APP          Subscribe (and leave)
   scheduler-client.py listen APP RECORD      Subscribe(APP), then append each signal it receives
                                              to RECORD as a JSON line; prints {"result": "ready"}
                                              once subscribed; runs until killed
@@ -61,6 +63,10 @@ def main(argv):
         content = {"id": GLib.Variant("s", argv[3]), "title": GLib.Variant("s", "Hello"),
                    "userInfo": GLib.Variant("a{sv}", {"room": GLib.Variant("s", "4B")})}
         out(call("Present", GLib.Variant("(sa{sv})", (app, content))))
+    elif command == "list":
+        out(call("ListPending", GLib.Variant("(s)", (app,))))
+    elif command == "subscribe":
+        out(call("Subscribe", GLib.Variant("(s)", (app,))))
     elif command == "listen":
         record = open(argv[3], "a", buffering=1)
 
