@@ -74,6 +74,25 @@ extension LocalNotificationCenter {
     _ = try await onOwner { () throws(NotifyError) in try self.removeDelivered(ids) }
   }
 
+  /// The app's pending notifications of thread `thread`, soonest first.
+  public func pendingNotificationRequests(threadIdentifier thread: String) async throws(NotificationError)
+    -> [StoredNotification]
+  {
+    try await pendingNotificationRequests().filter { $0.notification.threadIdentifier == thread }
+  }
+
+  /// The app's notifications of thread `thread` still on screen, newest first (its bubble
+  /// shows the first).
+  public func delivered(threadIdentifier thread: String) async throws(NotificationError) -> [HistoryEvent] {
+    try await calls.run { () throws(NotifyError) in try self.deliveredOnScreen(thread: thread) }
+  }
+
+  /// Takes the app's notifications of thread `thread` off the screen (the thread's bubble),
+  /// whichever process showed them, recording each as `dismissed` (`dismissed-by-app`).
+  public func removeDeliveredNotifications(threadIdentifier thread: String) async throws(NotificationError) {
+    _ = try await onOwner { () throws(NotifyError) in try self.removeDelivered(thread: thread) }
+  }
+
   /// Takes every notification of the app still on screen off it.
   public func removeAllDeliveredNotifications() async throws(NotificationError) {
     _ = try await onOwner { () throws(NotifyError) in try self.removeAllDelivered() }

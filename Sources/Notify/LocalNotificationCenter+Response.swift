@@ -73,6 +73,21 @@ extension LocalNotificationCenter {
     return missing
   }
 
+  /// Takes the app's delivered notifications of `thread` still on screen off it (the
+  /// thread's bubble); returns their ids.
+  @discardableResult
+  package func removeDelivered(thread: String) throws(NotifyError) -> [String] {
+    let ids = try deliveredOnScreen(thread: thread).map(\.notificationID)
+    let missing = Set(try removeDelivered(ids))
+    return ids.filter { !missing.contains($0) }
+  }
+
+  /// The app's notifications of `thread` the desktop still shows, newest first: the
+  /// thread's bubble shows the latest (`ThreadSummary`).
+  package func deliveredOnScreen(thread: String) throws(NotifyError) -> [HistoryEvent] {
+    try store.onScreen(app: app).filter { $0.detail["threadIdentifier"] == .string(thread) }
+  }
+
   /// Takes every delivered notification of the app still on screen off it; returns their ids.
   @discardableResult
   package func removeAllDelivered() throws(NotifyError) -> [String] {

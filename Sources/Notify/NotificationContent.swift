@@ -45,6 +45,10 @@ public struct NotificationContent: Hashable, Sendable {
   public var bodyMarkup: Bool
   /// The conversation or topic it belongs to (`[A-Za-z0-9._:-]{1,128}`).
   public var threadIdentifier: String?
+  /// The count line of the thread's bubble in the app's words, `%u` the number of
+  /// notifications the bubble stands for, the latest included (`"%u messages from alice"`);
+  /// nil: `"%u new"`. At most 100 characters; `%` only as `%u` or `%%`.
+  public var threadSummary: String? = nil
   /// Images to attach (PNG, JPEG, GIF, WebP, at most 10 MiB each, at most 10), checked and
   /// copied into the store's own folder when the notification is added; a file refused then
   /// fails `add` with `.invalidContent` and nothing is stored.
@@ -94,7 +98,8 @@ public struct NotificationContent: Hashable, Sendable {
       id: id, app: app, schedule: schedule, title: title, body: body, action: action,
       launchImage: launchImage, sound: sound, badge: badge, userInfo: userInfo, urgency: urgency,
       actions: actions, subtitle: subtitle, interruptionLevel: interruptionLevel,
-      threadIdentifier: threadIdentifier, bodyMarkup: bodyMarkup, createdAt: createdAt)
+      threadIdentifier: threadIdentifier, threadSummary: threadSummary, bodyMarkup: bodyMarkup,
+      createdAt: createdAt)
     try Validator.notification(notification)
     let size = JSONValue.object(userInfo).compactText.utf8.count
     guard size <= Validator.maxUserInfoBytes else {
@@ -114,11 +119,13 @@ extension LocalNotification {
 
   /// What this notification shows and carries.
   public var content: NotificationContent {
-    NotificationContent(
+    var content = NotificationContent(
       title: title, body: body, action: action, launchImage: launchImage, sound: sound, badge: badge,
       userInfo: userInfo, urgency: urgency, actions: actions, subtitle: subtitle,
       interruptionLevel: interruptionLevel, threadIdentifier: threadIdentifier,
       attachments: attachments.map { AttachmentSource(file: $0.file, identifier: $0.identifier) },
       bodyMarkup: bodyMarkup)
+    content.threadSummary = threadSummary
+    return content
   }
 }

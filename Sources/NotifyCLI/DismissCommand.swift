@@ -24,12 +24,15 @@ struct DismissCommand: ParsableCommand {
   @Flag(name: .long, help: "Dismiss every delivered notification of the app still on screen.")
   var all = false
 
+  @Option(name: .long, help: "Dismiss the app's notifications of this thread still on screen (its bubble).")
+  var thread: String?
+
   @Argument(help: "Ids to dismiss.")
   var ids: [String] = []
 
   func validate() throws {
-    if all == !ids.isEmpty {
-      throw ValidationError("give the ids to dismiss, or --all (not both)")
+    if [all, !ids.isEmpty, thread != nil].filter({ $0 }).count != 1 {
+      throw ValidationError("give the ids to dismiss, --all or --thread (one of them)")
     }
   }
 
@@ -37,6 +40,14 @@ struct DismissCommand: ParsableCommand {
     let app = try appOption.resolve()
     for id in ids { try Validator.id(id) }
     let center = try store.center(app: app)
+    if let thread {
+      try Validator.threadIdentifier(thread)
+      let dismissed = try center.removeDelivered(thread: thread)
+      Output.error(
+        "dismissed \(dismissed.count) notification\(dismissed.count == 1 ? "" : "s") of thread '\(thread)' of app '\(app)'"
+      )
+      return
+    }
     if all {
       let dismissed = try center.removeAllDelivered()
       Output.error(

@@ -31,6 +31,9 @@ struct HistoryCommand: ParsableCommand {
   @Flag(name: .customLong("all-apps"), help: "Every app's history.")
   var allApps = false
 
+  @Option(name: .long, help: "Only the events of the notifications of this thread.")
+  var thread: String?
+
   @Option(
     name: .customLong("keep-entries"), parsing: .unconditional,
     help: "Set the retention: keep at most N events (100 to 10000000; default 10000).")
@@ -52,7 +55,8 @@ struct HistoryCommand: ParsableCommand {
     }
     let app = allApps ? nil : try appOption.resolve()
     let opened = try store.open()
-    let events = try opened.history(app: app, limit: limit)
+    if let thread { try Validator.threadIdentifier(thread) }
+    let events = try opened.history(app: app, limit: limit, thread: thread)
     if json {
       Output.line(Output.jsonArray(events.map(\.jsonRecord)))
       return

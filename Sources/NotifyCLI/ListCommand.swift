@@ -28,15 +28,20 @@ struct ListCommand: ParsableCommand {
   @Flag(name: .customLong("all-apps"), help: "List every app's notifications.")
   var allApps = false
 
+  @Option(name: .long, help: "Only the notifications of this thread.")
+  var thread: String?
+
   func run() throws {
     let app = allApps ? nil : try appOption.resolve()
     // Every reader shows the instant that will fire: computed in the zones of now, so a
     // moved system zone or updated zone data shows before a firer has run.
     let zones = SystemClock().zones
     let opened = try store.open()
+    if let thread { try Validator.threadIdentifier(thread) }
     let items = ListedNotification.list(
       held: try opened.held(app: app),
-      pending: StoredNotification.current(try opened.pending(app: app), in: zones))
+      pending: StoredNotification.current(try opened.pending(app: app), in: zones)
+    ).filter { thread == nil || $0.notification.threadIdentifier == thread }
     if json {
       Output.line(Output.jsonArray(items.map(\.jsonRecord)))
       return

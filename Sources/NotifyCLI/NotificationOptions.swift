@@ -62,6 +62,11 @@ struct NotificationOptions: ParsableArguments {
   var thread: String?
 
   @Option(
+    name: .customLong("thread-summary"),
+    help: "The count line of the thread's bubble, %u the count (default \"%u new\").")
+  var threadSummary: String?
+
+  @Option(
     name: .long,
     help: "A PNG, JPEG, GIF or WebP image of at most 10 MiB, checked and copied now (repeatable, at most 10)."
   )
@@ -120,7 +125,7 @@ struct NotificationOptions: ParsableArguments {
       launchImage: launchImage, sound: SoundName(sound ?? "none"), badge: badgeNumber,
       userInfo: try userInfo.map(Validator.userInfo) ?? [:], urgency: urgencyValue,
       actions: try actionOptions.actions(), subtitle: subtitle, interruptionLevel: levelValue,
-      threadIdentifier: thread, bodyMarkup: markup, createdAt: now)
+      threadIdentifier: thread, threadSummary: threadSummary, bodyMarkup: markup, createdAt: now)
     try Validator.notification(n)
     return n
   }

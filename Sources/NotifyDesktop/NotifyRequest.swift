@@ -11,7 +11,9 @@ import NotifyCore
 /// urgency (from the interruption level), desktop-entry, image-path (the first attachment's
 /// kept copy, as a `file://` URI) and, only when the server plays sounds itself,
 /// sound-name / sound-file / suppress-sound. A subtitle is the body's first line (in bold
-/// where the server has `body-markup`), or the summary when there is no title.
+/// where the server has `body-markup`), or the summary when there is no title. A thread's
+/// bubble replaced in place ends its body with a count line (`ThreadSummary`), and a
+/// notification of a thread carries `x-kde-origin-name` (its subtitle, else the thread id).
 struct NotifyRequest: Hashable, Sendable {
   /// The sound theme name played for `SoundName.default`.
   static let defaultSoundName = "message-new-instant"
@@ -70,6 +72,13 @@ struct NotifyRequest: Hashable, Sendable {
     appName = notification.app
     self.replacesID = replacesID
     appIcon = delivery.appIcon.map(Self.iconText) ?? ""
+    // A thread's bubble replaced in place stands for its notifications: the latest text, and
+    // a count line (`ThreadSummary`) in the body.
+    let count =
+      replacesID != 0 && notification.threadIdentifier != nil
+      ? ThreadSummary.count(replacing: delivery.thread, id: notification.id) : 1
+    let countLine = ThreadSummary.line(count: count, format: notification.threadSummary)
+    let shownLine = countLine.map { markup ? Escaper.markup($0) : $0 }
     switch (title.isEmpty, subtitle.isEmpty) {
     case (false, true):
       summary = title
@@ -86,10 +95,16 @@ struct NotifyRequest: Hashable, Sendable {
       summary = text
       body = ""
     }
+    if let shownLine { body = body.isEmpty ? shownLine : body + "\n" + shownLine }
     hints = [
       "urgency": .byte(notification.urgency.level),
       "desktop-entry": .string(delivery.desktopEntry ?? notification.app),
     ]
+    if let thread = notification.threadIdentifier {
+      // KDE groups a thread's bubbles under its origin: the subtitle names it (a channel),
+      // else the thread's id.
+      hints["x-kde-origin-name"] = .string(subtitle.isEmpty ? thread : subtitle)
+    }
     if let image = notification.attachments.first {
       // Every server reads a path; the kept copy is the store's, private to the user.
       hints["image-path"] = .string(image.fileURI)

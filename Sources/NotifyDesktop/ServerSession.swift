@@ -50,11 +50,19 @@ struct ServerSession {
     capabilitiesStale = true
   }
 
-  /// `delivery` is on screen as `serverID`.
+  /// `delivery` is on screen as `serverID`. A bubble that showed another notification
+  /// before (a thread's, replaced by its latest) is that one's no more.
   mutating func showed(_ delivery: Delivery, as serverID: UInt32) {
     if shown.count >= Self.trackedLimit, let oldest = shown.keys.min() { shown[oldest] = nil }
+    let key = DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)
+    if let before = shown[serverID]?.notification,
+      case let earlier = DesktopNotificationKey(app: before.app, id: before.id), earlier != key,
+      serverIDs[earlier] == serverID
+    {
+      serverIDs[earlier] = nil
+    }
     shown[serverID] = delivery
-    serverIDs[DesktopNotificationKey(app: delivery.notification.app, id: delivery.notification.id)] = serverID
+    serverIDs[key] = serverID
   }
 
   /// The bubbles still on screen, as far as signals tell, oldest first (each

@@ -58,15 +58,21 @@ extension Firer {
 
   /// The delivery of one occurrence, as the sink is to be given it: everything the sink
   /// needs is in it (the bubble it replaces, whether a click reaches the app), so the sink
-  /// reads nothing.
+  /// reads nothing. A notification of a thread replaces its thread's bubble (`thread`, nil
+  /// when none is on screen) rather than its own (`ThreadSummary`).
   func delivery(
     _ notification: LocalNotification, occurrence: Int, fireDate: Date, late: Bool, at now: Date,
-    replacing bubble: ServerBubbleID?, _ preparation: Preparation
+    replacing bubble: ServerBubbleID?, thread: ThreadBubble? = nil, _ preparation: Preparation
   ) -> Delivery {
     var delivery = Delivery(
       notification: notification, occurrence: occurrence, fireDate: fireDate, deliveredAt: now, late: late)
     delivery.apply(preparation.sound)
-    delivery.replacing = bubble
+    if notification.threadIdentifier != nil {
+      delivery.thread = thread
+      delivery.replacing = thread?.bubble
+    } else {
+      delivery.replacing = bubble
+    }
     if let look = preparation.look {
       delivery.offersDefaultAction = ClickRoute.defaultActionReaches(notification, appReached: look.reaches)
       delivery.appIcon = look.icon
@@ -111,8 +117,11 @@ extension Firer {
     let now = clock.now()
     let settings = try Firer.storeCall { try store.settingsInForce(app: notification.app) }
     let quiet = try Firer.storeCall { try store.quietHours() }.isQuiet(at: now, in: clock.zones.local)
+    let thread = try notification.threadIdentifier.flatMap { thread throws(NotifyError) in
+      try Firer.storeCall { try store.threadBubble(app: notification.app, thread: thread) }
+    }
     let delivery = delivery(
-      notification, occurrence: 1, fireDate: now, late: false, at: now, replacing: bubble,
+      notification, occurrence: 1, fireDate: now, late: false, at: now, replacing: bubble, thread: thread,
       preparation(notification, settings: settings, quiet: quiet, at: now, version: nil))
     if delivery.held {
       try Firer.storeCall { try store.recordHeld(delivery) }

@@ -56,6 +56,11 @@ public final class Firer {
   private var recordedEarly: Set<ClaimKey> = []
   /// Deliveries handed over but not yet recorded because the store was busy.
   private var unrecorded: [HandOff] = []
+  /// The bubble each thread shows after this firer's last hand-off of it, and when that was
+  /// recorded (nil: not yet). A claim read before that record (a burst's, one claimed ahead)
+  /// replaces this bubble rather than the one it read (`ThreadSummary`). Recorded ones go
+  /// once no claim is outstanding.
+  private var threadBubbles: [ThreadKey: (bubble: ThreadBubble, recordedAt: Date?)] = [:]
   /// Held occurrences a release showed but could not record yet because the store was busy:
   /// still claimed by this firer, so no release takes them again (`Firer+QuietHours`).
   var unrecordedReleases: [ShownRelease] = []
@@ -330,10 +335,11 @@ public final class Firer {
     }
     if prepared[key] == nil { prepare([claim]) }
     let now = clock.now()
+    let thread = ThreadKey(claim.notification)
     let delivery = delivery(
       claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
       late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance, at: now,
-      replacing: claim.bubble,
+      replacing: claim.bubble, thread: threadBubble(thread, for: claim),
       prepared[key]
         ?? preparation(claim.notification, settings: .allowAll, quiet: false, at: now, version: nil))
     if delivery.held {
@@ -348,6 +354,11 @@ public final class Firer {
       prepared[key] = nil
       var receipt = DeliveryReceipt(note: shown.note)
       if case .taken(_, let taken) = answer { receipt = taken }
+      if let thread,
+        let next = ThreadSummary.after(shown.thread, id: shown.notification.id, shownAs: receipt.bubble)
+      {
+        threadBubbles[thread] = (next, nil)
+      }
       let handOff = HandOff(claim: claim, delivery: shown, receipt: receipt)
       do {
         // One write(2): from here on a crash cannot show it again (SPEC.md §6).
@@ -427,11 +438,32 @@ public final class Firer {
     guard !handOffs.isEmpty else { return }
     do {
       let read = try store.markDelivered(handOffs, zones: clock.zones, app: options.app)
+      noteThreadsRecorded()
       keep(read)
       carryClaims(to: read?.version)
     } catch {
       unrecorded += handOffs
       logger.error("delivered \(handOffs.count) but could not record them yet: \(error)")
+    }
+  }
+
+  /// The bubble `thread` shows as `claim` is handed over: this firer's last one of it,
+  /// unless that was recorded before the claim read the store (then the claim's is as new).
+  private func threadBubble(_ thread: ThreadKey?, for claim: Claim) -> ThreadBubble? {
+    guard let thread, let (bubble, recordedAt) = threadBubbles[thread] else { return claim.thread }
+    guard let recordedAt, let claimedAt = prepared[ClaimKey(claim)]?.claimedAt, recordedAt < claimedAt else {
+      return bubble
+    }
+    return claim.thread
+  }
+
+  /// The threads' bubbles shown so far are recorded: claims read from now on know them.
+  private func noteThreadsRecorded() {
+    guard unrecorded.isEmpty else { return }
+    let now = clock.now()
+    if prepared.isEmpty { threadBubbles = threadBubbles.filter { $0.value.recordedAt == nil } }
+    for key in threadBubbles.keys where threadBubbles[key]?.recordedAt == nil {
+      threadBubbles[key]?.recordedAt = now
     }
   }
 
@@ -462,5 +494,18 @@ private struct ClaimKey: Hashable {
   init(_ claim: Claim) {
     rowID = claim.rowID
     occurrence = claim.occurrence
+  }
+}
+
+/// An app's thread, whose bubble the firer follows across a burst.
+private struct ThreadKey: Hashable {
+  let app: String
+  let thread: String
+
+  /// The thread of `notification`, nil when it has none.
+  init?(_ notification: LocalNotification) {
+    guard let thread = notification.threadIdentifier else { return nil }
+    app = notification.app
+    self.thread = thread
   }
 }

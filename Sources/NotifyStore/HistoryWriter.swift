@@ -51,6 +51,7 @@ extension SQLiteStore {
       if let bubble {
         try DesktopIDTable.set(
           bubble, app: delivery.notification.app, id: delivery.notification.id, in: db)
+        try ThreadTable.record(delivery, shownAs: bubble, in: db)
       }
       if let badge = delivery.notification.badge {
         try BadgeTable.set(app: delivery.notification.app, count: badge, at: delivery.deliveredAt, in: db)
@@ -58,11 +59,21 @@ extension SQLiteStore {
     }
   }
 
-  /// History, newest first; all apps when `app` is nil.
-  public func history(app: String?, limit: Int) throws(NotifyError) -> [HistoryEvent] {
+  /// History, newest first; all apps when `app` is nil; only the events of notifications
+  /// of `thread` when given (those whose `detail.threadIdentifier` names it, with the
+  /// clicks and dismissals of the same notifications).
+  public func history(app: String?, limit: Int, thread: String? = nil) throws(NotifyError) -> [HistoryEvent] {
     try read { db in
-      let filter = app == nil ? "" : "WHERE app = ?"
+      var filter = app == nil ? "" : "WHERE app = ?"
       var arguments: StatementArguments = app.map { [$0] } ?? []
+      if let thread {
+        filter += filter.isEmpty ? "WHERE " : " AND "
+        filter += """
+          (app, notification_id) IN (SELECT app, notification_id FROM event
+            WHERE json_extract(detail, '$.threadIdentifier') = ?)
+          """
+        arguments += [thread]
+      }
       arguments += [limit]
       return try Row.fetchAll(
         db, sql: "SELECT * FROM event \(filter) ORDER BY seq DESC LIMIT ?", arguments: arguments

@@ -89,6 +89,9 @@ extension SQLiteStore: FiringStore {
           // The bubble a hand-off replaces, read here so that the sink reads nothing.
           claim.bubble = try DesktopIDTable.bubble(
             app: claim.notification.app, id: claim.notification.id, in: db)
+          if let thread = claim.notification.threadIdentifier {
+            claim.thread = try ThreadTable.bubble(app: claim.notification.app, thread: thread, in: db)
+          }
           claims.append(claim)
         }
       }
@@ -185,6 +188,7 @@ extension SQLiteStore: FiringStore {
     try HistoryWriter.insert(event, in: db)
     if let bubble = handOff.receipt.bubble {
       try DesktopIDTable.set(bubble, app: claim.notification.app, id: claim.notification.id, in: db)
+      try ThreadTable.record(handOff.delivery, shownAs: bubble, in: db)
     }
     if handOff.delivery.held {
       // Shown when quiet ends: counted and badged then (`markReleased`).

@@ -321,6 +321,30 @@ enum StoreSchema {
       }
       try db.execute(sql: sql)
     }
+    migrator.registerMigration("v12-threads") { db in
+      // Threads as one bubble (issue 28): the summary format wherever a notification's
+      // content is kept, and each thread's bubble: the notification it shows now (its bubble
+      // is that one's `desktop_id`: gone once the bubble is closed) and how many
+      // notifications it has shown since it was new.
+      var sql = ""
+      for table in ["notification", "response", "left_bubble", "held"] {
+        sql += """
+          ALTER TABLE \(table) ADD COLUMN thread_summary TEXT
+            CHECK (thread_summary IS NULL OR length(thread_summary) BETWEEN 1 AND 100);
+
+          """
+      }
+      sql += """
+        CREATE TABLE thread_bubble (
+          app TEXT NOT NULL,
+          thread TEXT NOT NULL CHECK (length(thread) BETWEEN 1 AND 128),
+          id TEXT NOT NULL,
+          count INTEGER NOT NULL CHECK (count >= 1),
+          PRIMARY KEY (app, thread)
+        ) WITHOUT ROWID;
+        """
+      try db.execute(sql: sql)
+    }
     return migrator
   }
 }

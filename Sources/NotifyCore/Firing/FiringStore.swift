@@ -45,11 +45,15 @@ public struct Claim: Hashable, Sendable {
   /// The bubble the desktop shows for the notification, as the claim's transaction read it
   /// (the last delivery's `DeliveryReceipt.bubble`): what its hand-off replaces.
   public var bubble: ServerBubbleID?
+  /// The bubble the notification's thread shows, as the claim's transaction read it (nil:
+  /// none on screen, or no thread): what its hand-off replaces instead (`ThreadSummary`).
+  public var thread: ThreadBubble?
 
   public init(
     rowID: Int64, occurrence: Int, fireDate: Date, late: Bool, coalesced: Int = 0,
-    notification: LocalNotification, bubble: ServerBubbleID? = nil
+    notification: LocalNotification, bubble: ServerBubbleID? = nil, thread: ThreadBubble? = nil
   ) {
+    self.thread = thread
     self.rowID = rowID
     self.occurrence = occurrence
     self.fireDate = fireDate
@@ -132,6 +136,10 @@ public protocol FiringStore: AnyObject {
 
   /// `owner` stops firing: its hand-off notes, all recorded, can go.
   func endHandOffs(owner: FirerIdentity)
+
+  /// The bubble `app`'s thread `thread` shows now, nil when none is on screen as far as the
+  /// store knows (`ThreadBubble`): what a notification of the thread shown at once replaces.
+  func threadBubble(app: String, thread: String) throws -> ThreadBubble?
 
   /// Records a notification shown at once (`present`, not claimed) as `presented`.
   func recordPresented(_ delivery: Delivery, bubble: ServerBubbleID?) throws
@@ -228,6 +236,8 @@ extension FiringStore {
   }
 
   public func isUnchanged(since version: StoreVersion) -> Bool { false }
+
+  public func threadBubble(app: String, thread: String) throws -> ThreadBubble? { nil }
 
   public func beginHandOff(_ claim: Claim, owner: FirerIdentity) throws {}
 

@@ -26,6 +26,7 @@ extension LocalNotification {
     r.set("actions", NotificationAction.jsonArray(actions))
     r.set("interruptionLevel", interruptionLevel.rawValue)
     r.set("threadIdentifier", threadIdentifier)
+    r.set("threadSummary", threadSummary)
     r.set("attachments", NotificationAttachment.jsonArray(attachments))
     r.set("fireDate", fireDate.map { RFC3339.string(from: $0) })
     switch schedule.fireDate {

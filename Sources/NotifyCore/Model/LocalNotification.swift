@@ -35,6 +35,9 @@ public struct LocalNotification: Hashable, Sendable {
   /// The conversation or topic it belongs to (`threadIdentifier`): a thread shows as one
   /// bubble, replaced as its notifications arrive.
   public var threadIdentifier: String?
+  /// The count line of its thread's bubble in the app's words (`summaryFormat` on iOS):
+  /// `%u` is how many notifications the bubble stands for (`ThreadSummary`); nil: "%u new".
+  public var threadSummary: String?
   /// Images it carries, kept as copies in the store's own folder (`NotificationAttachment`).
   public var attachments: [NotificationAttachment]
   /// Buttons beside the default action, in the order shown (`NotificationAction`).
@@ -61,6 +64,7 @@ public struct LocalNotification: Hashable, Sendable {
     subtitle: String? = nil,
     interruptionLevel: InterruptionLevel? = nil,
     threadIdentifier: String? = nil,
+    threadSummary: String? = nil,
     attachments: [NotificationAttachment] = [],
     bodyMarkup: Bool = false,
     deliveredCount: Int = 0,
@@ -80,6 +84,7 @@ public struct LocalNotification: Hashable, Sendable {
     self.actions = actions
     self.subtitle = subtitle
     self.threadIdentifier = threadIdentifier
+    self.threadSummary = threadSummary
     self.attachments = attachments
     self.bodyMarkup = bodyMarkup
     self.deliveredCount = deliveredCount

@@ -32,6 +32,10 @@ public struct Delivery: Hashable, Sendable {
   /// occurrence was claimed (`Claim.bubble`): a desktop sink replaces it (`replaces_id`)
   /// when the server answering now gave it. Nil: none known.
   public var replacing: ServerBubbleID?
+  /// The bubble of the notification's thread that this delivery replaces (`replacing` is its
+  /// server id), nil for a new bubble: the count line of its body and the thread's bubble
+  /// after it follow from it (`ThreadSummary`).
+  public var thread: ThreadBubble?
   /// Whether a click on the bubble itself can reach the app (`ClickRoute
   /// .defaultActionReaches`), decided before the hand-off: a desktop sink offers the
   /// default action only then.

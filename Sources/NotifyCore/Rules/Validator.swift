@@ -120,6 +120,7 @@ public enum Validator {
     if let title = n.title { try text(title, field: "title", limit: maxTitle) }
     if let subtitle = n.subtitle { try text(subtitle, field: "subtitle", limit: maxTitle) }
     if let thread = n.threadIdentifier { try threadIdentifier(thread) }
+    if let format = n.threadSummary { try ThreadSummary.validate(format: format) }
     if n.attachments.count > maxAttachments {
       throw NotifyError(
         .invalidData, "\(n.attachments.count) attachments; a notification carries at most \(maxAttachments)",
