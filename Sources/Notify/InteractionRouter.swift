@@ -35,6 +35,9 @@ struct InteractionRouter: ClickReachability {
         app: event.app, actionKey: actionKey, action: shown.action(forKey: actionKey),
         replied: reply != nil,
         hostApp: hostApp, onlineApps: online)
+      // The token the server gave for the app to raise its window (xdg-activation): the
+      // D-Bus service's `Activated` signal carries it from here.
+      if let token = event.activationToken { history.detail["activationToken"] = .string(token) }
       // The reply is the user's content: history keeps it (the store is 0600), logs never.
       if let reply {
         history.detail["text"] = .string(reply.text)

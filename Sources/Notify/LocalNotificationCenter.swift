@@ -185,7 +185,7 @@ public final class LocalNotificationCenter: Sendable {
 
   /// `notification` with copies of `sources` kept in the store's attachment folder (checked
   /// first: nothing is kept when one is refused).
-  func keep(_ sources: [AttachmentSource], for notification: LocalNotification) throws(NotifyError)
+  package func keep(_ sources: [AttachmentSource], for notification: LocalNotification) throws(NotifyError)
     -> LocalNotification
   {
     guard !sources.isEmpty else { return notification }
@@ -194,11 +194,18 @@ public final class LocalNotificationCenter: Sendable {
     let token = AttachmentFolder.token()
     do {
       for (index, source) in sources.enumerated() {
-        kept.attachments.append(
-          try folder.keep(
-            source.file, identifier: source.identifier, app: notification.app, id: notification.id,
-            token: token,
-            index: index))
+        let (app, id) = (notification.app, notification.id)
+        if let descriptor = source.descriptor {
+          kept.attachments.append(
+            try folder.keep(
+              descriptor: descriptor, name: source.file, identifier: source.identifier ?? source.file,
+              app: app,
+              id: id, token: token, index: index))
+        } else {
+          kept.attachments.append(
+            try folder.keep(
+              source.file, identifier: source.identifier, app: app, id: id, token: token, index: index))
+        }
       }
       try Validator.notification(kept)
     } catch {

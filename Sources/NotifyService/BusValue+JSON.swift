@@ -38,6 +38,7 @@ extension BusValue {
     case .double(let v): return v.isFinite ? .double(v) : nil
     case .string(let v), .objectPath(let v), .signature(let v): return .string(v)
     case .variant(let inner): return inner.json
+    case .unixFD: return nil
     case .array(let element, let values) where element.hasPrefix("{s"):
       var members: [String: JSONValue] = [:]
       for value in values {

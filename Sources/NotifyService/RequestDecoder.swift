@@ -16,7 +16,15 @@ struct RequestDecoder {
   /// The keys of the content.
   static let contentKeys: Set<String> = [
     "id", "title", "body", "action", "launchImage", "sound", "badge", "userInfo", "urgency", "actions",
+    "subtitle", "interruptionLevel", "threadIdentifier", "threadSummary", "bodyMarkup", "attachments",
   ]
+
+  /// One decoded request: the notification, and the files to attach to it (`attachments`,
+  /// open descriptors the call carries), kept when it is stored.
+  struct Request {
+    var notification: LocalNotification
+    var attachments: [AttachmentSource] = []
+  }
   /// The keys of the trigger (Schedule only).
   static let triggerKeys: Set<String> = [
     "at", "in", "timeZone", "repeat", "repeatCount", "until", "rrule", "every", "on", "except",
@@ -34,20 +42,38 @@ struct RequestDecoder {
       "give 'at' (x: milliseconds since 1970-01-01 UTC, or s: the text of notify schedule --at) or 'in'")
 
   /// A request of `Schedule`: content and trigger.
-  func scheduled(_ entries: [(key: String, value: BusValue)]) throws(SchedulerError) -> LocalNotification {
+  func scheduled(_ entries: [(key: String, value: BusValue)]) throws(SchedulerError) -> Request {
     let fields = try Fields(entries, allowed: Self.contentKeys.union(Self.triggerKeys))
     let schedule = try trigger(fields)
-    return try notification(fields, schedule: schedule)
+    return Request(
+      notification: try notification(fields, schedule: schedule), attachments: try attachments(fields))
   }
 
   /// The content of `Present`: due now, no trigger keys.
-  func presented(_ entries: [(key: String, value: BusValue)]) throws(SchedulerError) -> LocalNotification {
+  func presented(_ entries: [(key: String, value: BusValue)]) throws(SchedulerError) -> Request {
     if let key = entries.first(where: { Self.triggerKeys.contains($0.key) })?.key {
       throw .invalidArgs(
         "'\(key)' is a trigger key: Present shows the notification now; use Schedule for later")
     }
     let fields = try Fields(entries, allowed: Self.contentKeys)
-    return try notification(fields, schedule: Schedule(fireDate: .instant(now)))
+    return Request(
+      notification: try notification(fields, schedule: Schedule(fireDate: .instant(now))),
+      attachments: try attachments(fields))
+  }
+
+  /// The descriptors of `attachments` (`ah`): files, never paths, so that a sandboxed
+  /// caller can attach what it may read and notify reads nothing else of its.
+  private func attachments(_ fields: Fields) throws(SchedulerError) -> [AttachmentSource] {
+    guard let value = fields["attachments"] else { return [] }
+    guard case .array("h", let items) = value else { throw Fields.wrongType("attachments", value, "ah") }
+    guard items.count <= Validator.maxAttachments else {
+      throw .invalidArgs(
+        "\(items.count) attachments; a notification carries at most \(Validator.maxAttachments)")
+    }
+    return items.enumerated().compactMap { index, item in
+      guard case .unixFD(let fd) = item else { return nil }
+      return AttachmentSource(descriptor: fd, name: "attachment \(index + 1)")
+    }
   }
 
   private func trigger(_ fields: Fields) throws(SchedulerError) -> Schedule {
@@ -108,13 +134,29 @@ struct RequestDecoder {
         throw .invalidArgs(error.description)
       }
     }
+    var level: InterruptionLevel?
+    if let text = try fields.string("interruptionLevel") {
+      guard let value = InterruptionLevel(text: text) else {
+        throw .invalidArgs(
+          "unknown interruptionLevel '\(Escaper.visible(text, limit: 40))': use passive, active, time-sensitive or critical"
+        )
+      }
+      if fields["urgency"] != nil, value.urgency != urgency {
+        throw .invalidArgs(
+          "'urgency' \(urgency.rawValue) and 'interruptionLevel' \(text) disagree: give only one")
+      }
+      level = value
+    }
     let n = LocalNotification(
       id: id, app: app, schedule: schedule, title: try fields.string("title"),
       body: try fields.string("body"),
       action: try fields.string("action"), launchImage: try fields.string("launchImage"),
       sound: SoundName(try fields.string("sound") ?? "none"), badge: badge, userInfo: userInfo,
       urgency: urgency,
-      actions: try actions(fields["actions"]), createdAt: now)
+      actions: try actions(fields["actions"]), subtitle: try fields.string("subtitle"),
+      interruptionLevel: level, threadIdentifier: try fields.string("threadIdentifier"),
+      threadSummary: try fields.string("threadSummary"), bodyMarkup: try fields.bool("bodyMarkup") ?? false,
+      createdAt: now)
     do {
       try Validator.notification(n)
     } catch {
@@ -237,7 +279,7 @@ struct Fields {
     return RFC3339.string(from: date, milliseconds: true)
   }
 
-  private static func wrongType(_ key: String, _ value: BusValue, _ expected: String) -> SchedulerError {
+  static func wrongType(_ key: String, _ value: BusValue, _ expected: String) -> SchedulerError {
     .invalidArgs("'\(key)' is a '\(value.signature)', not \(expected)")
   }
 }

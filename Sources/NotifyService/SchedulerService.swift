@@ -99,12 +99,24 @@ final class SchedulerService {
     }
     // Every request is checked before the first is stored: a bad one leaves the store as it was.
     let decoder = RequestDecoder(app: app, now: clock.now(), zones: clock.zones)
-    var notifications: [LocalNotification] = []
+    var decoded: [RequestDecoder.Request] = []
     for (index, request) in requests.enumerated() {
       do {
-        notifications.append(try decoder.scheduled(request.vardictEntries ?? []))
+        decoded.append(try decoder.scheduled(request.vardictEntries ?? []))
       } catch {
         throw error.prefixed(requests.count > 1 ? "request \(index + 1) of \(requests.count): " : "")
+      }
+    }
+    // Their attachments checked and copied (hidden until the batch is stored); one refused
+    // refuses the call, and nothing is kept.
+    var notifications: [LocalNotification] = []
+    for (index, request) in decoded.enumerated() {
+      do {
+        notifications.append(try center(app).keep(request.attachments, for: request.notification))
+      } catch {
+        AttachmentFolder.discard(notifications.flatMap(\.attachments))
+        throw SchedulerError.from(error, invalid: SchedulerError.invalidArgs)
+          .prefixed(requests.count > 1 ? "request \(index + 1) of \(requests.count): " : "")
       }
     }
     // One transaction for the whole batch, the limit applied once over its result, as the
@@ -113,8 +125,14 @@ final class SchedulerService {
     do {
       outcome = try store.schedule(batch: notifications, zones: clock.zones)
     } catch {
+      AttachmentFolder.discard(notifications.flatMap(\.attachments))
       // What the store still refuses is about when: a rule that never fires, a start too far.
       throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
+    }
+    let kept = notifications.flatMap(\.attachments)
+    if !kept.isEmpty {
+      AttachmentFolder.commit(kept)
+      store.sweepAttachments()
     }
     let discarded = outcome.discarded.map(\.notification.id)
     if let refused = outcome.firstNewOneDiscarded {
@@ -128,13 +146,26 @@ final class SchedulerService {
 
   private func present(app: String, _ arguments: [BusValue]) throws(SchedulerError) -> [BusValue] {
     guard let request = arguments.first?.vardictEntries else { throw .invalidArgs("Present takes a{sv}") }
-    let notification = try RequestDecoder(app: app, now: clock.now(), zones: clock.zones).presented(request)
+    let decoded = try RequestDecoder(app: app, now: clock.now(), zones: clock.zones).presented(request)
+    let notification = decoded.notification
     if let presenter {
-      try run { () throws(NotifyError) in try presenter(notification) }
+      let kept = try run { () throws(NotifyError) in
+        try center(app).keep(decoded.attachments, for: notification)
+      }
+      do {
+        // Named before the hand-off: the server reads the file as it shows the bubble.
+        AttachmentFolder.commit(kept.attachments)
+        try presenter(kept)
+      } catch {
+        AttachmentFolder.discard(kept.attachments)
+        throw SchedulerError.from(error)
+      }
       return [.string(notification.id)]
     }
     // Without the daemon's firer at hand: due now, the next firer to wake shows it.
-    let outcome = try run { () throws(NotifyError) in try center(app).add(notification) }
+    let outcome = try run { () throws(NotifyError) in
+      try center(app).add(notification, attaching: decoded.attachments)
+    }
     if outcome.newOneDiscarded {
       throw .limitReached(LocalNotificationCenter.discardedError(outcome).description)
     }

@@ -31,11 +31,22 @@ public struct AttachmentFolder: Sendable {
   public func keep(
     _ source: String, identifier: String? = nil, app: String, id: String, token: String, index: Int
   ) throws(NotifyError) -> NotificationAttachment {
-    let shown = Escaper.visible(source)
     // No final symbolic link followed, no wait on a FIFO's writer: one descriptor, checked.
     let input = Glibc.open(source, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-    guard input >= 0 else { throw Self.openError(errno, shown) }
+    guard input >= 0 else { throw Self.openError(errno, Escaper.visible(source)) }
     defer { close(input) }
+    return try keep(
+      descriptor: input, name: source, identifier: identifier ?? (source as NSString).lastPathComponent,
+      app: app, id: id, token: token, index: index)
+  }
+
+  /// `keep` for a file open at `input` (left open), named `name` in messages: the same
+  /// checks, read from offset 0 whatever the descriptor's position.
+  public func keep(
+    descriptor input: Int32, name: String, identifier: String, app: String, id: String, token: String,
+    index: Int
+  ) throws(NotifyError) -> NotificationAttachment {
+    let shown = Escaper.visible(name)
     var status = stat()
     guard fstat(input, &status) == 0 else {
       throw NotifyError(
@@ -68,8 +79,7 @@ public struct AttachmentFolder: Sendable {
     let name = "\(id).\(token).\(index).\(kind.fileExtension)"
     try Self.copy(input, size: size, to: folder + "/~" + name, in: folder)
     let target = folder + "/" + name
-    return NotificationAttachment(
-      identifier: identifier ?? (source as NSString).lastPathComponent, kind: kind, file: target, size: size)
+    return NotificationAttachment(identifier: identifier, kind: kind, file: target, size: size)
   }
 
   /// A new scheduling token: 8 hex digits.

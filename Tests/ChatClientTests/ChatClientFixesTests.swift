@@ -202,12 +202,19 @@ struct ChatClientFixesTests {
     // And the notification server comes back, with no new message to prompt a retry
     try desktop.start()
 
-    // Then the backoff timer shows both, once each, in order
-    #expect(await eventually(timeout: 60) { desktop.count() >= 2 }, "\(client.stderr)")
+    // Then the backoff timer shows both, once each, in order (recorded as delivered), in
+    // the one bubble of SteveJ's conversation: a thread, whose next message replaces it
+    let store = try SQLiteStore(path: bench.store)
+    func delivered() -> [String] {
+      ((try? store.history(app: nil, limit: 100)) ?? []).reversed().filter { $0.kind == .delivered }
+        .compactMap { if case .string(let body)? = $0.detail["body"] { body } else { nil } }
+    }
+    #expect(await eventually(timeout: 60) { delivered() == ["away 1", "away 2"] }, "\(client.stderr)")
     steve.send("PRIVMSG \(nick) :back 3")
-    #expect(await eventually(timeout: 20) { desktop.count() >= 3 }, "\(client.stderr)")
+    #expect(
+      await eventually(timeout: 20) { delivered() == ["away 1", "away 2", "back 3"] }, "\(client.stderr)")
     let shown = try desktop.notifications()
-    #expect(shown.map(\.body) == ["away 1", "away 2", "back 3"], "\(client.stderr)")
+    #expect(shown.map(\.body) == ["back 3\n3 new"], "\(client.stderr)")
     #expect(client.stderr.contains("notifications are shown again"))
   }
 }

@@ -7,6 +7,8 @@ distribution's python3-gi. Each command prints one JSON object on stdout:
   scheduler-client.py huge APP BYTES         Schedule one request whose body is BYTES long
   scheduler-client.py wrong-signature APP    Schedule with (s) only
   scheduler-client.py present APP ID         Present one notification with userInfo {"room": "4B"}
+  scheduler-client.py rich APP ID FILE...    Schedule one request in 1h with subtitle, level, thread,
+                                             markup and FILEs as attachments (descriptors, `ah`)
   scheduler-client.py list APP               ListPending
   scheduler-client.py subscribe APP          Subscribe (and leave)
   scheduler-client.py listen APP RECORD      Subscribe(APP), then append each signal it receives
@@ -28,9 +30,13 @@ PATH = "/io/github/notify/Scheduler1"
 bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
 
 
-def call(method, parameters, timeout_ms=60000):
+def call(method, parameters, timeout_ms=60000, fds=None):
     try:
-        reply = bus.call_sync(NAME, PATH, NAME, method, parameters, None, Gio.DBusCallFlags.NONE, timeout_ms, None)
+        if fds is None:
+            reply = bus.call_sync(NAME, PATH, NAME, method, parameters, None, Gio.DBusCallFlags.NONE, timeout_ms, None)
+        else:
+            reply, _ = bus.call_with_unix_fd_list_sync(
+                NAME, PATH, NAME, method, parameters, None, Gio.DBusCallFlags.NONE, timeout_ms, fds, None)
         return {"result": reply.unpack()}
     except GLib.Error as error:
         match = re.match(r"GDBus\.Error:([^:]+): (.*)", error.message, re.S)
@@ -63,6 +69,19 @@ def main(argv):
         content = {"id": GLib.Variant("s", argv[3]), "title": GLib.Variant("s", "Hello"),
                    "userInfo": GLib.Variant("a{sv}", {"room": GLib.Variant("s", "4B")})}
         out(call("Present", GLib.Variant("(sa{sv})", (app, content))))
+    elif command == "rich":
+        fds = Gio.UnixFDList.new()
+        handles = []
+        files = [open(path, "rb") for path in argv[4:]]
+        for file in files:
+            handles.append(fds.append(file.fileno()))
+        content = {"id": GLib.Variant("s", argv[3]), "title": GLib.Variant("s", "Rich"),
+                   "body": GLib.Variant("s", "<b>bold</b> text"), "bodyMarkup": GLib.Variant("b", True),
+                   "subtitle": GLib.Variant("s", "the subtitle"),
+                   "interruptionLevel": GLib.Variant("s", "time-sensitive"),
+                   "threadIdentifier": GLib.Variant("s", "t1"), "in": GLib.Variant("s", "1h"),
+                   "attachments": GLib.Variant("ah", handles)}
+        out(call("Schedule", GLib.Variant("(saa{sv})", (app, [content])), fds=fds))
     elif command == "list":
         out(call("ListPending", GLib.Variant("(s)", (app,))))
     elif command == "subscribe":

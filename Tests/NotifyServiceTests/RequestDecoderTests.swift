@@ -18,7 +18,7 @@ struct RequestDecoderTests {
       ("actions", .array(element: "a{sv}", [.vardict([("key", .string("ok")), ("title", .string("OK"))])])),
     ]
     // When it is decoded
-    let n = try decoder.scheduled(request)
+    let n = try decoder.scheduled(request).notification
     // Then the schedule is that instant and the content is kept
     #expect(n.id == "a1")
     #expect(n.app == "org.example.App")
@@ -31,7 +31,7 @@ struct RequestDecoderTests {
     let n = try decoder.scheduled([
       ("body", .string("Standup")), ("at", .string("2026-11-23T09:00")), ("timeZone", .string("UTC")),
       ("repeat", .string("day")), ("repeatCount", .uint32(3)),
-    ])
+    ]).notification
     #expect(n.schedule.repeatInterval == .day)
     #expect(n.schedule.repeatCount == 3)
   }

@@ -36,6 +36,40 @@ struct SchedulerBusTests {
     #expect(unknown.stderr.contains("not pending in app 'org.example.Batch'"))
   }
 
+  @Test func richKeysAndAttachmentsAsDescriptorsAreStoredAsTheCommandStoresThem() throws {
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    // Given an image (by its bytes) and a text file named like one
+    let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<200).map { UInt8($0 % 251) }
+    let image = bus.folder.file("cat.png")
+    try Data(png).write(to: URL(fileURLWithPath: image))
+    let fake = bus.folder.file("notes.png")
+    try Data("just text".utf8).write(to: URL(fileURLWithPath: fake))
+    // When a client schedules with subtitle, level, thread, markup and the image as a descriptor
+    let answer = try bus.python("rich", "org.example.Rich", "r1", image)
+    #expect(answer["result"] != nil, "\(answer)")
+    // Then the command lists it with every key, and a copy of the image in the store's folder
+    let listed = try bus.notify("list", "--json", "--app", "org.example.Rich").stdout
+    let items = try #require(
+      try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]], "\(listed)")
+    let item = try #require(items.first)
+    #expect(item["subtitle"] as? String == "the subtitle")
+    #expect(item["interruptionLevel"] as? String == "timeSensitive")
+    #expect(item["threadIdentifier"] as? String == "t1")
+    #expect(item["bodyMarkup"] as? Bool == true)
+    let attachments = item["attachments"] as? [[String: Any]] ?? []
+    #expect(attachments.count == 1 && attachments.first?["type"] as? String == "image/png", "\(item)")
+    let copy = try #require(attachments.first?["file"] as? String)
+    #expect(copy.hasPrefix(bus.folder.path) && copy != image)
+    #expect(FileManager.default.contents(atPath: copy) == Data(png))
+    // When the text file is attached: the named error, and the store as it was
+    let refused = try bus.python("rich", "org.example.Rich", "r2", fake)
+    #expect(refused["error"] as? String == "io.github.notify.Scheduler1.Error.InvalidArgs", "\(refused)")
+    #expect(
+      (refused["message"] as? String ?? "").contains("attachment 1 is not a PNG, JPEG, GIF or WebP image"))
+    #expect(try bus.notify("list", "--json", "--app", "org.example.Rich").stdout == listed)
+  }
+
   @Test func theLimitNamesTheDiscardedIds() throws {
     let bus = try SchedulerBus()
     try bus.startDaemon()
@@ -167,6 +201,7 @@ struct SchedulerBusTests {
     #expect(arguments.count == 3 && arguments[1] as? String == "lunch")
     let details = arguments.last as? [String: Any] ?? [:]
     #expect(details["action"] as? String == "yes")
+    #expect(details["activationToken"] as? String == "token-1", "\(details)")
     #expect((details["userInfo"] as? [String: Any])?["room"] as? String == "4B")
     #expect(!text(recordB).contains("lunch"))
   }

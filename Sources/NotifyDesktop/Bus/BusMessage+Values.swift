@@ -14,6 +14,7 @@ extension BusMessage {
     case .string(let v): try append(v)
     case .objectPath(let v): try append(v, as: "o")
     case .signature(let v): try append(v, as: "g")
+    case .unixFD(let v): try appendBasic(v, "h")
     case .variant(let inner):
       try container("v", inner.signature) { () throws(BusFailure) in try append(inner) }
     case .array(let element, let values):
@@ -108,6 +109,7 @@ extension BusMessage {
     case "x": return .int64(try read(Int64(0)))
     case "t": return .uint64(try read(UInt64(0)))
     case "d": return .double(try read(Double(0)))
+    case "h": return .unixFD(try read(Int32(0)))
     case "s", "o", "g":
       guard let pointer = try read(UnsafePointer<CChar>?.none) else {
         throw BusValueError("a missing string")

@@ -12,6 +12,8 @@ package indirect enum BusValue: Hashable, Sendable {
   case string(String)
   case objectPath(String)
   case signature(String)
+  /// A file descriptor (`h`): one the message carries, valid while it lives.
+  case unixFD(Int32)
   case variant(BusValue)
   /// An array of values of type `element` (a signature such as `s` or `{sv}`), so that an
   /// empty one still has a type.
@@ -32,6 +34,7 @@ package indirect enum BusValue: Hashable, Sendable {
     case .string: "s"
     case .objectPath: "o"
     case .signature: "g"
+    case .unixFD: "h"
     case .variant: "v"
     case .array(let element, _): "a" + element
     case .dictEntry(let key, let value): "{" + key.signature + value.signature + "}"
