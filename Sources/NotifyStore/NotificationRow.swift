@@ -63,7 +63,8 @@ enum NotificationRow {
       wall = w.iso8601
       zone = z.identifier
     }
-    try db.execute(
+    // (a cached statement: a batch compiles it once)
+    try db.cachedStatement(
       sql: """
         INSERT INTO notification (app, id, title, body, action, launch_image, sound, badge,
           user_info, urgency, fire_instant, wall_clock, time_zone, repeat_interval, repeat_count,
@@ -71,7 +72,8 @@ enum NotificationRow {
           actions, snoozed_occurrence, repeat_rule, subtitle, interruption_level, thread, attachments,
           body_markup, thread_summary)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """,
+        """
+    ).execute(
       arguments: [
         n.app, n.id, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
         JSONValue.object(n.userInfo).compactText, n.urgency.rawValue, instant, wall, zone,
