@@ -9,6 +9,8 @@ distribution's python3-gi. Each command prints one JSON object on stdout:
   scheduler-client.py present APP ID         Present one notification with userInfo {"room": "4B"}
   scheduler-client.py rich APP ID FILE...    Schedule one request in 1h with subtitle, level, thread,
                                              markup and FILEs as attachments (descriptors, `ah`)
+  scheduler-client.py present-many APP N     Present N notifications (ids p0..pN-1), one call each;
+                                             {"result": N} or the first error
   scheduler-client.py list APP               ListPending
   scheduler-client.py subscribe APP          Subscribe (and leave)
   scheduler-client.py listen APP RECORD      Subscribe(APP), then append each signal it receives
@@ -82,6 +84,15 @@ def main(argv):
                    "threadIdentifier": GLib.Variant("s", "t1"), "in": GLib.Variant("s", "1h"),
                    "attachments": GLib.Variant("ah", handles)}
         out(call("Schedule", GLib.Variant("(saa{sv})", (app, [content])), fds=fds))
+    elif command == "present-many":
+        count = int(argv[3])
+        for index in range(count):
+            answer = call("Present", GLib.Variant("(sa{sv})", (app, {"id": GLib.Variant("s", "p%d" % index),
+                                                                     "title": GLib.Variant("s", "flood")})))
+            if "error" in answer:
+                out(answer)
+                return 0
+        out({"result": count})
     elif command == "list":
         out(call("ListPending", GLib.Variant("(s)", (app,))))
     elif command == "subscribe":

@@ -73,8 +73,9 @@ final class SchedulerBus {
   }
 
   /// Starts a Python client that subscribes to `app` and records its signals in `record`;
-  /// returns once it is subscribed.
-  func listen(app: String, record: String) throws {
+  /// returns its process once it is subscribed.
+  @discardableResult
+  func listen(app: String, record: String) throws -> pid_t {
     let out = record + ".out"
     let pid = try CommandRunner.spawn(
       ["/usr/bin/python3", Self.client, "listen", app, record],
@@ -84,6 +85,7 @@ final class SchedulerBus {
     let ready = waitUntil(timeout: 60) { CommandRunner.hasExited(pid) || text(out).contains("ready") }
     try #require(
       text(out).contains("ready"), "the listener did not subscribe: \(text(out)) \(text(record + ".err"))")
+    return pid
   }
 
   /// `notify ARGUMENTS` on the same store.

@@ -70,6 +70,33 @@ struct SchedulerBusTests {
     #expect(try bus.notify("list", "--json", "--app", "org.example.Rich").stdout == listed)
   }
 
+  @Test func aClientThatNeverReadsItsSignalsHoldsUpNoOtherApp() throws {
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    // Given a client of one app subscribed to its signals, then stopped: it never reads again
+    let stalled = try bus.listen(app: "org.example.Stalled", record: bus.folder.file("stalled.record"))
+    kill(stalled, SIGSTOP)
+    defer { kill(stalled, SIGCONT) }
+    // And a notification of another app due in 3 s
+    let due = Int64((Date().timeIntervalSince1970 + 3) * 1000)
+    let scheduled = try bus.gdbus(
+      "Schedule", "org.example.Other", "[{'id': <'on-time'>, 'title': <'B'>, 'at': <int64 \(due)>}]")
+    #expect(scheduled.status == 0, "\(scheduled.stderr)")
+    // When the stalled app presents 500 notifications: 500 Delivered signals to a
+    // connection that reads none (the bus keeps them for it, within its limits)
+    let flood = try bus.python("present-many", "org.example.Stalled", "500", timeout: 600)
+    #expect(flood["result"] as? Int == 500, "\(flood)")
+    // Then the other app's notification was delivered, and the daemon answers every call
+    let delivered = waitUntil(timeout: 60) { text(bus.folder.file("daemon.out")).contains("\"on-time\"") }
+    #expect(delivered, "\(text(bus.folder.file("daemon.err")))")
+    #expect(bus.answers())
+    #expect(try bus.pendingIDs(app: "org.example.Other").isEmpty)
+    // And every one of the 500 was delivered and recorded once
+    let history = try bus.notify("history", "--json", "--app", "org.example.Stalled", "--limit", "1000")
+      .stdout
+    #expect(history.components(separatedBy: "\"event\":\"delivered\"").count - 1 == 500)
+  }
+
   @Test func theLimitNamesTheDiscardedIds() throws {
     let bus = try SchedulerBus()
     try bus.startDaemon()
