@@ -39,6 +39,9 @@ public struct LocalNotification: Hashable, Sendable {
   public var attachments: [NotificationAttachment]
   /// Buttons beside the default action, in the order shown (`NotificationAction`).
   public var actions: [NotificationAction]
+  /// The category whose buttons it is shown with when it has none of its own
+  /// (`NotificationCategory`, `CategoryResolution`), looked up at each delivery.
+  public var categoryIdentifier: String?
   /// How many occurrences have been delivered so far.
   public var deliveredCount: Int
   /// When the notification was first stored.
@@ -63,6 +66,7 @@ public struct LocalNotification: Hashable, Sendable {
     threadIdentifier: String? = nil,
     attachments: [NotificationAttachment] = [],
     bodyMarkup: Bool = false,
+    categoryIdentifier: String? = nil,
     deliveredCount: Int = 0,
     createdAt: Date
   ) {
@@ -82,6 +86,7 @@ public struct LocalNotification: Hashable, Sendable {
     self.threadIdentifier = threadIdentifier
     self.attachments = attachments
     self.bodyMarkup = bodyMarkup
+    self.categoryIdentifier = categoryIdentifier
     self.deliveredCount = deliveredCount
     self.createdAt = createdAt
   }
