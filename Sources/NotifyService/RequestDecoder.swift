@@ -16,11 +16,14 @@ struct RequestDecoder {
   /// The keys of the content.
   static let contentKeys: Set<String> = [
     "id", "title", "body", "action", "launchImage", "sound", "badge", "userInfo", "urgency", "actions",
+    "category",
   ]
   /// The keys of the trigger (Schedule only).
   static let triggerKeys: Set<String> = [
     "at", "in", "timeZone", "repeat", "repeatCount", "until", "rrule", "every", "on", "except",
   ]
+  /// The keys of one category of `SetCategories`.
+  static let categoryKeys: Set<String> = ["identifier", "actions"]
   /// The keys of one action in `actions`.
   static let actionKeys: Set<String> = [
     "kind", "key", "title", "opensApp", "destructive", "placeholder", "buttonTitle", "seconds",
@@ -114,13 +117,36 @@ struct RequestDecoder {
       action: try fields.string("action"), launchImage: try fields.string("launchImage"),
       sound: SoundName(try fields.string("sound") ?? "none"), badge: badge, userInfo: userInfo,
       urgency: urgency,
-      actions: try actions(fields["actions"]), createdAt: now)
+      actions: try actions(fields["actions"]), categoryIdentifier: try fields.string("category"),
+      createdAt: now)
     do {
       try Validator.notification(n)
     } catch {
       throw .invalidArgs(error.description)
     }
     return n
+  }
+
+  /// The categories of `SetCategories` (`aa{sv}`: `identifier` s, `actions` as a request's),
+  /// checked as `notify category set` checks them, all before any is stored.
+  func categories(_ value: BusValue?) throws(SchedulerError) -> [NotificationCategory] {
+    guard case .array("a{sv}", let items)? = value else {
+      throw .invalidArgs("SetCategories takes aa{sv}, one a{sv} per category")
+    }
+    var categories: [NotificationCategory] = []
+    for item in items {
+      let fields = try Fields(item.vardictEntries ?? [], allowed: Self.categoryKeys, within: "a category")
+      guard let identifier = try fields.string("identifier") else {
+        throw .invalidArgs("a category needs 'identifier' (s)")
+      }
+      categories.append(NotificationCategory(identifier: identifier, actions: try actions(fields["actions"])))
+    }
+    do {
+      try Validator.categories(categories)
+    } catch {
+      throw .invalidArgs(error.description)
+    }
+    return categories
   }
 
   private func actions(_ value: BusValue?) throws(SchedulerError) -> [NotificationAction] {
