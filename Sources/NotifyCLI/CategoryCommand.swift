@@ -15,8 +15,8 @@ struct CategoryCommand: ParsableCommand {
       the deliveries after the change, not the bubbles already shown. A category the app has \
       not registered at delivery is shown without buttons (history says why).
       Examples:
-        notify category set --app chat message --text-button reply:Reply --button mark-read:"Mark read"
-        notify schedule --app chat --in 5m --category message --title alice "lunch?"
+        notify category set --app chat message --text-button reply:Reply
+        notify schedule --app chat --in 5m --category message "lunch?"
         notify category list --app chat --json
         notify category remove --app chat message
       """,
