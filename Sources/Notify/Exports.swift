@@ -28,6 +28,8 @@ public typealias NotificationSettings = NotifyCore.NotificationSettings
 public typealias PresentationOptions = NotifyCore.PresentationOptions
 /// A button, a reply field or a snooze beside the default action.
 public typealias NotificationAction = NotifyCore.NotificationAction
+/// A named set of buttons an app registers once and notifications name.
+public typealias NotificationCategory = NotifyCore.NotificationCategory
 /// A JSON value, for `userInfo`.
 public typealias JSONValue = NotifyCore.JSONValue
 /// The sound of a notification.

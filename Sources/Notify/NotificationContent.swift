@@ -57,6 +57,11 @@ public struct NotificationContent: Hashable, Sendable {
   /// `.snooze(seconds:)`. The app hears the key of the one picked (`.activated(actionKey:)`,
   /// with `userText` for a reply); notify handles snoozes itself.
   public var actions: [NotificationAction]
+  /// The category whose buttons it is shown with when `actions` is empty
+  /// (`UNNotificationContent.categoryIdentifier`): registered with
+  /// `setNotificationCategories(_:)` and looked up at each delivery, so a changed category
+  /// changes the deliveries after the change. An unregistered one is shown without buttons.
+  public var categoryIdentifier: String?
 
   /// Creates content; give at least one of a title, a body, a sound or a badge.
   public init(
@@ -73,8 +78,10 @@ public struct NotificationContent: Hashable, Sendable {
     interruptionLevel: InterruptionLevel? = nil,
     threadIdentifier: String? = nil,
     attachments: [AttachmentSource] = [],
-    bodyMarkup: Bool = false
+    bodyMarkup: Bool = false,
+    categoryIdentifier: String? = nil
   ) {
+    self.categoryIdentifier = categoryIdentifier
     self.bodyMarkup = bodyMarkup
     self.interruptionLevel = interruptionLevel ?? InterruptionLevel(urgency)
     self.subtitle = subtitle
@@ -99,6 +106,7 @@ public struct NotificationContent: Hashable, Sendable {
       launchImage: launchImage, sound: sound, badge: badge, userInfo: userInfo, urgency: urgency,
       actions: actions, subtitle: subtitle, interruptionLevel: interruptionLevel,
       threadIdentifier: threadIdentifier, threadSummary: threadSummary, bodyMarkup: bodyMarkup,
+      categoryIdentifier: categoryIdentifier,
       createdAt: createdAt)
     try Validator.notification(notification)
     let size = JSONValue.object(userInfo).compactText.utf8.count
@@ -124,7 +132,7 @@ extension LocalNotification {
       userInfo: userInfo, urgency: urgency, actions: actions, subtitle: subtitle,
       interruptionLevel: interruptionLevel, threadIdentifier: threadIdentifier,
       attachments: attachments.map { AttachmentSource(file: $0.file, identifier: $0.identifier) },
-      bodyMarkup: bodyMarkup)
+      bodyMarkup: bodyMarkup, categoryIdentifier: categoryIdentifier)
     content.threadSummary = threadSummary
     return content
   }

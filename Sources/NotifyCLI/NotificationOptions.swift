@@ -74,6 +74,13 @@ struct NotificationOptions: ParsableArguments {
 
   @OptionGroup(title: "Actions") var actionOptions: ActionOptions
 
+  @Option(
+    name: .long,
+    help:
+      "A category the app registered (notify category set): its buttons, as they are at delivery, when none are given here."
+  )
+  var category: String?
+
   /// Builds the notification with everything but its schedule checked.
   func notification(app: String, schedule: Schedule, now: Date) throws(NotifyError) -> LocalNotification {
     if body != nil, bodyArgument != nil {
@@ -125,7 +132,9 @@ struct NotificationOptions: ParsableArguments {
       launchImage: launchImage, sound: SoundName(sound ?? "none"), badge: badgeNumber,
       userInfo: try userInfo.map(Validator.userInfo) ?? [:], urgency: urgencyValue,
       actions: try actionOptions.actions(), subtitle: subtitle, interruptionLevel: levelValue,
-      threadIdentifier: thread, threadSummary: threadSummary, bodyMarkup: markup, createdAt: now)
+      threadIdentifier: thread, threadSummary: threadSummary, bodyMarkup: markup,
+      categoryIdentifier: category,
+      createdAt: now)
     try Validator.notification(n)
     return n
   }

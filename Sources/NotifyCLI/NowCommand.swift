@@ -36,6 +36,7 @@ struct NowCommand: ParsableCommand {
       Output.warning(
         "quiet hours are on: '\(notification.id)' is held and shown when they end (notify quiet)")
     }
+    if let note = delivery.categoryNote { Output.warning(Output.safe(note)) }
     if center.sinkName != "stdout" { Output.line(notification.id) }
   }
 }

@@ -97,6 +97,7 @@ struct ScheduleCommand: ParsableCommand {
     try SoundAdvice.check(notification, strict: strictSound)
     let center = try store.center(app: app, clock: clock)
     let outcome = try center.add(notification, attaching: content.attachmentSources)
+    CategoryAdvice.check(notification, center: center)
     let kinds = notification.contentKinds
     if !kinds.isEmpty, let allowed = try? center.settingsInForce().allowed,
       kinds.isDisjoint(with: allowed)

@@ -33,6 +33,7 @@ extension Term {
     case .snooze: "--snooze"
     case .rule: "--rrule/--every/--on"
     case .exclusions: "--except"
+    case .category: "--category"
     }
   }
 }

@@ -4,7 +4,8 @@ import NotifySound
 
 /// The one hand-off path, for fired, presented and released notifications alike: how a
 /// notification is prepared (its sound checked again, the user's settings, quiet hours,
-/// the app's presentation), the delivery built from it, and the sink's answer.
+/// the buttons of its category, the app's presentation), the delivery built from it, and
+/// the sink's answer.
 extension Firer {
   /// How a notification will be handed over, worked out before its instant (file and store
   /// reads stay off the hand-off): its sound, the user's settings for its app, whether quiet
@@ -18,6 +19,8 @@ extension Firer {
     /// Whether a click reaches its app, its icon and desktop entry (`ClickReachability`);
     /// nil: not asked.
     var look: AppLook?
+    /// The buttons it is shown with, from its app's categories as they are now.
+    var category: CategoryResolution = .own
   }
 
   /// What the sink said to one delivery.
@@ -33,16 +36,40 @@ extension Firer {
   }
 
   /// Prepares `notification` under `settings`, quiet hours being `quiet` at `now`;
-  /// `look` is what the claim's batch found of its app (asked now when nil).
+  /// `look` is what the claim's batch found of its app (asked now when nil), `categories`
+  /// the app's registered categories (nil: unreadable; read only for a notification that
+  /// names one).
   func preparation(
     _ notification: LocalNotification, settings: NotificationSettings, quiet: Bool, at now: Date,
-    version: StoreVersion?, look: AppLook? = nil
+    version: StoreVersion?, look: AppLook? = nil, categories: [NotificationCategory]? = []
   ) -> Preparation {
     Preparation(
       sound: sounds.resolve(notification), settings: settings,
       held: QuietRelease.holds(notification, quiet: quiet, settings: settings), claimedAt: now,
       version: version,
-      look: look ?? options.clickReach?.look(app: notification.app, known: nil))
+      look: look ?? options.clickReach?.look(app: notification.app, known: nil),
+      category: CategoryResolution.resolve(notification, categories: categories))
+  }
+
+  /// The categories `app` has registered, read once per app when a notification of it
+  /// names one; nil when they cannot be read (its notifications are shown without those
+  /// buttons, and say why).
+  func categories(app: String) -> [NotificationCategory]? {
+    try? store.categories(app: app)
+  }
+
+  /// The categories of each app of `notifications` that names one, `known` (what a claim
+  /// read) first: one read per app at most, none for notifications without a category.
+  func categories(
+    for notifications: [LocalNotification], known: [String: [NotificationCategory]]? = nil
+  ) -> [String: [NotificationCategory]?] {
+    var found: [String: [NotificationCategory]?] = [:]
+    for notification in notifications where notification.categoryIdentifier != nil {
+      let app = notification.app
+      guard found[app] == nil else { continue }
+      found[app] = .some(known?[app] ?? categories(app: app))
+    }
+    return found
   }
 
   /// Whether quiet hours (`read`, or read now) hold notifications at `now`. Unreadable quiet
@@ -66,6 +93,9 @@ extension Firer {
   ) -> Delivery {
     var delivery = Delivery(
       notification: notification, occurrence: occurrence, fireDate: fireDate, deliveredAt: now, late: late)
+    // What quiet hours hold keeps its category unresolved: it is looked up when shown.
+    if !preparation.held { delivery.apply(preparation.category) }
+    let notification = delivery.notification
     delivery.apply(preparation.sound)
     if notification.threadIdentifier != nil {
       delivery.thread = thread
@@ -120,9 +150,11 @@ extension Firer {
     let thread = try notification.threadIdentifier.flatMap { thread throws(NotifyError) in
       try Firer.storeCall { try store.threadBubble(app: notification.app, thread: thread) }
     }
+    let categories = notification.categoryIdentifier == nil ? [] : categories(app: notification.app)
     let delivery = delivery(
       notification, occurrence: 1, fireDate: now, late: false, at: now, replacing: bubble, thread: thread,
-      preparation(notification, settings: settings, quiet: quiet, at: now, version: nil))
+      preparation(
+        notification, settings: settings, quiet: quiet, at: now, version: nil, categories: categories))
     if delivery.held {
       try Firer.storeCall { try store.recordHeld(delivery) }
       return delivery

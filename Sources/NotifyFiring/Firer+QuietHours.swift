@@ -69,6 +69,9 @@ extension Firer {
   {
     var shown = 0
     let steps = QuietRelease.plan(held)
+    // Looked up as they are shown, once per app: a category changed while they were held
+    // shows its new buttons.
+    let categories = categories(for: held.map(\.notification))
     for (position, step) in steps.enumerated() {
       // A stopping firer leaves the rest held, for the next one.
       if isStopRequested() {
@@ -78,7 +81,7 @@ extension Firer {
       // From the confirmation to the note, a cancel leaves these to this firer.
       let planned = Self.heldOf(steps[position...position])
       let outcome = withHandOffLock({ try store.beginRelease(planned, owner: identity) }) {
-        show(step, planned, settings: settings, at: now)
+        show(step, planned, settings: settings, categories: categories, at: now)
       }
       switch outcome {
       case .cancelled:
@@ -110,7 +113,7 @@ extension Firer {
   /// Shows one release step (the held occurrences `planned`), under their hand-off locks.
   private func show(
     _ step: QuietRelease.Step, _ planned: [HeldNotification], settings: [String: NotificationSettings],
-    at now: Date
+    categories: [String: [NotificationCategory]?], at now: Date
   ) -> StepOutcome {
     // The app may have cancelled some since they were claimed. A store that cannot be read
     // does not hold them back.
@@ -126,7 +129,8 @@ extension Firer {
       notification = ones[0].notification
     }
     let prepared = preparation(
-      notification, settings: settings[notification.app] ?? .allowAll, quiet: false, at: now, version: nil)
+      notification, settings: settings[notification.app] ?? .allowAll, quiet: false, at: now, version: nil,
+      categories: categories[notification.app] ?? [NotificationCategory]())
     // One shown on its own replaces its bubble; a summary is a new one.
     let delivery = delivery(
       notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1, fireDate: ones.last!.fireDate,

@@ -246,7 +246,8 @@ public final class Firer {
     if let read = batch.outlook { keep(read) }
     carryClaims(to: batch.version)
     prepare(
-      batch.claims, settings: batch.settings, quiet: batch.quiet, reach: batch.reach, version: batch.version)
+      batch.claims, settings: batch.settings, quiet: batch.quiet, reach: batch.reach,
+      categories: batch.categories, version: batch.version)
     return batch.claims
   }
 
@@ -255,7 +256,7 @@ public final class Firer {
   private func prepare(
     _ claims: [Claim], settings read: [String: NotificationSettings]? = nil,
     quiet readQuiet: QuietHours? = nil, reach: [String: AppReach]? = nil,
-    version: StoreVersion? = nil
+    categories readCategories: [String: [NotificationCategory]]? = nil, version: StoreVersion? = nil
   ) {
     guard !claims.isEmpty else { return }
     let now = clock.now()
@@ -267,11 +268,12 @@ public final class Firer {
       // Once per app per batch, off the hand-off: the sink only reads the answer.
       looks[app] = options.clickReach?.look(app: app, known: reach?[app])
     }
+    let categories = categories(for: claims.map(\.notification), known: readCategories)
     for claim in claims {
       let app = claim.notification.app
       prepared[ClaimKey(claim)] = preparation(
         claim.notification, settings: settings[app] ?? .allowAll, quiet: quiet, at: now, version: version,
-        look: looks[app])
+        look: looks[app], categories: categories[app] ?? [NotificationCategory]())
     }
   }
 

@@ -17,6 +17,7 @@ struct RequestDecoder {
   static let contentKeys: Set<String> = [
     "id", "title", "body", "action", "launchImage", "sound", "badge", "userInfo", "urgency", "actions",
     "subtitle", "interruptionLevel", "threadIdentifier", "threadSummary", "bodyMarkup", "attachments",
+    "category",
   ]
 
   /// One decoded request: the notification, and the files to attach to it (`attachments`,
@@ -29,6 +30,8 @@ struct RequestDecoder {
   static let triggerKeys: Set<String> = [
     "at", "in", "timeZone", "repeat", "repeatCount", "until", "rrule", "every", "on", "except",
   ]
+  /// The keys of one category of `SetCategories`.
+  static let categoryKeys: Set<String> = ["identifier", "actions"]
   /// The keys of one action in `actions`.
   static let actionKeys: Set<String> = [
     "kind", "key", "title", "opensApp", "destructive", "placeholder", "buttonTitle", "seconds",
@@ -156,6 +159,7 @@ struct RequestDecoder {
       actions: try actions(fields["actions"]), subtitle: try fields.string("subtitle"),
       interruptionLevel: level, threadIdentifier: try fields.string("threadIdentifier"),
       threadSummary: try fields.string("threadSummary"), bodyMarkup: try fields.bool("bodyMarkup") ?? false,
+      categoryIdentifier: try fields.string("category"),
       createdAt: now)
     do {
       try Validator.notification(n)
@@ -163,6 +167,28 @@ struct RequestDecoder {
       throw .invalidArgs(error.description)
     }
     return n
+  }
+
+  /// The categories of `SetCategories` (`aa{sv}`: `identifier` s, `actions` as a request's),
+  /// checked as `notify category set` checks them, all before any is stored.
+  func categories(_ value: BusValue?) throws(SchedulerError) -> [NotificationCategory] {
+    guard case .array("a{sv}", let items)? = value else {
+      throw .invalidArgs("SetCategories takes aa{sv}, one a{sv} per category")
+    }
+    var categories: [NotificationCategory] = []
+    for item in items {
+      let fields = try Fields(item.vardictEntries ?? [], allowed: Self.categoryKeys, within: "a category")
+      guard let identifier = try fields.string("identifier") else {
+        throw .invalidArgs("a category needs 'identifier' (s)")
+      }
+      categories.append(NotificationCategory(identifier: identifier, actions: try actions(fields["actions"])))
+    }
+    do {
+      try Validator.categories(categories)
+    } catch {
+      throw .invalidArgs(error.description)
+    }
+    return categories
   }
 
   private func actions(_ value: BusValue?) throws(SchedulerError) -> [NotificationAction] {

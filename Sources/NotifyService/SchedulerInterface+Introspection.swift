@@ -53,6 +53,14 @@ extension SchedulerInterface {
           <arg name="found" type="b" direction="out"/>
           <arg name="response" type="a{sv}" direction="out"/>
         </method>
+        <method name="SetCategories">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="categories" type="aa{sv}" direction="in"/>
+        </method>
+        <method name="GetCategories">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="categories" type="aa{sv}" direction="out"/>
+        </method>
         <method name="Subscribe">
           <arg name="app_id" type="s" direction="in"/>
         </method>

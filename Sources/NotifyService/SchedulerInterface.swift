@@ -6,8 +6,9 @@ public enum SchedulerInterface {
   public static let name = "io.github.notify.Scheduler1"
   /// The object path.
   public static let path = "/io/github/notify/Scheduler1"
-  /// The interface's `Version` property: 1 until a compatible addition bumps it.
-  public static let version: UInt32 = 1
+  /// The interface's `Version` property, raised by each compatible addition: 2 added
+  /// `SetCategories`, `GetCategories` and the `category` request key.
+  public static let version: UInt32 = 2
   /// The prefix of every error the service replies with (`...Error.LimitReached`).
   public static let errorPrefix = name + ".Error."
 }

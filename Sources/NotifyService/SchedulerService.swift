@@ -36,7 +36,7 @@ final class SchedulerService {
   static let signatures: [String: String] = [
     "Schedule": "saa{sv}", "Cancel": "sas", "CancelAll": "s", "ListPending": "s", "Present": "sa{sv}",
     "Withdraw": "sas", "GetBadge": "s", "SetBadge": "su", "GetSettings": "s", "Subscribe": "s",
-    "Unsubscribe": "s", "TakeLaunchResponse": "s",
+    "Unsubscribe": "s", "TakeLaunchResponse": "s", "SetCategories": "saa{sv}", "GetCategories": "s",
   ]
 
   init(store: SQLiteStore, clock: any NotifyClock, owner: UInt32 = getuid(), presenter: Presenter? = nil) {
@@ -81,6 +81,15 @@ final class SchedulerService {
       // The click that launched the app (`notify launch-response`), taken once.
       let response = try run { () throws(NotifyError) in try center(app).takeLaunchResponse() }
       return [.bool(response != nil), response.map { .vardict($0.jsonRecord) } ?? .vardict([])]
+    case "SetCategories":
+      // All of them or none, as the library's `setNotificationCategories`.
+      let categories = try RequestDecoder(app: app, now: clock.now(), zones: clock.zones).categories(
+        rest.first)
+      try run { () throws(NotifyError) in try center(app).setCategories(categories) }
+      return []
+    case "GetCategories":
+      let categories = try run { () throws(NotifyError) in try center(app).categories() }
+      return [.array(element: "a{sv}", categories.map(Self.category))]
     case "Subscribe":
       try subscriptions.add(caller.connection, app: app)
       return []
@@ -202,6 +211,16 @@ final class SchedulerService {
       ids.append(id)
     }
     return ids
+  }
+
+  /// A category as `SetCategories` takes it: `identifier`, and `actions` as an `aa{sv}` of
+  /// the keys of `notify category list --json` (so that what `GetCategories` returns can be
+  /// set again as it is).
+  static func category(_ category: NotificationCategory) -> BusValue {
+    .vardict([
+      ("identifier", .string(category.identifier)),
+      ("actions", .array(element: "a{sv}", category.actions.compactMap { BusValue(json: $0.jsonValue) })),
+    ])
   }
 
   /// A pending notification as `notify list --json` shows it, plus `fireDateMs` (x).

@@ -5,18 +5,18 @@ import NotifyCore
 /// The columns that keep a notification as it was shown, in the tables that outlive it
 /// (`response`, `left_bubble`, `held`): id, app, title, body, action, launch image, sound, badge,
 /// userInfo, urgency, actions, subtitle, interruption level, thread, attachments, whether the
-/// body is marked up, the thread's summary format.
+/// body is marked up, the thread's summary format, the category it names.
 enum ContentColumns {
   static let names =
-    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency, actions, subtitle, interruption_level, thread, attachments, body_markup, thread_summary"
-  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency, actions, subtitle, interruption_level, thread, attachments, body_markup, thread_summary, category"
+  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
 
   static func values(_ n: LocalNotification) -> StatementArguments {
     [
       n.app, n.id, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
       JSONValue.object(n.userInfo).compactText, n.urgency.rawValue, NotificationAction.storeText(n.actions),
       n.subtitle, n.interruptionLevel.rawValue, n.threadIdentifier,
-      NotificationAttachment.storeText(n.attachments), n.bodyMarkup, n.threadSummary,
+      NotificationAttachment.storeText(n.attachments), n.bodyMarkup, n.threadSummary, n.categoryIdentifier,
     ]
   }
 
@@ -33,6 +33,6 @@ enum ContentColumns {
       interruptionLevel: (row["interruption_level"] as String?).flatMap(InterruptionLevel.init(rawValue:)),
       threadIdentifier: row["thread"], threadSummary: row["thread_summary"],
       attachments: NotificationAttachment.fromStoreText(row["attachments"]),
-      bodyMarkup: (row["body_markup"] as Int?) == 1, createdAt: date)
+      bodyMarkup: (row["body_markup"] as Int?) == 1, categoryIdentifier: row["category"], createdAt: date)
   }
 }

@@ -99,16 +99,22 @@ extension SQLiteStore: FiringStore {
       // setting or quiet hours that cannot be read are left to the firer to ask again.
       var settings: [String: NotificationSettings] = [:]
       var reach: [String: AppReach] = [:]
+      var categories: [String: [NotificationCategory]] = [:]
       let online = claims.isEmpty ? [] : Set(((try? Self.presences(app: nil, in: db)) ?? []).map(\.app))
       for app in Set(claims.map(\.notification.app)) {
         settings[app] = try? SettingsTable.app(app, in: db).effective(under: SettingsTable.policy(in: db))
         let entry = try? String.fetchOne(
           db.cachedStatement(sql: "SELECT desktop_entry FROM app_settings WHERE app = ?"), arguments: [app])
         reach[app] = AppReach(online: online.contains(app), desktopEntry: entry ?? nil)
+        // Only for apps whose claims name a category: most batches read nothing more.
+        if claims.contains(where: { $0.notification.app == app && $0.notification.categoryIdentifier != nil })
+        {
+          categories[app] = try? CategoryTable.all(app: app, in: db)
+        }
       }
       let batch = ClaimBatch(
         claims: claims.sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }, settings: settings,
-        quiet: claims.isEmpty ? nil : try? Self.quietHours(in: db), reach: reach,
+        quiet: claims.isEmpty ? nil : try? Self.quietHours(in: db), reach: reach, categories: categories,
         outlook: try? Self.outlook(zones: zones, app: app, in: db))
       return (batch, try finishedJournals(Set(journals.keys), in: db))
     }

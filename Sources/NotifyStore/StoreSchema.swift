@@ -321,6 +321,28 @@ enum StoreSchema {
       }
       try db.execute(sql: sql)
     }
+    migrator.registerMigration("v11-categories") { db in
+      // Categories (issue 28): the buttons an app registers once under a name
+      // (`NotificationCategory`), as the JSON array a notification's own `actions` are kept
+      // in (NULL: none); and the category a notification names, wherever its content is kept.
+      var sql = """
+        CREATE TABLE category (
+          app TEXT NOT NULL CHECK (length(app) BETWEEN 1 AND 128),
+          identifier TEXT NOT NULL CHECK (length(identifier) BETWEEN 1 AND 64),
+          actions TEXT CHECK (actions IS NULL OR json_valid(actions)),
+          PRIMARY KEY (app, identifier)
+        ) WITHOUT ROWID;
+
+        """
+      for table in ["notification", "response", "left_bubble", "held"] {
+        sql += """
+          ALTER TABLE \(table) ADD COLUMN category TEXT
+            CHECK (category IS NULL OR length(category) BETWEEN 1 AND 64);
+
+          """
+      }
+      try db.execute(sql: sql)
+    }
     migrator.registerMigration("v12-threads") { db in
       // Threads as one bubble (issue 28): the summary format wherever a notification's
       // content is kept, and each thread's bubble: the notification it shows now (its bubble

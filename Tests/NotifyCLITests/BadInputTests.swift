@@ -20,6 +20,25 @@ struct BadInputTests {
 
   static let cases: [Case] =
     [
+      Case(
+        name: "category set: bad identifier", arguments: ["category", "set", "a b", "--button", "k:K"],
+        status: 65, says: "invalid category 'a b'"),
+      Case(
+        name: "category set: 5 actions",
+        arguments: [
+          "category", "set", "big", "--button", "a:A", "--button", "b:B", "--button", "c:C", "--button",
+          "d:D",
+          "--snooze", "5m",
+        ], status: 65, says: "category 'big': the notification has 5 actions"),
+      Case(
+        name: "category set: a reserved key", arguments: ["category", "set", "c", "--button", "default:D"],
+        status: 65, says: "reserved"),
+      Case(
+        name: "category remove: bad identifier", arguments: ["category", "remove", "a/b"], status: 65,
+        says: "invalid category"),
+      Case(
+        name: "schedule: bad category", arguments: ["schedule", "--in", "1m", "--category", "no way", "x"],
+        status: 65, says: "invalid category 'no way'"),
       Case(name: "no fire date", arguments: ["schedule", "x"], status: 64, says: "--at WHEN or --in"),
       Case(
         name: "--at and --in", arguments: ["schedule", "--at", "09:00", "--in", "1m", "x"], status: 64,

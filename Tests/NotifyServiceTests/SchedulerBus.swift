@@ -2,6 +2,8 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
+@testable import NotifyService
+
 /// A private session bus with `notify daemon` on it serving the scheduler, and the ways
 /// the tests call it: `gdbus`, the Python client (`Tests/Fixtures/scheduler-client.py`)
 /// and the `notify` command on the same store. Everything it started stops with it.
@@ -48,10 +50,10 @@ final class SchedulerBus {
     try #require(up, "the scheduler did not come up: \(text(folder.file("daemon.err")))")
   }
 
-  /// True when the scheduler answers `Properties.Get(Version)` with 1.
+  /// True when the scheduler answers `Properties.Get(Version)` with its version.
   func answers() -> Bool {
     (try? gdbus("org.freedesktop.DBus.Properties.Get", "io.github.notify.Scheduler1", "Version"))?.stdout
-      .contains("<uint32 1>") == true
+      .contains("<uint32 \(SchedulerInterface.version)>") == true
   }
 
   /// `gdbus call` of a method (`Schedule`, or a full `org.freedesktop...Get`) with GVariant text arguments.

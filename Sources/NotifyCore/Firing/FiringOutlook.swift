@@ -83,6 +83,9 @@ public struct ClaimBatch: Sendable {
   public var quiet: QuietHours?
   /// How a click can reach each app of `claims` (`ClickReachability`); nil: not read.
   public var reach: [String: AppReach]?
+  /// The categories each app of `claims` has registered (`CategoryResolution`); an app
+  /// missing here (or nil): not read, ask `categories(app:)`.
+  public var categories: [String: [NotificationCategory]]?
   /// The outlook after the claim; nil: not read.
   public var outlook: FiringOutlook?
   /// The store's state right after the claim committed (`StoreVersion`).
@@ -91,12 +94,14 @@ public struct ClaimBatch: Sendable {
   /// Creates a batch.
   public init(
     claims: [Claim], settings: [String: NotificationSettings]? = nil, quiet: QuietHours? = nil,
-    reach: [String: AppReach]? = nil, outlook: FiringOutlook? = nil, version: StoreVersion? = nil
+    reach: [String: AppReach]? = nil, categories: [String: [NotificationCategory]]? = nil,
+    outlook: FiringOutlook? = nil, version: StoreVersion? = nil
   ) {
     self.claims = claims
     self.settings = settings
     self.quiet = quiet
     self.reach = reach
+    self.categories = categories
     self.outlook = outlook
     self.version = version
   }

@@ -159,6 +159,10 @@ public protocol FiringStore: AnyObject {
   /// The user's quiet hours.
   func quietHours() throws -> QuietHours
 
+  /// The categories `app` has registered (`NotificationCategory`), read before its
+  /// notifications are handed over.
+  func categories(app: String) throws -> [NotificationCategory]
+
   /// The apps (of `app`, all when nil) with occurrences held for quiet hours that no live
   /// firer is releasing.
   func heldApps(app: String?) throws -> [String]
@@ -238,6 +242,9 @@ extension FiringStore {
   public func isUnchanged(since version: StoreVersion) -> Bool { false }
 
   public func threadBubble(app: String, thread: String) throws -> ThreadBubble? { nil }
+
+  /// A store that keeps no categories: every category named is unknown.
+  public func categories(app: String) throws -> [NotificationCategory] { [] }
 
   public func beginHandOff(_ claim: Claim, owner: FirerIdentity) throws {}
 

@@ -69,6 +69,7 @@ public struct HistoryEvent: Hashable, Sendable {
     if !n.attachments.isEmpty { detail["attachments"] = NotificationAttachment.jsonArray(n.attachments) }
     if let launchImage = n.launchImage { detail["launchImage"] = .string(launchImage) }
     if !n.actions.isEmpty { detail["actions"] = NotificationAction.jsonArray(n.actions) }
+    if let category = n.categoryIdentifier { detail["categoryIdentifier"] = .string(category) }
     return detail
   }
 
@@ -80,6 +81,7 @@ public struct HistoryEvent: Hashable, Sendable {
       detail["suppressed"] = .array(delivery.suppressed.kindNames.map { .string($0) })
     }
     if let note = delivery.note { detail["note"] = .string(note) }
+    if let note = delivery.categoryNote { detail["categoryNote"] = .string(note) }
     return detail
   }
 

@@ -24,6 +24,7 @@ extension LocalNotification {
     r.set("userInfo", .object(userInfo))
     r.set("urgency", urgency.rawValue)
     r.set("actions", NotificationAction.jsonArray(actions))
+    r.set("categoryIdentifier", categoryIdentifier)
     r.set("interruptionLevel", interruptionLevel.rawValue)
     r.set("threadIdentifier", threadIdentifier)
     r.set("threadSummary", threadSummary)

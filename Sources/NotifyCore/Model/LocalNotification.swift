@@ -42,6 +42,9 @@ public struct LocalNotification: Hashable, Sendable {
   public var attachments: [NotificationAttachment]
   /// Buttons beside the default action, in the order shown (`NotificationAction`).
   public var actions: [NotificationAction]
+  /// The category whose buttons it is shown with when it has none of its own
+  /// (`NotificationCategory`, `CategoryResolution`), looked up at each delivery.
+  public var categoryIdentifier: String?
   /// How many occurrences have been delivered so far.
   public var deliveredCount: Int
   /// When the notification was first stored.
@@ -67,6 +70,7 @@ public struct LocalNotification: Hashable, Sendable {
     threadSummary: String? = nil,
     attachments: [NotificationAttachment] = [],
     bodyMarkup: Bool = false,
+    categoryIdentifier: String? = nil,
     deliveredCount: Int = 0,
     createdAt: Date
   ) {
@@ -87,6 +91,7 @@ public struct LocalNotification: Hashable, Sendable {
     self.threadSummary = threadSummary
     self.attachments = attachments
     self.bodyMarkup = bodyMarkup
+    self.categoryIdentifier = categoryIdentifier
     self.deliveredCount = deliveredCount
     self.createdAt = createdAt
   }

@@ -68,6 +68,7 @@ public struct NotificationResponse: Hashable, Sendable {
     r.set("userInfo", .object(n.userInfo))
     r.set("urgency", n.urgency.rawValue)
     r.set("actions", NotificationAction.jsonArray(n.actions))
+    r.set("categoryIdentifier", n.categoryIdentifier)
     return r
   }
 }

@@ -45,6 +45,9 @@ public struct Delivery: Hashable, Sendable {
   public var appIcon: String?
   /// The app's desktop entry id (the `desktop-entry` hint); nil: the app id.
   public var desktopEntry: String?
+  /// Why the notification is shown without the buttons of the category it names
+  /// (`CategoryResolution.missing`), kept in the delivery record as `detail.categoryNote`.
+  public var categoryNote: String?
 
   /// How far past its due instant an occurrence may be handed over and still not be late.
   public static let lateTolerance: TimeInterval = 1

@@ -132,6 +132,7 @@ public enum Validator {
     if let image = n.launchImage { try text(image, field: "launch image", limit: 1024) }
     if let badge = n.badge { try Validator.badge(badge) }
     try actions(n.actions)
+    if let category = n.categoryIdentifier { try categoryIdentifier(category) }
     if case .file(let name) = n.sound { try soundName(name) }
     try rule(of: n.schedule)
     if let count = n.schedule.repeatCount, count < 1 {
@@ -273,7 +274,7 @@ public enum Validator {
   }
 
   /// `[A-Za-z0-9._:-]`: what notification ids and action keys are made of.
-  private static func isKeyByte(_ byte: UInt8) -> Bool {
+  static func isKeyByte(_ byte: UInt8) -> Bool {
     isAlphanumeric(byte) || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "_")
       || byte == UInt8(ascii: ":")
       || byte == UInt8(ascii: "-")

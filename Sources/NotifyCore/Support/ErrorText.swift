@@ -36,6 +36,8 @@ public enum Term: Hashable, Sendable {
   case action, textAction, snooze
   /// A calendar rule, and the dates left out of it (EXDATE).
   case rule, exclusions
+  /// The category a notification names (`categoryIdentifier`) or a category's identifier.
+  case category
 
   /// How the library names it.
   public var apiName: String {
@@ -64,6 +66,7 @@ public enum Term: Hashable, Sendable {
     case .snooze: "snooze"
     case .rule: "the rule"
     case .exclusions: "the rule's excluded dates"
+    case .category: "categoryIdentifier"
     }
   }
 }
