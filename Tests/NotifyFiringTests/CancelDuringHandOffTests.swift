@@ -28,7 +28,7 @@ struct CancelDuringHandOffTests {
     #expect(missing == ["x"])
     #expect(try f.events(.cancelled).map(\.notificationID) == ["y"])
     // And once the hand-off is noted and recorded, its one fate is delivered
-    let handOff = HandOff(claim: claim, delivery: delivery(claim, at: now))
+    let handOff = HandOff(claim: claim, delivery: Delivery(claim, at: now))
     try f.store.noteHandedOver(handOff, owner: me)
     f.store.finishHandOff(owner: me)
     try f.store.markDelivered([handOff])
@@ -63,7 +63,7 @@ struct CancelDuringHandOffTests {
     try f.schedule("x", at: now - 1)
     let claim = try #require(
       try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64).first)
-    var held = delivery(claim, at: now)
+    var held = Delivery(claim, at: now)
     held.held = true
     // When the app cancels it before the record
     #expect(try f.openAgain().cancel(app: "test", ids: ["x"], at: now).isEmpty)
@@ -72,11 +72,5 @@ struct CancelDuringHandOffTests {
     #expect(try f.store.heldCount(app: nil) == 0)
     #expect(try f.events(.cancelled).map(\.notificationID) == ["x"])
     #expect(try f.events(.delivered).isEmpty)
-  }
-
-  func delivery(_ claim: Claim, at date: Date) -> Delivery {
-    Delivery(
-      notification: claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
-      deliveredAt: date, late: claim.late)
   }
 }

@@ -87,3 +87,12 @@ final class RecordingSink: DeliverySink, @unchecked Sendable {
     return DeliveryReceipt()
   }
 }
+
+extension Delivery {
+  /// The delivery of `claim` at `date`, as a firer builds it (store tests that record by hand).
+  init(_ claim: Claim, at date: Date) {
+    self.init(
+      notification: claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
+      deliveredAt: date, late: claim.late)
+  }
+}

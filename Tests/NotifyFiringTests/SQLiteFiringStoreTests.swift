@@ -184,14 +184,14 @@ struct SQLiteFiringStoreTests {
     let first = try #require(
       try f.store.claimDue(now: now - 60, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
         .first)
-    try f.store.markDelivered([HandOff(claim: first, delivery: delivery(first, at: now - 60))])
+    try f.store.markDelivered([HandOff(claim: first, delivery: Delivery(first, at: now - 60))])
     // Then it is still pending, counted and the badge is set
     #expect(try f.store.pending(app: nil).first?.notification.deliveredCount == 1)
     #expect(try f.store.badge(app: "test") == 7)
     // When the second (last) one is delivered
     let second = try #require(
       try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64).first)
-    try f.store.markDelivered([HandOff(claim: second, delivery: delivery(second, at: now))])
+    try f.store.markDelivered([HandOff(claim: second, delivery: Delivery(second, at: now))])
     // Then it left pending but stays in history with both occurrences
     #expect(try f.store.pending(app: nil).isEmpty)
     #expect(try f.store.nextFireDate(zones: testZones(f.utc)) == nil)
@@ -250,12 +250,6 @@ struct SQLiteFiringStoreTests {
       let moved = testZone(zone)
       #expect(try f.store.nextFireDate(zones: testZones(moved)) == ZoneResolver.instant(for: wall, in: moved))
     }
-  }
-
-  func delivery(_ claim: Claim, at date: Date) -> Delivery {
-    Delivery(
-      notification: claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
-      deliveredAt: date, late: claim.late)
   }
 }
 
