@@ -109,6 +109,10 @@ struct NotifyRequest: Hashable, Sendable {
       // Every server reads a path; the kept copy is the store's, private to the user.
       hints["image-path"] = .string(image.fileURI)
     }
+    if capabilities.contains("x-kde-urls"), !notification.attachments.isEmpty {
+      // KDE shows every attachment (a thumbnail, a drag source), not the first alone.
+      hints["x-kde-urls"] = .array(element: "s", notification.attachments.map { .string($0.fileURI) })
+    }
     actions = offersDefaultAction ? ["default", notification.actionLabel] : []
     if capabilities.contains("actions") {
       for action in notification.actions {

@@ -56,4 +56,15 @@ struct NotifyRequestRichContentTests {
     #expect(shown.hints["image-path"] == .string("file://" + kept.file))
     #expect(request(subtitle: nil, capabilities: []).hints["image-path"] == nil)
   }
+
+  @Test("a server advertising x-kde-urls gets every attachment as a file URI; others do not")
+  func kdeURLs() {
+    let kept = ["a.png", "b.jpg"].map { name in
+      NotificationAttachment(
+        identifier: name, kind: .png, file: "/s/notify.db.attachments/chat/\(name)", size: 10)
+    }
+    let kde = request(subtitle: nil, capabilities: ["x-kde-urls"], attachments: kept)
+    #expect(kde.hints["x-kde-urls"] == .array(element: "s", kept.map { .string("file://" + $0.file) }))
+    #expect(request(subtitle: nil, capabilities: ["body"], attachments: kept).hints["x-kde-urls"] == nil)
+  }
 }
