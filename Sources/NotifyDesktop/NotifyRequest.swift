@@ -111,7 +111,7 @@ struct NotifyRequest: Hashable, Sendable {
     }
     if capabilities.contains("x-kde-urls"), !notification.attachments.isEmpty {
       // KDE shows every attachment (a thumbnail, a drag source), not the first alone.
-      hints["x-kde-urls"] = .array(element: "s", notification.attachments.map { .string($0.fileURI) })
+      hints["x-kde-urls"] = .strings(notification.attachments.map(\.fileURI))
     }
     actions = offersDefaultAction ? ["default", notification.actionLabel] : []
     if capabilities.contains("actions") {

@@ -64,7 +64,7 @@ struct NotifyRequestRichContentTests {
         identifier: name, kind: .png, file: "/s/notify.db.attachments/chat/\(name)", size: 10)
     }
     let kde = request(subtitle: nil, capabilities: ["x-kde-urls"], attachments: kept)
-    #expect(kde.hints["x-kde-urls"] == .array(element: "s", kept.map { .string("file://" + $0.file) }))
+    #expect(kde.hints["x-kde-urls"] == .strings(kept.map { "file://" + $0.file }))
     #expect(request(subtitle: nil, capabilities: ["body"], attachments: kept).hints["x-kde-urls"] == nil)
   }
 }

@@ -97,6 +97,7 @@ final class BusMessage {
         case .string(let v): try append(v)
         case .bool(let v): try append(v)
         case .int64(let v): try append(v)
+        case .strings(let v): try append(v)
         }
       }
     }
@@ -153,6 +154,8 @@ enum BusVariant: Hashable, Sendable {
   case string(String)
   case bool(Bool)
   case int64(Int64)
+  /// An array of strings (`as`).
+  case strings([String])
 
   /// The D-Bus signature of the value.
   var signature: String {
@@ -161,6 +164,7 @@ enum BusVariant: Hashable, Sendable {
     case .string: "s"
     case .bool: "b"
     case .int64: "x"
+    case .strings: "as"
     }
   }
 }
