@@ -69,6 +69,8 @@ public struct HistoryEvent: Hashable, Sendable {
     if !n.attachments.isEmpty { detail["attachments"] = NotificationAttachment.jsonArray(n.attachments) }
     if let launchImage = n.launchImage { detail["launchImage"] = .string(launchImage) }
     if !n.actions.isEmpty { detail["actions"] = NotificationAction.jsonArray(n.actions) }
+    // Which re-alert of an alarm this is (1, 2, ...); nothing for the notification itself.
+    if let number = n.realert?.number, number > 0 { detail["realert"] = .int(Int64(number)) }
     return detail
   }
 

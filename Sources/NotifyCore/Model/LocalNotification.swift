@@ -42,6 +42,8 @@ public struct LocalNotification: Hashable, Sendable {
   public var attachments: [NotificationAttachment]
   /// Buttons beside the default action, in the order shown (`NotificationAction`).
   public var actions: [NotificationAction]
+  /// An alarm: alert again until acknowledged (`Realert`); nil alerts once.
+  public var realert: Realert?
   /// How many occurrences have been delivered so far.
   public var deliveredCount: Int
   /// When the notification was first stored.
@@ -67,6 +69,7 @@ public struct LocalNotification: Hashable, Sendable {
     threadSummary: String? = nil,
     attachments: [NotificationAttachment] = [],
     bodyMarkup: Bool = false,
+    realert: Realert? = nil,
     deliveredCount: Int = 0,
     createdAt: Date
   ) {
@@ -87,6 +90,7 @@ public struct LocalNotification: Hashable, Sendable {
     self.threadSummary = threadSummary
     self.attachments = attachments
     self.bodyMarkup = bodyMarkup
+    self.realert = realert
     self.deliveredCount = deliveredCount
     self.createdAt = createdAt
   }

@@ -132,6 +132,7 @@ public enum Validator {
     if let image = n.launchImage { try text(image, field: "launch image", limit: 1024) }
     if let badge = n.badge { try Validator.badge(badge) }
     try actions(n.actions)
+    if let realert = n.realert { try Validator.realert(realert) }
     if case .file(let name) = n.sound { try soundName(name) }
     try rule(of: n.schedule)
     if let count = n.schedule.repeatCount, count < 1 {

@@ -36,6 +36,8 @@ public enum Term: Hashable, Sendable {
   case action, textAction, snooze
   /// A calendar rule, and the dates left out of it (EXDATE).
   case rule, exclusions
+  /// An alarm's interval between re-alerts and how many there are at most.
+  case realertEvery, realertTimes
 
   /// How the library names it.
   public var apiName: String {
@@ -64,6 +66,8 @@ public enum Term: Hashable, Sendable {
     case .snooze: "snooze"
     case .rule: "the rule"
     case .exclusions: "the rule's excluded dates"
+    case .realertEvery: "realert.every"
+    case .realertTimes: "realert.times"
     }
   }
 }
