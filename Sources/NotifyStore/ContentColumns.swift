@@ -5,11 +5,11 @@ import NotifyCore
 /// The columns that keep a notification as it was shown, in the tables that outlive it
 /// (`response`, `left_bubble`, `held`): id, app, title, body, action, launch image, sound, badge,
 /// userInfo, urgency, actions, subtitle, interruption level, thread, attachments, whether the
-/// body is marked up, the thread's summary format.
+/// body is marked up, the thread's summary format, the alarm.
 enum ContentColumns {
   static let names =
-    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency, actions, subtitle, interruption_level, thread, attachments, body_markup, thread_summary"
-  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency, actions, subtitle, interruption_level, thread, attachments, body_markup, thread_summary, realert"
+  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
 
   static func values(_ n: LocalNotification) -> StatementArguments {
     [
@@ -17,6 +17,7 @@ enum ContentColumns {
       JSONValue.object(n.userInfo).compactText, n.urgency.rawValue, NotificationAction.storeText(n.actions),
       n.subtitle, n.interruptionLevel.rawValue, n.threadIdentifier,
       NotificationAttachment.storeText(n.attachments), n.bodyMarkup, n.threadSummary,
+      Realert.storeText(n.realert),
     ]
   }
 
@@ -33,6 +34,7 @@ enum ContentColumns {
       interruptionLevel: (row["interruption_level"] as String?).flatMap(InterruptionLevel.init(rawValue:)),
       threadIdentifier: row["thread"], threadSummary: row["thread_summary"],
       attachments: NotificationAttachment.fromStoreText(row["attachments"]),
-      bodyMarkup: (row["body_markup"] as Int?) == 1, createdAt: date)
+      bodyMarkup: (row["body_markup"] as Int?) == 1, realert: Realert.fromStoreText(row["realert"]),
+      createdAt: date)
   }
 }

@@ -9,7 +9,8 @@ enum NotificationRow {
     rowid, app, id, title, body, action, launch_image, sound, badge, user_info, urgency,
     fire_instant, wall_clock, time_zone, repeat_interval, repeat_count, until_instant,
     delivered_count, created_at, next_occurrence, next_fire_at, actions, snoozed_occurrence,
-    repeat_rule, subtitle, interruption_level, thread, attachments, body_markup, thread_summary
+    repeat_rule, subtitle, interruption_level, thread, attachments, body_markup, thread_summary,
+    realert
     """
 
   /// Decodes a row selected with `columns`.
@@ -41,7 +42,7 @@ enum NotificationRow {
       interruptionLevel: (row["interruption_level"] as String?).flatMap(InterruptionLevel.init(rawValue:)),
       threadIdentifier: row["thread"], threadSummary: row["thread_summary"],
       attachments: NotificationAttachment.fromStoreText(row["attachments"]),
-      bodyMarkup: (row["body_markup"] as Int?) == 1,
+      bodyMarkup: (row["body_markup"] as Int?) == 1, realert: Realert.fromStoreText(row["realert"]),
       deliveredCount: row["delivered_count"], createdAt: Millis.date(row["created_at"]))
     return StoredNotification(
       rowID: row["rowid"], notification: notification, nextOccurrence: row["next_occurrence"],
@@ -69,8 +70,8 @@ enum NotificationRow {
           user_info, urgency, fire_instant, wall_clock, time_zone, repeat_interval, repeat_count,
           until_instant, delivered_count, created_at, next_occurrence, next_fire_at, resolved_zone,
           actions, snoozed_occurrence, repeat_rule, subtitle, interruption_level, thread, attachments,
-          body_markup, thread_summary)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          body_markup, thread_summary, realert)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """,
       arguments: [
         n.app, n.id, n.title, n.body, n.action, n.launchImage, n.sound.name, n.badge,
@@ -81,6 +82,7 @@ enum NotificationRow {
         snoozedOccurrence, n.schedule.rule?.text, n.subtitle, n.interruptionLevel.rawValue,
         n.threadIdentifier,
         NotificationAttachment.storeText(n.attachments), n.bodyMarkup, n.threadSummary,
+        Realert.storeText(n.realert),
       ])
     return db.lastInsertedRowID
   }

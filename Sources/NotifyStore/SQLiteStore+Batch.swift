@@ -40,7 +40,7 @@ extension SQLiteStore {
         }
       }
       var discarded: [StoredNotification] = []
-      for (app, at) in apps { discarded += try enforceLimit(app: app, at: at, in: db) }
+      for (app, at) in apps { discarded += try Self.enforceLimit(app: app, at: at, in: db) }
       return BatchScheduleOutcome(stored: stored, discarded: discarded)
     }
   }
