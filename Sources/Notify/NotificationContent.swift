@@ -57,6 +57,10 @@ public struct NotificationContent: Hashable, Sendable {
   /// `.snooze(seconds:)`. The app hears the key of the one picked (`.activated(actionKey:)`,
   /// with `userText` for a reply); notify handles snoozes itself.
   public var actions: [NotificationAction]
+  /// An alarm: alert again every `every` seconds (60 to 86,400), at most `times` times
+  /// (1 to 10), until the user clicks it, picks an action or closes it; nil alerts once.
+  /// Each re-alert replaces the bubble and is a `delivered` history entry.
+  public var realert: Realert? = nil
 
   /// Creates content; give at least one of a title, a body, a sound or a badge.
   public init(
@@ -99,7 +103,7 @@ public struct NotificationContent: Hashable, Sendable {
       launchImage: launchImage, sound: sound, badge: badge, userInfo: userInfo, urgency: urgency,
       actions: actions, subtitle: subtitle, interruptionLevel: interruptionLevel,
       threadIdentifier: threadIdentifier, threadSummary: threadSummary, bodyMarkup: bodyMarkup,
-      createdAt: createdAt)
+      realert: realert, createdAt: createdAt)
     try Validator.notification(notification)
     let size = JSONValue.object(userInfo).compactText.utf8.count
     guard size <= Validator.maxUserInfoBytes else {
@@ -126,6 +130,7 @@ extension LocalNotification {
       attachments: attachments.map { AttachmentSource(file: $0.file, identifier: $0.identifier) },
       bodyMarkup: bodyMarkup)
     content.threadSummary = threadSummary
+    content.realert = realert.map { Realert(every: $0.every, times: $0.times) }
     return content
   }
 }

@@ -33,6 +33,8 @@ extension Term {
     case .snooze: "--snooze"
     case .rule: "--rrule/--every/--on"
     case .exclusions: "--except"
+    case .realertEvery: "--realert-every"
+    case .realertTimes: "--realert-times"
     }
   }
 }
