@@ -62,6 +62,10 @@ public struct NotificationContent: Hashable, Sendable {
   /// `setNotificationCategories(_:)` and looked up at each delivery, so a changed category
   /// changes the deliveries after the change. An unregistered one is shown without buttons.
   public var categoryIdentifier: String?
+  /// An alarm: alert again every `every` seconds (60 to 86,400), at most `times` times
+  /// (1 to 10), until the user clicks it, picks an action or closes it; nil alerts once.
+  /// Each re-alert replaces the bubble and is a `delivered` history entry.
+  public var realert: Realert? = nil
 
   /// Creates content; give at least one of a title, a body, a sound or a badge.
   public init(
@@ -106,7 +110,7 @@ public struct NotificationContent: Hashable, Sendable {
       launchImage: launchImage, sound: sound, badge: badge, userInfo: userInfo, urgency: urgency,
       actions: actions, subtitle: subtitle, interruptionLevel: interruptionLevel,
       threadIdentifier: threadIdentifier, threadSummary: threadSummary, bodyMarkup: bodyMarkup,
-      categoryIdentifier: categoryIdentifier,
+      categoryIdentifier: categoryIdentifier, realert: realert,
       createdAt: createdAt)
     try Validator.notification(notification)
     let size = JSONValue.object(userInfo).compactText.utf8.count
@@ -134,6 +138,7 @@ extension LocalNotification {
       attachments: attachments.map { AttachmentSource(file: $0.file, identifier: $0.identifier) },
       bodyMarkup: bodyMarkup, categoryIdentifier: categoryIdentifier)
     content.threadSummary = threadSummary
+    content.realert = realert.map { Realert(every: $0.every, times: $0.times) }
     return content
   }
 }

@@ -64,7 +64,13 @@ struct ListCommand: ParsableCommand {
       parts.append("held for quiet hours" + (held.occurrence > 1 ? " (occurrence \(held.occurrence))" : ""))
     case .pending(let pending):
       if let unit = n.schedule.repeatInterval { parts.append("every \(unit.rawValue)") }
-      if let occurrence = pending.snoozedOccurrence { parts.append("snoozed (occurrence \(occurrence))") }
+      if let number = pending.realertNumber, let realert = n.realert {
+        parts.append("re-alert \(number) of \(realert.times) (occurrence \(pending.snoozedOccurrence ?? 1))")
+      } else if let occurrence = pending.snoozedOccurrence {
+        parts.append("snoozed (occurrence \(occurrence))")
+      } else if let realert = n.realert {
+        parts.append("alarm (every \(realert.intervalText), \(realert.times) times)")
+      }
       if let rule = n.schedule.rule { parts.append("rule \(Output.safe(rule.ruleText, limit: 80))") }
     }
     let text = [n.title, n.body].compactMap { $0 }.joined(separator: " — ")

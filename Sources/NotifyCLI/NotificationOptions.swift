@@ -81,6 +81,36 @@ struct NotificationOptions: ParsableArguments {
   )
   var category: String?
 
+  // Unconditional, as every duration flag is: `-5m` is a bad duration (65).
+  @Option(
+    name: .customLong("realert-every"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "An alarm: alert again after DURATION (1m to 1d) until clicked, dismissed or an action is picked.",
+      valueName: "duration"))
+  var realertEvery: String?
+
+  @Option(
+    name: .customLong("realert-times"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "How many times an alarm alerts again at most, 1 to 10 (default 3).", valueName: "count"))
+  var realertTimes: String?
+
+  /// The alarm `--realert-every` and `--realert-times` give, checked.
+  func realert() throws(NotifyError) -> Realert? {
+    let every = try realertEvery.map { text throws(NotifyError) in
+      Int(try TimeParser.duration(text, field: .realertEvery))
+    }
+    let times = try realertTimes.map { text throws(NotifyError) -> Int in
+      guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
+        throw NotifyError(
+          .invalidData, "--realert-times '\(Escaper.visible(text, limit: 40))' is not a number",
+          fix: "use a whole number from 1 to 10")
+      }
+      return value
+    }
+    return try Realert.given(every: every, times: times)
+  }
+
   /// Builds the notification with everything but its schedule checked.
   func notification(app: String, schedule: Schedule, now: Date) throws(NotifyError) -> LocalNotification {
     if body != nil, bodyArgument != nil {
@@ -133,7 +163,7 @@ struct NotificationOptions: ParsableArguments {
       userInfo: try userInfo.map(Validator.userInfo) ?? [:], urgency: urgencyValue,
       actions: try actionOptions.actions(), subtitle: subtitle, interruptionLevel: levelValue,
       threadIdentifier: thread, threadSummary: threadSummary, bodyMarkup: markup,
-      categoryIdentifier: category,
+      categoryIdentifier: category, realert: try realert(),
       createdAt: now)
     try Validator.notification(n)
     return n

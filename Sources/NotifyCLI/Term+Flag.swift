@@ -34,6 +34,8 @@ extension Term {
     case .rule: "--rrule/--every/--on"
     case .exclusions: "--except"
     case .category: "--category"
+    case .realertEvery: "--realert-every"
+    case .realertTimes: "--realert-times"
     }
   }
 }

@@ -17,7 +17,7 @@ struct RequestDecoder {
   static let contentKeys: Set<String> = [
     "id", "title", "body", "action", "launchImage", "sound", "badge", "userInfo", "urgency", "actions",
     "subtitle", "interruptionLevel", "threadIdentifier", "threadSummary", "bodyMarkup", "attachments",
-    "category",
+    "category", "realertEvery", "realertTimes",
   ]
 
   /// One decoded request: the notification, and the files to attach to it (`attachments`,
@@ -150,6 +150,14 @@ struct RequestDecoder {
       }
       level = value
     }
+    let realert: Realert?
+    let realertEvery = try fields.integer("realertEvery").map { Int(clamping: $0) }
+    let realertTimes = try fields.integer("realertTimes").map { Int(clamping: $0) }
+    do throws(NotifyError) {
+      realert = try Realert.given(every: realertEvery, times: realertTimes)
+    } catch {
+      throw .invalidArgs(error.description)
+    }
     let n = LocalNotification(
       id: id, app: app, schedule: schedule, title: try fields.string("title"),
       body: try fields.string("body"),
@@ -159,7 +167,7 @@ struct RequestDecoder {
       actions: try actions(fields["actions"]), subtitle: try fields.string("subtitle"),
       interruptionLevel: level, threadIdentifier: try fields.string("threadIdentifier"),
       threadSummary: try fields.string("threadSummary"), bodyMarkup: try fields.bool("bodyMarkup") ?? false,
-      categoryIdentifier: try fields.string("category"),
+      categoryIdentifier: try fields.string("category"), realert: realert,
       createdAt: now)
     do {
       try Validator.notification(n)

@@ -5,11 +5,11 @@ import NotifyCore
 /// The columns that keep a notification as it was shown, in the tables that outlive it
 /// (`response`, `left_bubble`, `held`): id, app, title, body, action, launch image, sound, badge,
 /// userInfo, urgency, actions, subtitle, interruption level, thread, attachments, whether the
-/// body is marked up, the thread's summary format, the category it names.
+/// body is marked up, the thread's summary format, the category it names, the alarm.
 enum ContentColumns {
   static let names =
-    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency, actions, subtitle, interruption_level, thread, attachments, body_markup, thread_summary, category"
-  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+    "app, notification_id, title, body, action, launch_image, sound, badge, user_info, urgency, actions, subtitle, interruption_level, thread, attachments, body_markup, thread_summary, category, realert"
+  static let placeholders = "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
 
   static func values(_ n: LocalNotification) -> StatementArguments {
     [
@@ -17,6 +17,7 @@ enum ContentColumns {
       JSONValue.object(n.userInfo).compactText, n.urgency.rawValue, NotificationAction.storeText(n.actions),
       n.subtitle, n.interruptionLevel.rawValue, n.threadIdentifier,
       NotificationAttachment.storeText(n.attachments), n.bodyMarkup, n.threadSummary, n.categoryIdentifier,
+      Realert.storeText(n.realert),
     ]
   }
 
@@ -33,6 +34,7 @@ enum ContentColumns {
       interruptionLevel: (row["interruption_level"] as String?).flatMap(InterruptionLevel.init(rawValue:)),
       threadIdentifier: row["thread"], threadSummary: row["thread_summary"],
       attachments: NotificationAttachment.fromStoreText(row["attachments"]),
-      bodyMarkup: (row["body_markup"] as Int?) == 1, categoryIdentifier: row["category"], createdAt: date)
+      bodyMarkup: (row["body_markup"] as Int?) == 1, categoryIdentifier: row["category"],
+      realert: Realert.fromStoreText(row["realert"]), createdAt: date)
   }
 }

@@ -38,13 +38,18 @@ enum HistoryWriter {
 }
 
 extension SQLiteStore {
-  /// Appends one event to history (deliveries by `now`, activations, dismissals).
+  /// Appends one event to history (activations, dismissals); one that acknowledges its
+  /// notification (`RealertPlanner.acknowledges`) also ends the notification's re-alerts, in
+  /// the same write.
   public func record(_ event: HistoryEvent) throws(NotifyError) {
-    try write { db in try HistoryWriter.insert(event, in: db) }
+    try write { db in
+      try HistoryWriter.insert(event, in: db)
+      try RealertCopies.stop(for: event, in: db)
+    }
   }
 
-  /// Records a `now` delivery, the bubble it shows as (`DeliveryReceipt.bubble`) and its
-  /// badge, in one transaction.
+  /// Records a `now` delivery, the bubble it shows as (`DeliveryReceipt.bubble`), its
+  /// badge and an alarm's first re-alert, in one transaction.
   public func recordPresented(_ delivery: Delivery, bubble: ServerBubbleID? = nil) throws(NotifyError) {
     try write { db in
       try HistoryWriter.insert(HistoryEvent(delivery: delivery), in: db)
@@ -56,6 +61,7 @@ extension SQLiteStore {
       if let badge = delivery.notification.badge {
         try BadgeTable.set(app: delivery.notification.app, count: badge, at: delivery.deliveredAt, in: db)
       }
+      try RealertCopies.plan(after: delivery, rowID: nil, in: db)
     }
   }
 

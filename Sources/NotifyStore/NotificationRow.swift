@@ -9,7 +9,8 @@ enum NotificationRow {
     rowid, app, id, title, body, action, launch_image, sound, badge, user_info, urgency,
     fire_instant, wall_clock, time_zone, repeat_interval, repeat_count, until_instant,
     delivered_count, created_at, next_occurrence, next_fire_at, actions, snoozed_occurrence,
-    repeat_rule, subtitle, interruption_level, thread, attachments, body_markup, thread_summary, category
+    repeat_rule, subtitle, interruption_level, thread, attachments, body_markup, thread_summary, category,
+    realert
     """
 
   /// Decodes a row selected with `columns`.
@@ -42,6 +43,7 @@ enum NotificationRow {
       threadIdentifier: row["thread"], threadSummary: row["thread_summary"],
       attachments: NotificationAttachment.fromStoreText(row["attachments"]),
       bodyMarkup: (row["body_markup"] as Int?) == 1, categoryIdentifier: row["category"],
+      realert: Realert.fromStoreText(row["realert"]),
       deliveredCount: row["delivered_count"], createdAt: Millis.date(row["created_at"]))
     return StoredNotification(
       rowID: row["rowid"], notification: notification, nextOccurrence: row["next_occurrence"],
@@ -70,8 +72,8 @@ enum NotificationRow {
           user_info, urgency, fire_instant, wall_clock, time_zone, repeat_interval, repeat_count,
           until_instant, delivered_count, created_at, next_occurrence, next_fire_at, resolved_zone,
           actions, snoozed_occurrence, repeat_rule, subtitle, interruption_level, thread, attachments,
-          body_markup, thread_summary, category)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          body_markup, thread_summary, category, realert)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(
       arguments: [
@@ -83,6 +85,7 @@ enum NotificationRow {
         snoozedOccurrence, n.schedule.rule?.text, n.subtitle, n.interruptionLevel.rawValue,
         n.threadIdentifier,
         NotificationAttachment.storeText(n.attachments), n.bodyMarkup, n.threadSummary, n.categoryIdentifier,
+        Realert.storeText(n.realert),
       ])
     return db.lastInsertedRowID
   }

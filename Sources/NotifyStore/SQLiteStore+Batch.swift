@@ -42,7 +42,7 @@ extension SQLiteStore {
       var discarded: [StoredNotification] = []
       // (what the batch inserted is known: only older rows are read back to be discarded)
       let known = Dictionary(stored.map { ($0.rowID, $0) }) { _, last in last }
-      for (app, at) in apps { discarded += try enforceLimit(app: app, at: at, known: known, in: db) }
+      for (app, at) in apps { discarded += try Self.enforceLimit(app: app, at: at, known: known, in: db) }
       return BatchScheduleOutcome(stored: stored, discarded: discarded)
     }
   }

@@ -182,7 +182,8 @@ extension SQLiteStore: FiringStore {
     return outlook
   }
 
-  /// Records a delivery in history, drops its claim, counts it and applies its badge. A
+  /// Records a delivery in history, drops its claim, counts it, applies its badge and
+  /// stores an alarm's next re-alert (`RealertCopies`). A
   /// claim already gone was recorded by the firer that took it over, or, held and never
   /// shown, cancelled meanwhile: nothing more to record.
   private static func recordDelivered(_ handOff: HandOff, recovered: Bool = false, in db: Database) throws {
@@ -208,6 +209,8 @@ extension SQLiteStore: FiringStore {
     if let badge = claim.notification.badge {
       try BadgeTable.set(app: claim.notification.app, count: badge, at: handOff.delivery.deliveredAt, in: db)
     }
+    // An alarm's next re-alert, in the write that records this one (`kill -9` loses none).
+    try RealertCopies.plan(after: handOff.delivery, rowID: claim.rowID, in: db)
   }
 
   public func endHandOffs(owner: FirerIdentity) {

@@ -221,6 +221,7 @@ extension SQLiteStore {
       try BadgeTable.set(app: one.notification.app, count: badge, at: date, in: db)
     }
     try db.execute(sql: "DELETE FROM held WHERE seq = ?", arguments: [one.key])
+    try RealertCopies.plan(after: delivery, rowID: nil, in: db)
   }
 }
 

@@ -14,7 +14,7 @@ extension SQLiteStore {
     let prepared = try Prepared(notification, zones: zones)
     return try write { db in
       let (stored, replaced) = try prepared.insert(in: db)
-      let discarded = try enforceLimit(
+      let discarded = try Self.enforceLimit(
         app: prepared.notification.app, at: prepared.notification.createdAt, in: db)
       return ScheduleOutcome(stored: stored, discarded: discarded, replaced: replaced)
     }
@@ -64,7 +64,9 @@ extension SQLiteStore {
 
   /// Discards an app's pending notifications beyond the limit, recording each. Rows in
   /// `known` (just inserted by the caller) are not read back.
-  func enforceLimit(app: String, at now: Date, known: [Int64: StoredNotification] = [:], in db: Database)
+  static func enforceLimit(
+    app: String, at now: Date, known: [Int64: StoredNotification] = [:], in db: Database
+  )
     throws
     -> [StoredNotification]
   {

@@ -21,6 +21,8 @@ extension SQLiteStore {
     copy.schedule = Schedule(fireDate: .instant(fireDate))
     copy.deliveredCount = 0
     copy.createdAt = now
+    // An alarm snoozed comes back as the alarm it was, with all its re-alerts.
+    copy.realert = copy.realert.map { Realert(every: $0.every, times: $0.times) }
     try Validator.notification(copy)
     return try write { db in
       let since = Millis.from(notification.createdAt)
@@ -61,7 +63,7 @@ extension SQLiteStore {
       let stored = StoredNotification(
         rowID: rowID, notification: copy, nextOccurrence: 0, nextFireDate: fireDate,
         snoozedOccurrence: occurrence)
-      let discarded = try enforceLimit(app: copy.app, at: now, in: db)
+      let discarded = try Self.enforceLimit(app: copy.app, at: now, in: db)
       return ScheduleOutcome(stored: stored, discarded: discarded, replaced: false)
     }
   }

@@ -367,6 +367,20 @@ enum StoreSchema {
         """
       try db.execute(sql: sql)
     }
+    migrator.registerMigration("v13-realert") { db in
+      // Alarms (issue 28): `{"every": SECONDS, "times": M}` wherever a notification's content
+      // is kept, plus `"number"` in a re-alert copy (a pending row with `snoozed_occurrence`
+      // set, the occurrence it re-alerts).
+      var sql = ""
+      for table in ["notification", "response", "left_bubble", "held"] {
+        sql += """
+          ALTER TABLE \(table) ADD COLUMN realert TEXT
+            CHECK (realert IS NULL OR (json_valid(realert) AND length(realert) <= 128));
+
+          """
+      }
+      try db.execute(sql: sql)
+    }
     return migrator
   }
 }

@@ -70,6 +70,8 @@ public struct HistoryEvent: Hashable, Sendable {
     if let launchImage = n.launchImage { detail["launchImage"] = .string(launchImage) }
     if !n.actions.isEmpty { detail["actions"] = NotificationAction.jsonArray(n.actions) }
     if let category = n.categoryIdentifier { detail["categoryIdentifier"] = .string(category) }
+    // Which re-alert of an alarm this is (1, 2, ...); nothing for the notification itself.
+    if let number = n.realert?.number, number > 0 { detail["realert"] = .int(Int64(number)) }
     return detail
   }
 

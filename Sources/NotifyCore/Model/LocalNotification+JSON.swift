@@ -29,6 +29,7 @@ extension LocalNotification {
     r.set("threadIdentifier", threadIdentifier)
     r.set("threadSummary", threadSummary)
     r.set("attachments", NotificationAttachment.jsonArray(attachments))
+    r.set("realert", realert?.jsonValue ?? .null)
     r.set("fireDate", fireDate.map { RFC3339.string(from: $0) })
     switch schedule.fireDate {
     case .instant:
@@ -53,10 +54,15 @@ extension LocalNotification {
 
 extension StoredNotification {
   /// The spec's notification JSON: `fireDate` is the next fire instant; a snoozed copy
-  /// adds `snoozedOccurrence`.
+  /// adds `snoozedOccurrence`, a re-alert `realertNumber` and `realertOccurrence`.
   public var jsonRecord: JSONRecord {
     var r = notification.jsonRecord(fireDate: nextFireDate)
-    if let snoozedOccurrence { r.set("snoozedOccurrence", snoozedOccurrence) }
+    if let number = realertNumber {
+      r.set("realertNumber", number)
+      r.set("realertOccurrence", snoozedOccurrence)
+    } else if let snoozedOccurrence {
+      r.set("snoozedOccurrence", snoozedOccurrence)
+    }
     return r
   }
 }

@@ -45,6 +45,8 @@ public struct LocalNotification: Hashable, Sendable {
   /// The category whose buttons it is shown with when it has none of its own
   /// (`NotificationCategory`, `CategoryResolution`), looked up at each delivery.
   public var categoryIdentifier: String?
+  /// An alarm: alert again until acknowledged (`Realert`); nil alerts once.
+  public var realert: Realert?
   /// How many occurrences have been delivered so far.
   public var deliveredCount: Int
   /// When the notification was first stored.
@@ -71,6 +73,7 @@ public struct LocalNotification: Hashable, Sendable {
     attachments: [NotificationAttachment] = [],
     bodyMarkup: Bool = false,
     categoryIdentifier: String? = nil,
+    realert: Realert? = nil,
     deliveredCount: Int = 0,
     createdAt: Date
   ) {
@@ -92,6 +95,7 @@ public struct LocalNotification: Hashable, Sendable {
     self.attachments = attachments
     self.bodyMarkup = bodyMarkup
     self.categoryIdentifier = categoryIdentifier
+    self.realert = realert
     self.deliveredCount = deliveredCount
     self.createdAt = createdAt
   }

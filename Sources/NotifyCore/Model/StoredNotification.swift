@@ -14,6 +14,13 @@ public struct StoredNotification: Hashable, Sendable {
   /// The copy fires once, beside the original, which keeps its own schedule.
   public var snoozedOccurrence: Int?
 
+  /// For a re-alert copy (`Realert`): which re-alert it is (1 for the first); its
+  /// `snoozedOccurrence` is the occurrence it re-alerts. Nil for anything else.
+  public var realertNumber: Int? {
+    guard snoozedOccurrence != nil, let number = notification.realert?.number, number > 0 else { return nil }
+    return number
+  }
+
   public init(
     rowID: Int64, notification: LocalNotification, nextOccurrence: Int, nextFireDate: Date?,
     snoozedOccurrence: Int? = nil

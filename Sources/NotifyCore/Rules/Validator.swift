@@ -133,6 +133,7 @@ public enum Validator {
     if let badge = n.badge { try Validator.badge(badge) }
     try actions(n.actions)
     if let category = n.categoryIdentifier { try categoryIdentifier(category) }
+    if let realert = n.realert { try Validator.realert(realert) }
     if case .file(let name) = n.sound { try soundName(name) }
     try rule(of: n.schedule)
     if let count = n.schedule.repeatCount, count < 1 {

@@ -38,6 +38,8 @@ public enum Term: Hashable, Sendable {
   case rule, exclusions
   /// The category a notification names (`categoryIdentifier`) or a category's identifier.
   case category
+  /// An alarm's interval between re-alerts and how many there are at most.
+  case realertEvery, realertTimes
 
   /// How the library names it.
   public var apiName: String {
@@ -67,6 +69,8 @@ public enum Term: Hashable, Sendable {
     case .rule: "the rule"
     case .exclusions: "the rule's excluded dates"
     case .category: "categoryIdentifier"
+    case .realertEvery: "realert.every"
+    case .realertTimes: "realert.times"
     }
   }
 }
