@@ -44,12 +44,18 @@ struct SettingsCommand: ParsableCommand {
   @Option(name: .customLong("break-quiet"), help: "Shown during quiet hours instead of held: on or off.")
   var breakQuiet: Switch?
 
+  @Option(
+    name: .customLong("time-sensitive"),
+    help: "Time-sensitive notifications shown during quiet hours: on (the default) or off.")
+  var timeSensitive: Switch?
+
   @Flag(name: .long, help: "Print JSON.")
   var json = false
 
   var change: SettingsChange {
     SettingsChange(
-      alerts: alerts?.isOn, sounds: sounds?.isOn, badges: badges?.isOn, breaksQuietHours: breakQuiet?.isOn)
+      alerts: alerts?.isOn, sounds: sounds?.isOn, badges: badges?.isOn, breaksQuietHours: breakQuiet?.isOn,
+      timeSensitive: timeSensitive?.isOn)
   }
 
   func validate() throws {
@@ -77,6 +83,7 @@ struct SettingsCommand: ParsableCommand {
         record.set("sounds", policy.sounds)
         record.set("badges", policy.badges)
         record.set("breaksQuietHours", policy.breaksQuietHours)
+        record.set("timeSensitive", policy.timeSensitive)
         Output.line(record.compactText)
       } else {
         Output.line(
@@ -126,6 +133,9 @@ enum SettingsText {
     ]
     let quiet =
       "quiet hours: \(inForce.breaksQuietHours ? "breaks through" : "held")\(app.breaksQuietHours != nil ? " (set)" : "")"
-    return (parts + [quiet]).joined(separator: ", ")
+    // (named only when off: on is the default, as on iOS)
+    let timeSensitive =
+      inForce.timeSensitive ? [] : ["time-sensitive off\(app.timeSensitive != nil ? " (set)" : "")"]
+    return (parts + [quiet] + timeSensitive).joined(separator: ", ")
   }
 }

@@ -47,11 +47,16 @@ extension SQLiteStore {
       let changed = change.applied(to: try SettingsTable.app(app, in: db))
       try db.execute(
         sql: """
-          INSERT INTO app_settings (app, alerts, sounds, badges, breaks_quiet) VALUES (?, ?, ?, ?, ?)
+          INSERT INTO app_settings (app, alerts, sounds, badges, breaks_quiet, time_sensitive)
+          VALUES (?, ?, ?, ?, ?, ?)
           ON CONFLICT(app) DO UPDATE SET alerts = excluded.alerts, sounds = excluded.sounds,
-            badges = excluded.badges, breaks_quiet = excluded.breaks_quiet
+            badges = excluded.badges, breaks_quiet = excluded.breaks_quiet,
+            time_sensitive = excluded.time_sensitive
           """,
-        arguments: [app, changed.alerts, changed.sounds, changed.badges, changed.breaksQuietHours])
+        arguments: [
+          app, changed.alerts, changed.sounds, changed.badges, changed.breaksQuietHours,
+          changed.timeSensitive,
+        ])
     }
   }
 
@@ -76,12 +81,14 @@ enum SettingsTable {
   static func app(_ app: String, in db: Database) throws -> AppSettings {
     guard
       let row = try Row.fetchOne(
-        db, sql: "SELECT alerts, sounds, badges, breaks_quiet, requested FROM app_settings WHERE app = ?",
+        db,
+        sql:
+          "SELECT alerts, sounds, badges, breaks_quiet, time_sensitive, requested FROM app_settings WHERE app = ?",
         arguments: [app])
     else { return AppSettings(app: app) }
     return AppSettings(
       app: app, alerts: row["alerts"], sounds: row["sounds"], badges: row["badges"],
-      breaksQuietHours: row["breaks_quiet"],
+      breaksQuietHours: row["breaks_quiet"], timeSensitive: row["time_sensitive"],
       requested: (row["requested"] as Int?).map { PresentationOptions(rawValue: $0) })
   }
 
@@ -99,7 +106,8 @@ enum SettingsTable {
     return NotificationSettings(
       alerts: flag("alerts", allow.alerts), sounds: flag("sounds", allow.sounds),
       badges: flag("badges", allow.badges),
-      breaksQuietHours: flag("breaksQuietHours", allow.breaksQuietHours))
+      breaksQuietHours: flag("breaksQuietHours", allow.breaksQuietHours),
+      timeSensitive: flag("timeSensitive", allow.timeSensitive))
   }
 
   static func text(_ policy: NotificationSettings) -> String {
@@ -108,6 +116,7 @@ enum SettingsTable {
     r.set("sounds", policy.sounds)
     r.set("badges", policy.badges)
     r.set("breaksQuietHours", policy.breaksQuietHours)
+    r.set("timeSensitive", policy.timeSensitive)
     return r.compactText
   }
 }

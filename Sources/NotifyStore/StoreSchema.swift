@@ -381,6 +381,12 @@ enum StoreSchema {
       }
       try db.execute(sql: sql)
     }
+    migrator.registerMigration("v14-time-sensitive") { db in
+      // The user's per-app switch for time-sensitive notifications during quiet hours (issue
+      // 28; NULL: the default policy decides, on unless the user turned it off).
+      try db.execute(
+        sql: "ALTER TABLE app_settings ADD COLUMN time_sensitive INTEGER CHECK (time_sensitive IN (0, 1))")
+    }
     return migrator
   }
 }

@@ -48,4 +48,26 @@ struct NotificationSettingsTests {
     inApp.apply(NotificationSettings(alerts: false, sounds: false, badges: false, breaksQuietHours: false))
     #expect(inApp.suppressed.isEmpty && inApp.historyReason == Delivery.inAppReason)
   }
+
+  @Test(
+    "quiet hours hold by level: critical never, time-sensitive only where the app's switch is off",
+    arguments: [
+      (InterruptionLevel.passive, true, true), (.active, true, true), (.timeSensitive, false, true),
+      (.critical, false, false),
+    ])
+  func holdsByLevel(level: InterruptionLevel, heldWithSwitchOn: Bool, heldWithSwitchOff: Bool) {
+    let n = LocalNotification(
+      id: "n", app: "a", schedule: Schedule(fireDate: .instant(Date())), interruptionLevel: level,
+      createdAt: Date())
+    let on = NotificationSettings.allowAll
+    var off = on
+    off.timeSensitive = false
+    #expect(QuietRelease.holds(n, quiet: true, settings: on) == heldWithSwitchOn)
+    #expect(QuietRelease.holds(n, quiet: true, settings: off) == heldWithSwitchOff)
+    // Not quiet, or an app let through: nothing is held
+    #expect(!QuietRelease.holds(n, quiet: false, settings: off))
+    var through = off
+    through.breaksQuietHours = true
+    #expect(!QuietRelease.holds(n, quiet: true, settings: through))
+  }
 }

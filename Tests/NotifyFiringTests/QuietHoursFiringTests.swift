@@ -57,6 +57,42 @@ struct QuietHoursFiringTests {
     #expect(firing.printed.count == 3)
   }
 
+  @Test(
+    "time-sensitive ones are shown during quiet unless the user turned them off for the app",
+    arguments: StdoutFirer.allCases)
+  func timeSensitive(firer: StdoutFirer) throws {
+    // Given quiet hours on, and a firer
+    let f = try FiringFixture()
+    try quiet(f, "on")
+    let firing = try StdoutFiring(f, firer)
+    func schedule(_ id: String, _ level: InterruptionLevel) throws {
+      let due = Date() + (firer == .fireDue ? 0 : 0.3)
+      _ = try f.store.schedule(
+        LocalNotification(
+          id: id, app: "test", schedule: Schedule(fireDate: .instant(due)), title: id,
+          interruptionLevel: level,
+          createdAt: due), zones: .utc)
+    }
+    // When a time-sensitive and an active notification fall due
+    try schedule("soon", .timeSensitive)
+    try schedule("plain", .active)
+    try firing.act()
+    // Then the time-sensitive one is shown, the active one held
+    #expect(waitUntil(timeout: 10) { history(f, .held) == ["plain"] }, "\(firing.resident?.errorText ?? "")")
+    #expect(waitUntil(timeout: 10) { firing.printed.map(\.id) == ["soon"] })
+    // When the user turns the app's time-sensitive notifications off, and another falls due
+    let off = try notify(["settings", "--app", "test", "--time-sensitive", "off"], db: f.path)
+    #expect(off.stdout.contains("time-sensitive off (set)"), "\(off.stdout)\(off.stderr)")
+    try schedule("later", .timeSensitive)
+    try firing.act()
+    // Then it is held too, and nothing more is shown
+    #expect(
+      waitUntil(timeout: 10) { Set(history(f, .held)) == ["plain", "later"] },
+      "\(firing.resident?.errorText ?? "")")
+    firing.settle()
+    #expect(firing.printed.map(\.id) == ["soon"])
+  }
+
   @Test("more than three held for an app come out as one summary; an app let through is shown during quiet")
   func summaryAndBreakThrough() throws {
     // Given quiet hours on, app "loud" allowed to break through, and a daemon

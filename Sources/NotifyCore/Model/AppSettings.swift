@@ -7,14 +7,16 @@ public struct AppSettings: Hashable, Sendable {
   public var sounds: Bool?
   public var badges: Bool?
   public var breaksQuietHours: Bool?
+  public var timeSensitive: Bool?
   /// What the app asked for, if it ever asked.
   public var requested: PresentationOptions?
 
   /// Settings with nothing set and nothing asked.
   public init(
     app: String, alerts: Bool? = nil, sounds: Bool? = nil, badges: Bool? = nil, breaksQuietHours: Bool? = nil,
-    requested: PresentationOptions? = nil
+    timeSensitive: Bool? = nil, requested: PresentationOptions? = nil
   ) {
+    self.timeSensitive = timeSensitive
     self.app = app
     self.alerts = alerts
     self.sounds = sounds
@@ -32,7 +34,8 @@ public struct AppSettings: Hashable, Sendable {
       alerts: (alerts ?? policy.alerts) && asked.contains(.banner),
       sounds: (sounds ?? policy.sounds) && asked.contains(.sound),
       badges: (badges ?? policy.badges) && asked.contains(.badge),
-      breaksQuietHours: breaksQuietHours ?? policy.breaksQuietHours)
+      breaksQuietHours: breaksQuietHours ?? policy.breaksQuietHours,
+      timeSensitive: timeSensitive ?? policy.timeSensitive)
   }
 
   /// The JSON `notify settings --json` prints for the app: what is in force, what the user
@@ -42,15 +45,17 @@ public struct AppSettings: Hashable, Sendable {
     let inForce = effective(under: policy)
     let switches: [(String, Bool?)] = [
       ("alerts", alerts), ("sounds", sounds), ("badges", badges), ("breaksQuietHours", breaksQuietHours),
+      ("timeSensitive", timeSensitive),
     ]
     let set = Dictionary(
       uniqueKeysWithValues: switches.compactMap { key, value in value.map { (key, JSONValue.bool($0)) } })
-    var r = JSONRecord(capacity: 7)
+    var r = JSONRecord(capacity: 8)
     r.set("app", app)
     r.set("alerts", inForce.alerts)
     r.set("sounds", inForce.sounds)
     r.set("badges", inForce.badges)
     r.set("breaksQuietHours", inForce.breaksQuietHours)
+    r.set("timeSensitive", inForce.timeSensitive)
     r.set("set", .object(set))
     let asked: JSONValue = requested.map { .array($0.kindNames.map { .string($0) }) } ?? .null
     r.set("requested", asked)

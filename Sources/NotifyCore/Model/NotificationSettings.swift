@@ -9,17 +9,21 @@ public struct NotificationSettings: Hashable, Sendable {
   public var badges: Bool
   /// Shown during quiet hours instead of held.
   public var breaksQuietHours: Bool
+  /// Its time-sensitive notifications (`InterruptionLevel.timeSensitive`) are shown during
+  /// quiet hours (iOS's per-app "Time Sensitive Notifications", on unless the user says no).
+  public var timeSensitive: Bool
 
   /// Creates settings.
-  public init(alerts: Bool, sounds: Bool, badges: Bool, breaksQuietHours: Bool) {
+  public init(alerts: Bool, sounds: Bool, badges: Bool, breaksQuietHours: Bool, timeSensitive: Bool = true) {
     self.alerts = alerts
     self.sounds = sounds
     self.badges = badges
     self.breaksQuietHours = breaksQuietHours
+    self.timeSensitive = timeSensitive
   }
 
   /// The policy for apps the user has not set: everything allowed, as Linux desktops do,
-  /// except breaking through quiet hours.
+  /// except breaking through quiet hours (time-sensitive notifications do, as on iOS).
   public static let allowAll = NotificationSettings(
     alerts: true, sounds: true, badges: true, breaksQuietHours: false)
 

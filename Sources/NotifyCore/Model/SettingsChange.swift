@@ -5,12 +5,17 @@ public struct SettingsChange: Hashable, Sendable {
   public var sounds: Bool?
   public var badges: Bool?
   public var breaksQuietHours: Bool?
+  public var timeSensitive: Bool?
 
-  public init(alerts: Bool? = nil, sounds: Bool? = nil, badges: Bool? = nil, breaksQuietHours: Bool? = nil) {
+  public init(
+    alerts: Bool? = nil, sounds: Bool? = nil, badges: Bool? = nil, breaksQuietHours: Bool? = nil,
+    timeSensitive: Bool? = nil
+  ) {
     self.alerts = alerts
     self.sounds = sounds
     self.badges = badges
     self.breaksQuietHours = breaksQuietHours
+    self.timeSensitive = timeSensitive
   }
 
   /// True when it sets nothing.
@@ -20,7 +25,8 @@ public struct SettingsChange: Hashable, Sendable {
   public func applied(to settings: NotificationSettings) -> NotificationSettings {
     NotificationSettings(
       alerts: alerts ?? settings.alerts, sounds: sounds ?? settings.sounds, badges: badges ?? settings.badges,
-      breaksQuietHours: breaksQuietHours ?? settings.breaksQuietHours)
+      breaksQuietHours: breaksQuietHours ?? settings.breaksQuietHours,
+      timeSensitive: timeSensitive ?? settings.timeSensitive)
   }
 
   /// `settings` with this change made to the user's switches.
@@ -30,6 +36,7 @@ public struct SettingsChange: Hashable, Sendable {
     changed.sounds = sounds ?? settings.sounds
     changed.badges = badges ?? settings.badges
     changed.breaksQuietHours = breaksQuietHours ?? settings.breaksQuietHours
+    changed.timeSensitive = timeSensitive ?? settings.timeSensitive
     return changed
   }
 }

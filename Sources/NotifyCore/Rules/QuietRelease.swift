@@ -10,11 +10,17 @@ public enum QuietRelease {
   public static let summaryThreshold = 3
 
   /// Whether `notification` is held at this moment: it is quiet, the user did not let its
-  /// app break through, and it is not critical.
+  /// app break through, it is not critical, and it is not time-sensitive where the user lets
+  /// the app's time-sensitive notifications through (`NotificationSettings.timeSensitive`).
   public static func holds(_ notification: LocalNotification, quiet: Bool, settings: NotificationSettings)
     -> Bool
   {
-    quiet && !settings.breaksQuietHours && notification.urgency != .critical
+    guard quiet, !settings.breaksQuietHours else { return false }
+    switch notification.interruptionLevel {
+    case .critical: return false
+    case .timeSensitive: return !settings.timeSensitive
+    case .passive, .active: return true
+    }
   }
 
   /// Of the apps with held notifications, those to release now (quiet hours are over, or
