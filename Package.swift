@@ -76,7 +76,7 @@ let package = Package(
     .target(
       name: "NotifyService",
       dependencies: [
-        "Notify", "NotifyCore", "NotifyStore", "NotifyDesktop", "NotifyFiring", "CSystemd",
+        "Notify", "NotifyCore", "NotifyStore", "NotifyDesktop", "NotifyFiring", "NotifySound", "CSystemd",
         .product(name: "Logging", package: "swift-log"),
       ]
     ),

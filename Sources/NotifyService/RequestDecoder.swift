@@ -17,7 +17,7 @@ struct RequestDecoder {
   static let contentKeys: Set<String> = [
     "id", "title", "body", "action", "launchImage", "sound", "badge", "userInfo", "urgency", "actions",
     "subtitle", "interruptionLevel", "threadIdentifier", "threadSummary", "bodyMarkup", "attachments",
-    "category", "realertEvery", "realertTimes",
+    "category", "realertEvery", "realertTimes", "soundFile",
   ]
 
   /// One decoded request: the notification, and the files to attach to it (`attachments`,
@@ -25,6 +25,9 @@ struct RequestDecoder {
   struct Request {
     var notification: LocalNotification
     var attachments: [AttachmentSource] = []
+    /// An open sound file (`soundFile`, `h`) to install into the app's sound folder as the
+    /// request's `sound` before it is stored.
+    var soundFile: Int32?
   }
   /// The keys of the trigger (Schedule only).
   static let triggerKeys: Set<String> = [
@@ -49,7 +52,8 @@ struct RequestDecoder {
     let fields = try Fields(entries, allowed: Self.contentKeys.union(Self.triggerKeys))
     let schedule = try trigger(fields)
     return Request(
-      notification: try notification(fields, schedule: schedule), attachments: try attachments(fields))
+      notification: try notification(fields, schedule: schedule), attachments: try attachments(fields),
+      soundFile: try soundFile(fields))
   }
 
   /// The content of `Present`: due now, no trigger keys.
@@ -61,7 +65,19 @@ struct RequestDecoder {
     let fields = try Fields(entries, allowed: Self.contentKeys)
     return Request(
       notification: try notification(fields, schedule: Schedule(fireDate: .instant(now))),
-      attachments: try attachments(fields))
+      attachments: try attachments(fields), soundFile: try soundFile(fields))
+  }
+
+  /// The descriptor of `soundFile` (`h`), which needs `sound`: the file name it is
+  /// installed as (a sandboxed caller's sounds live in its sandbox, where notify looks not).
+  private func soundFile(_ fields: Fields) throws(SchedulerError) -> Int32? {
+    guard let value = fields["soundFile"] else { return nil }
+    guard case .unixFD(let fd) = value else { throw Fields.wrongType("soundFile", value, "h") }
+    guard let name = try fields.string("sound"), !["none", "default"].contains(name) else {
+      throw .invalidArgs(
+        "'soundFile' needs 'sound': the file name to install it as in the app's sound folder (ping.wav)")
+    }
+    return fd
   }
 
   /// The descriptors of `attachments` (`ah`): files, never paths, so that a sandboxed

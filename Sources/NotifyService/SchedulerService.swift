@@ -2,6 +2,7 @@ import Foundation
 import Notify
 import NotifyCore
 import NotifyDesktop
+import NotifySound
 import NotifyStore
 
 /// The scheduler's methods, one app at a time, through the same library calls the
@@ -116,6 +117,15 @@ final class SchedulerService {
         throw error.prefixed(requests.count > 1 ? "request \(index + 1) of \(requests.count): " : "")
       }
     }
+    // Sounds given as files installed into the app's sound folder first (as `notify sound
+    // install` does: they stay there for later notifications); a refused one refuses the call.
+    for (index, request) in decoded.enumerated() {
+      do {
+        try Self.installSound(request, app: app)
+      } catch {
+        throw error.prefixed(requests.count > 1 ? "request \(index + 1) of \(requests.count): " : "")
+      }
+    }
     // Their attachments checked and copied (hidden until the batch is stored); one refused
     // refuses the call, and nothing is kept.
     var notifications: [LocalNotification] = []
@@ -156,6 +166,7 @@ final class SchedulerService {
   private func present(app: String, _ arguments: [BusValue]) throws(SchedulerError) -> [BusValue] {
     guard let request = arguments.first?.vardictEntries else { throw .invalidArgs("Present takes a{sv}") }
     let decoded = try RequestDecoder(app: app, now: clock.now(), zones: clock.zones).presented(request)
+    try Self.installSound(decoded, app: app)
     let notification = decoded.notification
     if let presenter {
       let kept = try run { () throws(NotifyError) in
@@ -244,6 +255,16 @@ final class SchedulerService {
   }
 
   /// Runs a store or rules call, its error as the scheduler's.
+  /// Installs the request's `soundFile` into `app`'s sound folder as its `sound`.
+  private static func installSound(_ request: RequestDecoder.Request, app: String) throws(SchedulerError) {
+    guard let fd = request.soundFile, case .file(let name) = request.notification.sound else { return }
+    do {
+      _ = try SoundLibrary(app: app).install(descriptor: fd, name: name)
+    } catch {
+      throw SchedulerError.from(error)
+    }
+  }
+
   private func run<T>(_ body: () throws(NotifyError) -> T) throws(SchedulerError) -> T {
     do { return try body() } catch { throw SchedulerError.from(error) }
   }

@@ -11,6 +11,9 @@ distribution's python3-gi. Each command prints one JSON object on stdout:
                                              markup and FILEs as attachments (descriptors, `ah`)
   scheduler-client.py present-many APP N     Present N notifications (ids p0..pN-1), one call each;
                                              {"result": N} or the first error
+  scheduler-client.py sound-file APP ID NAME FILE
+                                             Schedule one request in 1h with sound NAME given as
+                                             FILE (an open descriptor, `soundFile`)
   scheduler-client.py list APP               ListPending
   scheduler-client.py subscribe APP          Subscribe (and leave)
   scheduler-client.py listen APP RECORD      Subscribe(APP), then append each signal it receives
@@ -93,6 +96,14 @@ def main(argv):
                 out(answer)
                 return 0
         out({"result": count})
+    elif command == "sound-file":
+        fds = Gio.UnixFDList.new()
+        sound = open(argv[5], "rb")
+        handle = fds.append(sound.fileno())
+        content = {"id": GLib.Variant("s", argv[3]), "title": GLib.Variant("s", "With a sound"),
+                   "in": GLib.Variant("s", "1h"), "sound": GLib.Variant("s", argv[4]),
+                   "soundFile": GLib.Variant("h", handle)}
+        out(call("Schedule", GLib.Variant("(saa{sv})", (app, [content])), fds=fds))
     elif command == "list":
         out(call("ListPending", GLib.Variant("(s)", (app,))))
     elif command == "subscribe":

@@ -100,7 +100,7 @@ struct SoundStage {
     _ = manager.createFile(
       atPath: script, contents: Data("#!/bin/sh\necho \"$0 $*\" >> '\(log)'\n".utf8),
       attributes: [.posixPermissions: 0o755])
-    _ = manager.createFile(atPath: folder.file("data/notify/sounds/test/ping.wav"), contents: Self.wav())
+    _ = manager.createFile(atPath: folder.file("data/notify/sounds/test/ping.wav"), contents: TestWAV.pcm16())
   }
 
   var environment: [String: String] {
@@ -113,19 +113,5 @@ struct SoundStage {
   /// What the fake player was called with, one line per call.
   var calls: [String] {
     ((try? String(contentsOfFile: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-  }
-
-  /// A 0.01 s mono 16-bit PCM WAV.
-  static func wav(frames: Int = 80, rate: UInt32 = 8000) -> Data {
-    func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
-      withUnsafeBytes(of: value.littleEndian, Array.init)
-    }
-    let data = UInt32(frames * 2)
-    var bytes = Array("RIFF".utf8) + le(UInt32(36) + data) + Array("WAVEfmt ".utf8)
-    bytes +=
-      le(UInt32(16)) + le(UInt16(1)) + le(UInt16(1)) + le(rate) + le(rate * 2) + le(UInt16(2))
-      + le(UInt16(16))
-    bytes += Array("data".utf8) + le(data) + [UInt8](repeating: 0, count: Int(data))
-    return Data(bytes)
   }
 }

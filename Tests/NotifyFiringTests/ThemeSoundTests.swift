@@ -16,7 +16,7 @@ struct ThemeSoundTests {
     let folder = stage.folder.file("data/sounds/freedesktop/stereo")
     try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
     let file = "\(folder)/\(name).wav"
-    _ = FileManager.default.createFile(atPath: file, contents: SoundStage.wav())
+    _ = FileManager.default.createFile(atPath: file, contents: TestWAV.pcm16())
     return file
   }
 

@@ -29,6 +29,8 @@ final class SchedulerBus {
     desktop = try ScriptedDesktop(in: folder, services: services, withServer: withServer)
     environment = desktop.bus.merging([
       "NOTIFY_DB": folder.file("notify.db"), "NOTIFY_APP": "notify", "NOTIFY_SCHEDULER": "on",
+      // (the apps' sound folders and desktop entries of this bus's daemon: never the user's)
+      "XDG_DATA_HOME": folder.file("data"),
     ]) { $1 }
   }
 

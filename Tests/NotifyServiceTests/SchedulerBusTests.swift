@@ -70,6 +70,36 @@ struct SchedulerBusTests {
     #expect(try bus.notify("list", "--json", "--app", "org.example.Rich").stdout == listed)
   }
 
+  @Test func aSoundGivenAsADescriptorIsInstalledForTheApp() throws {
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    // Given a valid WAV and a text file, each to be sent as an open file
+    let wav = bus.folder.file("ping.wav")
+    try TestWAV.pcm16().write(to: URL(fileURLWithPath: wav))
+    let text = bus.folder.file("notes.wav")
+    try Data("not a sound".utf8).write(to: URL(fileURLWithPath: text))
+    // When a client schedules with sound "ping.wav" given as the WAV
+    let answer = try bus.python("sound-file", "org.example.Sound", "s1", "ping.wav", wav)
+    #expect(answer["result"] != nil, "\(answer)")
+    // Then the sound is installed in the app's sound folder, 0600, and the notification uses it
+    let installed = bus.folder.file("data/notify/sounds/org.example.Sound/ping.wav")
+    #expect(FileManager.default.contents(atPath: installed) == FileManager.default.contents(atPath: wav))
+    let mode = (try? FileManager.default.attributesOfItem(atPath: installed)[.posixPermissions] as? Int) ?? 0
+    #expect(mode == 0o600)
+    #expect(
+      try bus.notify("list", "--json", "--app", "org.example.Sound").stdout.contains("\"sound\":\"ping.wav\"")
+    )
+    // When the text file is sent as a sound: the named error, nothing installed, nothing stored
+    let refused = try bus.python("sound-file", "org.example.Sound", "s2", "bad.wav", text)
+    #expect(refused["error"] as? String == "io.github.notify.Scheduler1.Error.InvalidArgs", "\(refused)")
+    #expect(
+      (refused["message"] as? String ?? "").contains("the sound file given for 'bad.wav'"), "\(refused)")
+    #expect(
+      !FileManager.default.fileExists(atPath: bus.folder.file("data/notify/sounds/org.example.Sound/bad.wav"))
+    )
+    #expect(try bus.pendingIDs(app: "org.example.Sound") == ["s1"])
+  }
+
   @Test func aClientThatNeverReadsItsSignalsHoldsUpNoOtherApp() throws {
     let bus = try SchedulerBus()
     try bus.startDaemon()

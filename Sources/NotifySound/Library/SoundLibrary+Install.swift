@@ -41,6 +41,74 @@ extension SoundLibrary {
     }
   }
 
+  /// `install(file:)` for an open file (`descriptor`, left open; a D-Bus caller's, which
+  /// notify does not open by path), installed as `name`: the same checks, and the copy is
+  /// checked again before it is renamed into place.
+  public func install(descriptor: Int32, name: String) throws(NotifyError) -> String {
+    try Validator.soundName(name)
+    let shown = "the sound file given for '\(Escaper.visible(name))'"
+    var status = stat()
+    guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+      throw NotifyError(.invalidData, "\(shown) is not a regular file", fix: "give an open sound file")
+    }
+    let verdict = SoundRules.verdict(for: SoundFileReader.measure(DescriptorByteSource(descriptor)).result)
+    if case .invalid(let reason, let fix) = verdict {
+      throw NotifyError(.invalidData, "\(shown) \(reason)", fix: fix)
+    }
+    try Self.makeFolders(installFolder)
+    let temporary = "\(installFolder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).partial"
+    do throws(NotifyError) {
+      try Self.copy(descriptor: descriptor, to: temporary)
+      guard try SoundCheck.file(temporary).verdict.isValid else {
+        throw NotifyError(.invalidData, "\(shown) changed while it was copied", fix: "send it again")
+      }
+      let destination = "\(installFolder)/\(name)"
+      guard rename(temporary, destination) == 0 else {
+        throw NotifyError(
+          .ioError, "cannot install '\(Escaper.visible(destination))': \(Errno(rawValue: errno))",
+          fix: "check the folder's permissions")
+      }
+      return destination
+    } catch {
+      unlink(temporary)
+      throw error
+    }
+  }
+
+  /// Copies what `descriptor` holds, from its start, into a new file created 0600.
+  static func copy(descriptor: Int32, to destination: String) throws(NotifyError) {
+    let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+    guard output >= 0 else {
+      throw NotifyError(
+        .ioError, "cannot create '\(Escaper.visible(destination))': \(Errno(rawValue: errno))",
+        fix: "check the disk space and the folder's permissions")
+    }
+    defer { close(output) }
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    var offset: off_t = 0
+    while true {
+      let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+      if count < 0, errno == EINTR { continue }
+      guard count >= 0 else {
+        throw NotifyError(
+          .noInput, "cannot read the sound file: \(Errno(rawValue: errno))", fix: "give an open sound file")
+      }
+      if count == 0 { break }
+      var written = 0
+      while written < count {
+        let n = buffer.withUnsafeBytes { write(output, $0.baseAddress! + written, count - written) }
+        guard n > 0 else {
+          throw NotifyError(
+            .ioError, "cannot copy to '\(Escaper.visible(destination))': \(Errno(rawValue: errno))",
+            fix: "check the disk space and the folder's permissions")
+        }
+        written += n
+      }
+      offset += off_t(count)
+    }
+    _ = fsync(output)
+  }
+
   /// Creates `folder` and any missing parents with mode 0700.
   static func makeFolders(_ folder: String) throws(NotifyError) {
     var path = ""

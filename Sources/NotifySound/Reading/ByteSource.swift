@@ -1,3 +1,4 @@
+import Glibc
 import NotifyCore
 import SystemPackage
 
@@ -73,6 +74,34 @@ public final class FileByteSource: ByteSource {
   private static func describe(_ error: any Error) -> String {
     if let errno = error as? Errno { return errno.description }
     return "\(error)"
+  }
+}
+
+/// A `ByteSource` over a descriptor someone else opened (and closes), read with `pread`.
+final class DescriptorByteSource: ByteSource {
+  let size: Int64
+  private let descriptor: Int32
+
+  init(_ descriptor: Int32) {
+    self.descriptor = descriptor
+    var status = stat()
+    size = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
+  }
+
+  func read(at offset: Int64, count: Int) throws(SoundFileProblem) -> [UInt8] {
+    guard count > 0, offset >= 0, offset < size else { return [] }
+    var bytes = [UInt8](repeating: 0, count: Int(min(Int64(count), size - offset)))
+    var filled = 0
+    while filled < bytes.count {
+      let got = bytes.withUnsafeMutableBytes {
+        pread(descriptor, $0.baseAddress! + filled, $0.count - filled, off_t(offset) + off_t(filled))
+      }
+      if got < 0, errno == EINTR { continue }
+      guard got >= 0 else { throw .unreadable(String(cString: strerror(errno))) }
+      if got == 0 { break }
+      filled += got
+    }
+    return Array(bytes.prefix(filled))
   }
 }
 
