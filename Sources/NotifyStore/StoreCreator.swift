@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NotifyCore
+import Synchronization
 
 /// Makes a new store whole in a file of its own beside the store's path, then links it
 /// into place, holding the migration lock: of the processes that find no store at once, one
@@ -52,7 +53,15 @@ enum StoreCreator {
     let queue = try DatabaseQueue(path: path, configuration: config)
     try StoreSchema.migrator.migrate(queue)
     try queue.close()
+    // Kept, closed, for the life of the process: releasing a GRDB queue disposes of its
+    // dispatch queue on a dispatch worker thread, and the first worker thread starts
+    // libdispatch's workqueue monitor on Linux, a 1 s timer that never stops; a daemon that
+    // created its store would then wake once a second while idle (issue 26: 0 wake-ups).
+    builders.withLock { $0.append(queue) }
   }
+
+  /// The closed builder queues (`build`), one per store this process created.
+  private static let builders = Mutex<[DatabaseQueue]>([])
 
   /// Removes the files of creators that died before they finished (named by their pid).
   private static func removeLeftovers(in folder: String, of name: String) {
