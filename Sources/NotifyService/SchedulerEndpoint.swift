@@ -205,9 +205,9 @@ extension SchedulerEndpoint {
     environment: [String: String] = ProcessInfo.processInfo.environment,
     present: @escaping (LocalNotification) throws(NotifyError) -> Void
   ) -> SchedulerEndpoint? {
-    // Off unless NOTIFY_SCHEDULER=on (the unit and the activation file set it): with the
-    // service, an idle daemon was seen waking about once a second in parallel test runs
-    // (DaemonIdleTests), a cost not explained yet; a bare `notify daemon` keeps its zero.
+    // Off unless NOTIFY_SCHEDULER=on (the unit and the activation file set it). The once a
+    // second wake-up once blamed on it was libdispatch's workqueue monitor (StoreCreator);
+    // the default stays off while the suite's many daemons share one bus (README).
     guard environment["NOTIFY_SCHEDULER"] == "on" else { return nil }
     do {
       return try SchedulerEndpoint(storePath: storePath, clock: clock, present: present)
