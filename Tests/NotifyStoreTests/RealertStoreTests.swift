@@ -114,7 +114,7 @@ struct RealertStoreTests {
     #expect(try store.pending(app: "a").isEmpty)
   }
 
-  @Test("the alarm survives a reopen; the schema ends with v13-realert")
+  @Test("the alarm survives a reopen; the schema has v13-realert")
   func durable() throws {
     let path = folder.file("n.db")
     do {
@@ -127,6 +127,6 @@ struct RealertStoreTests {
     #expect(
       try reopened.pending(app: "a").first?.notification.realert
         == Realert(every: 60, times: 5).copy(number: 1))
-    #expect(StoreSchema.latest == "v13-realert")
+    #expect(StoreSchema.migrator.migrations.contains("v13-realert"))
   }
 }

@@ -18,16 +18,25 @@ extension SoundLibrary {
     if case .invalid(let reason, let fix) = check.verdict {
       throw NotifyError(.invalidData, "'\(Escaper.visible(path))' \(reason)", fix: fix)
     }
+    return try place(
+      name,
+      changed: NotifyError(
+        .invalidData, "'\(Escaper.visible(path))' changed while it was copied",
+        fix: "run 'notify sound install' again")
+    ) { temporary throws(NotifyError) in try Self.copy(from: path, to: temporary) }
+  }
+
+  /// Copies a checked sound (`copy` writes the new file it is given) into `installFolder`
+  /// as `name` through a temporary file that is checked again (`changed` when it is no
+  /// longer valid) and then renamed into place; returns the installed path.
+  private func place(
+    _ name: String, changed: NotifyError, copy: (String) throws(NotifyError) -> Void
+  ) throws(NotifyError) -> String {
     try Self.makeFolders(installFolder)
     let temporary = "\(installFolder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).partial"
     do throws(NotifyError) {
-      try Self.copy(from: path, to: temporary)
-      let copied = try SoundCheck.file(temporary)
-      guard copied.verdict.isValid else {
-        throw NotifyError(
-          .invalidData, "'\(Escaper.visible(path))' changed while it was copied",
-          fix: "run 'notify sound install' again")
-      }
+      try copy(temporary)
+      guard try SoundCheck.file(temporary).verdict.isValid else { throw changed }
       let destination = "\(installFolder)/\(name)"
       guard rename(temporary, destination) == 0 else {
         throw NotifyError(
@@ -55,24 +64,9 @@ extension SoundLibrary {
     if case .invalid(let reason, let fix) = verdict {
       throw NotifyError(.invalidData, "\(shown) \(reason)", fix: fix)
     }
-    try Self.makeFolders(installFolder)
-    let temporary = "\(installFolder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).partial"
-    do throws(NotifyError) {
-      try Self.copy(descriptor: descriptor, to: temporary)
-      guard try SoundCheck.file(temporary).verdict.isValid else {
-        throw NotifyError(.invalidData, "\(shown) changed while it was copied", fix: "send it again")
-      }
-      let destination = "\(installFolder)/\(name)"
-      guard rename(temporary, destination) == 0 else {
-        throw NotifyError(
-          .ioError, "cannot install '\(Escaper.visible(destination))': \(Errno(rawValue: errno))",
-          fix: "check the folder's permissions")
-      }
-      return destination
-    } catch {
-      unlink(temporary)
-      throw error
-    }
+    return try place(
+      name, changed: NotifyError(.invalidData, "\(shown) changed while it was copied", fix: "send it again")
+    ) { temporary throws(NotifyError) in try Self.copy(descriptor: descriptor, to: temporary) }
   }
 
   /// Copies what `descriptor` holds, from its start, into a new file created 0600.
