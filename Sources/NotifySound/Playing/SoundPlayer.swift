@@ -127,15 +127,13 @@ public struct SoundPlayer: Sendable {
     return devices.contains { $0.hasPrefix("pcm") }
   }
 
-  /// The freedesktop theme's file for the default sound, searched in the XDG data dirs.
+  /// The freedesktop theme's file for the default sound, found as a theme's sound names are
+  /// (`SoundTheme`: XDG data dirs, fallbacks, inside the theme's folder).
   func themedDefaultSound() -> String? {
-    for base in SoundLibrary.dataDirectories(environment) {
-      for ext in ["oga", "ogg", "wav"] {
-        let path = "\(base)/sounds/freedesktop/stereo/\(Self.defaultSoundName).\(ext)"
-        if Self.exists(path) { return path }
-      }
+    guard case .file(let path) = SoundTheme(environment: environment).lookUp(Self.defaultSoundName) else {
+      return nil
     }
-    return nil
+    return path
   }
 
   /// The absolute path of `name` in `PATH`, when it is there and executable.
