@@ -248,26 +248,36 @@ public final class LocalNotificationCenter: Sendable {
   package func present(_ notification: LocalNotification, attaching sources: [AttachmentSource] = [])
     throws(NotifyError) -> Delivery
   {
-    let kept = try keep(sources, for: notification)
-    // The firer's own hand-off path, on the owner of the sinks: the same preparation as a
-    // fired notification, and its sink announces the delivery. The bubble it replaces is
-    // read here (a fired one gets it with its claim).
-    let firer = self.firer
-    let bubble =
-      sinks.desktop == nil ? nil : try store.desktopServerID(app: notification.app, id: notification.id)
-    let delivery: Delivery
-    do {
-      // Named before the hand-off: the server reads the file as it shows the bubble.
-      AttachmentFolder.commit(kept.attachments)
-      delivery = try firer.owner.runBlocking { () throws(NotifyError) in
+    let delivery = try showing(notification, attaching: sources) { kept throws(NotifyError) in
+      // The firer's own hand-off path, on the owner of the sinks: the same preparation as a
+      // fired notification, and its sink announces the delivery. The bubble it replaces is
+      // read here (a fired one gets it with its claim).
+      let firer = self.firer
+      let bubble =
+        sinks.desktop == nil ? nil : try store.desktopServerID(app: notification.app, id: notification.id)
+      return try firer.owner.runBlocking { () throws(NotifyError) in
         try firer.firer.present(kept, replacing: bubble)
       }
+    }
+    runningLoop.value?.nudge()
+    return delivery
+  }
+
+  /// Runs `show`, a hand-off of `notification` now, with copies of `sources` kept and named
+  /// first (the server reads the file as it shows the bubble), and removed again when it
+  /// fails: `present`, and the D-Bus service's `Present` through the daemon's firer.
+  package func showing<T>(
+    _ notification: LocalNotification, attaching sources: [AttachmentSource],
+    _ show: (LocalNotification) throws(NotifyError) -> T
+  ) throws(NotifyError) -> T {
+    let kept = try keep(sources, for: notification)
+    AttachmentFolder.commit(kept.attachments)
+    do {
+      return try show(kept)
     } catch {
       AttachmentFolder.discard(kept.attachments)
       throw error
     }
-    runningLoop.value?.nudge()
-    return delivery
   }
 
   /// Cancels the pending notifications with these ids, and what quiet hours hold of them

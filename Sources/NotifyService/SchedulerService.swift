@@ -169,16 +169,8 @@ final class SchedulerService {
     try Self.installSound(decoded, app: app)
     let notification = decoded.notification
     if let presenter {
-      let kept = try run { () throws(NotifyError) in
-        try center(app).keep(decoded.attachments, for: notification)
-      }
-      do {
-        // Named before the hand-off: the server reads the file as it shows the bubble.
-        AttachmentFolder.commit(kept.attachments)
-        try presenter(kept)
-      } catch {
-        AttachmentFolder.discard(kept.attachments)
-        throw SchedulerError.from(error)
+      try run { () throws(NotifyError) in
+        try center(app).showing(notification, attaching: decoded.attachments, presenter)
       }
       return [.string(notification.id)]
     }
