@@ -106,25 +106,33 @@ struct StdoutFaultTests {
   @Test(
     "notify daemon | head -1: the daemon is not killed by SIGPIPE; it exits 69 saying why, the rest pending")
   func readerGoesAway() throws {
-    // Given one notification due now and two a little later
+    // Given one notification due now
     let f = try FiringFixture()
     try f.schedule("first", at: Date() - 1)
-    try f.schedule("second", at: Date() + 1.5)
-    try f.schedule("third", at: Date() + 2)
-    // When the daemon's output goes to `head -1`, which reads one line and exits
-    let shell = try CommandRunner(
-      executable: "/bin/bash", environment: ["JOURNAL_STREAM": "", "INVOCATION_ID": "", "NOTIFY_SOCKET": ""]
-    ).run(
+    // When the daemon's output goes to `head -1`, which reads one line and exits; the
+    // group closes its own copy of the pipe before it marks head gone, so no reader is left
+    let gone = f.folder.file("head-gone")
+    let shell = try CommandRunner.spawn(
       [
-        "-c", #""$0" daemon --sink stdout --db "$1" | head -1; echo "daemon exit ${PIPESTATUS[0]}" >&2"#,
-        CommandRunner.product("notify"), f.path,
-      ], timeout: 30)
+        "/bin/bash", "-c",
+        #""$0" daemon --sink stdout --db "$1" | { head -1; exec 0<&-; : > "$2"; }; echo "daemon exit ${PIPESTATUS[0]}" >&2"#,
+        CommandRunner.product("notify"), f.path, gone,
+      ],
+      environment: ProcessInfo.processInfo.environment.merging([
+        "JOURNAL_STREAM": "", "INVOCATION_ID": "", "NOTIFY_SOCKET": "",
+      ]) { $1 }, stdout: f.folder.file("shell.out"), stderr: f.folder.file("shell.err"))
+    defer { if !CommandRunner.hasExited(shell) { kill(shell, SIGKILL) } }
+    #expect(waitUntil(timeout: 30) { FileManager.default.fileExists(atPath: gone) }, "head never read a line")
+    // And two more fall due once nobody reads any more (however slowly the daemon started)
+    try f.schedule("second", at: Date() - 1)
+    try f.schedule("third", at: Date() + 0.5)
+    #expect(waitUntil(timeout: 30) { CommandRunner.hasExited(shell) }, "the daemon did not end")
     // Then head printed the first, and the daemon exited 69 (not 141, SIGPIPE) saying why
-    #expect(Delivered(line: shell.stdout.trimmingCharacters(in: .newlines))?.id == "first", "\(shell.stdout)")
-    #expect(shell.stderr.contains("daemon exit 69"), "\(shell.stderr)")
-    #expect(
-      shell.stderr.contains("notify: error: the stdout sink is gone: its reader went away"), "\(shell.stderr)"
-    )
+    let printed = (try? String(contentsOfFile: f.folder.file("shell.out"), encoding: .utf8)) ?? ""
+    let errors = (try? String(contentsOfFile: f.folder.file("shell.err"), encoding: .utf8)) ?? ""
+    #expect(Delivered(line: printed.trimmingCharacters(in: .newlines))?.id == "first", "\(printed)")
+    #expect(errors.contains("daemon exit 69"), "\(errors)")
+    #expect(errors.contains("notify: error: the stdout sink is gone: its reader went away"), "\(errors)")
     // And nothing is failed or claimed; what it could not write is pending for the next start
     #expect(try f.events(.failed).isEmpty)
     #expect(try f.events(.delivered).map(\.notificationID) == ["first"])
