@@ -56,7 +56,7 @@ final class HeadlessDesktop {
   func stopDunst() -> Bool {
     let pid = dunstPID
     kill(pid, SIGTERM)
-    return waitUntil(timeout: 10) { !Self.isRunning(pid) }
+    return waitUntil(timeout: 30) { !Self.isRunning(pid) }
   }
 
   /// How many notifications dunst holds: displayed, waiting and in history.

@@ -63,7 +63,7 @@ final class NotifyProcess: @unchecked Sendable {
   }
 
   /// Waits for READY=1 from sd_notify.
-  func waitReady(timeout: TimeInterval = 20) -> Bool {
+  func waitReady(timeout: TimeInterval = 60) -> Bool {
     listener.waitFor("READY=1", timeout: timeout) != nil
   }
 
@@ -82,7 +82,7 @@ final class NotifyProcess: @unchecked Sendable {
 
   /// Waits for the process to end; its exit status (128 + signal when killed), or nil at
   /// the deadline.
-  func waitExit(timeout: TimeInterval = 20) -> Int32? {
+  func waitExit(timeout: TimeInterval = 60) -> Int32? {
     guard waitUntil(timeout: timeout, interval: 0.01, { reap() }) else { return nil }
     return status
   }
