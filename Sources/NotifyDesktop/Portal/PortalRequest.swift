@@ -19,7 +19,8 @@ struct PortalRequest: Hashable, Sendable {
   var entries: [(String, BusValue)]
 
   static func == (lhs: PortalRequest, rhs: PortalRequest) -> Bool {
-    lhs.id == rhs.id && lhs.entries.map(\.0) == rhs.entries.map(\.0) && lhs.entries.map(\.1) == rhs.entries.map(\.1)
+    lhs.id == rhs.id && lhs.entries.map(\.0) == rhs.entries.map(\.0)
+      && lhs.entries.map(\.1) == rhs.entries.map(\.1)
   }
 
   func hash(into hasher: inout Hasher) {
@@ -67,7 +68,8 @@ struct PortalRequest: Hashable, Sendable {
     if !lines.isEmpty { entries.append(("body", .string(lines.joined(separator: "\n")))) }
     if version >= 2, let parsed, !text.isEmpty {
       // Version 2 shows the app's markup; version 1 gets its text.
-      let markupLines = (title.isEmpty || subtitle.isEmpty ? [] : [Escaper.markup(subtitle)]) + [parsed.markup]
+      let markupLines =
+        (title.isEmpty || subtitle.isEmpty ? [] : [Escaper.markup(subtitle)]) + [parsed.markup]
       entries.append(("markup-body", .string(markupLines.joined(separator: "\n"))))
     }
     if let icon = delivery.appIcon, !icon.isEmpty, !icon.contains("/") {
@@ -77,7 +79,9 @@ struct PortalRequest: Hashable, Sendable {
     if delivery.offersDefaultAction { entries.append(("default-action", .string(Self.defaultAction))) }
     if !notification.actions.isEmpty {
       let buttons = notification.actions.map { action -> BusValue in
-        var button: [(String, BusValue)] = [("label", .string(action.title)), ("action", .string(action.key))]
+        var button: [(String, BusValue)] = [
+          ("label", .string(action.title)), ("action", .string(action.key)),
+        ]
         if version >= 2, action.isTextInput { button.append(("purpose", .string("im.reply-with-text"))) }
         return .vardict(button)
       }

@@ -42,7 +42,8 @@ public final class PortalSink: DeliverySink {
   public init(configuration: DesktopSink.Configuration = .init()) throws(NotifyError) {
     self.configuration = configuration
     do throws(BusFailure) {
-      connection = try BusConnection(address: configuration.busAddress, description: configuration.connectionName)
+      connection = try BusConnection(
+        address: configuration.busAddress, description: configuration.connectionName)
       version = try Self.readVersion(on: connection, timeout: configuration.callTimeout)
       try installMatch(on: connection)
     } catch {
@@ -68,7 +69,8 @@ public final class PortalSink: DeliverySink {
     let reply = try connection.call(message, timeout: timeout, operation: "reading the portal's version")
     let values: [BusValue]
     do {
-      values = try reply.readValues(limits: .init(stringBytes: 1024, arrayCount: 16, totalValues: 16, depth: 4))
+      values = try reply.readValues(
+        limits: .init(stringBytes: 1024, arrayCount: 16, totalValues: 16, depth: 4))
     } catch {
       throw BusFailure(operation: "reading the portal's version (\(error))", code: EBADMSG)
     }
@@ -113,7 +115,8 @@ public final class PortalSink: DeliverySink {
       _ = try connection.call(message, timeout: configuration.callTimeout, operation: operation)
     } catch {
       throw NotifyError(
-        error.isTimeout ? .temporary : .unavailable, "the Notification portal did not take the call (\(error))",
+        error.isTimeout ? .temporary : .unavailable,
+        "the Notification portal did not take the call (\(error))",
         fix: "check that xdg-desktop-portal runs in the session; the notification can be retried")
     }
   }
@@ -122,7 +125,8 @@ public final class PortalSink: DeliverySink {
   /// The portal tells actions to the connection that added a notification: those shown
   /// through the old one are forgotten.
   private func reconnect() throws(BusFailure) {
-    let fresh = try BusConnection(address: configuration.busAddress, description: configuration.connectionName)
+    let fresh = try BusConnection(
+      address: configuration.busAddress, description: configuration.connectionName)
     try installMatch(on: fresh)
     if let attachedEvent {
       _ = sd_bus_detach_event(connection.handle)
@@ -142,7 +146,8 @@ public final class PortalSink: DeliverySink {
       try BusFailure.check(sd_bus_attach_event(connection.handle, event, priority), "attaching to sd-event")
     } catch {
       throw NotifyError(
-        .unavailable, "cannot watch the session bus from the event loop (\(error))", fix: "report this as a bug")
+        .unavailable, "cannot watch the session bus from the event loop (\(error))",
+        fix: "report this as a bug")
     }
   }
 
@@ -183,7 +188,8 @@ public final class PortalSink: DeliverySink {
   func handleActionInvoked(_ message: BusMessage) {
     let values: [BusValue]
     do {
-      values = try message.readValues(limits: .init(stringBytes: 65_536, arrayCount: 64, totalValues: 256, depth: 8))
+      values = try message.readValues(
+        limits: .init(stringBytes: 65_536, arrayCount: 64, totalValues: 256, depth: 8))
     } catch {
       logger.debug("ignored a malformed ActionInvoked: \(error)")
       return
