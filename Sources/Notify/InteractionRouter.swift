@@ -20,10 +20,12 @@ struct InteractionRouter: ClickReachability {
   let logger = NotifyLogging.logger("notify.desktop")
 
   /// Records `event` and, for a click, brings the app back (or snoozes the notification).
-  /// Runs on the loop that heard the signal, as the sinks' owner. Returns true when it
+  /// Runs on the loop that heard the signal, as the sinks' owner. `desktop` is the desktop
+  /// sink that heard it (nil for the portal's), through which a D-Bus-activatable app is
+  /// launched. Returns true when it
   /// changed what is pending (a snooze), so that a firer re-arms.
   @discardableResult
-  func handle(_ event: DesktopEvent, desktop: DesktopSink) -> Bool {
+  func handle(_ event: DesktopEvent, desktop: DesktopSink?) -> Bool {
     let now = clock.now()
     var history = HistoryEvent(event, at: now)
     if case .activated(let actionKey) = event.kind {
@@ -172,7 +174,7 @@ struct InteractionRouter: ClickReachability {
 
   /// Leaves the response in the store, then opens the app; takes the response back when
   /// the app could not be opened.
-  private func launch(_ response: NotificationResponse, desktop: DesktopSink)
+  private func launch(_ response: NotificationResponse, desktop: DesktopSink?)
     -> Result<(String, String), LaunchRefusal>
   {
     let app = response.notification.app

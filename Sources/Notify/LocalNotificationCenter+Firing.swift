@@ -62,7 +62,7 @@ extension LocalNotificationCenter {
       FiringLoop(
         firer: firer.firer, clock: clock,
         configuration: .init(storePath: path, handlesSignals: false, fires: fires),
-        logger: NotifyLogging.logger("notify.firing"), attached: sinks.desktop, owner: firer.owner)
+        logger: NotifyLogging.logger("notify.firing"), attached: sinks.attachable, owner: firer.owner)
     }
     let relay = self.relay
     let app = self.app

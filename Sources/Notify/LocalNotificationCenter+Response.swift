@@ -60,12 +60,21 @@ extension LocalNotificationCenter {
     var missing = ids.filter { known[$0] == nil }
     let targets = ids.filter { known[$0] != nil }
     guard !targets.isEmpty else { return missing }
-    let desktop: DesktopSink
-    if let own = sinks.desktop { desktop = own } else { desktop = try DesktopSink() }
+    var desktop = sinks.desktop
     for id in targets {
-      guard try desktop.withdraw(app: app, id: id, stored: known[id]) else {
-        missing.append(id)
-        continue
+      if known[id]?.server == PortalSink.serverInstance {
+        // Shown through the portal: only the portal can take it back, and only this app's.
+        guard let portal = sinks.portal else {
+          missing.append(id)
+          continue
+        }
+        try portal.withdraw(id: id)
+      } else {
+        if desktop == nil { desktop = try DesktopSink() }
+        guard let desktop, try desktop.withdraw(app: app, id: id, stored: known[id]) else {
+          missing.append(id)
+          continue
+        }
       }
       try store.setDesktopServerID(nil, app: app, id: id)
       try interactions.record(.dismissed(reason: Self.withdrawnReason), id: id, evenIfUnknown: true)

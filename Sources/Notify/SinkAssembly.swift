@@ -30,6 +30,11 @@ public final class SinkAssembly: @unchecked Sendable {
   /// The desktop sink inside, when deliveries go to the desktop: a firing loop attaches it
   /// to dispatch its signals, and badges are published through it.
   public let desktop: DesktopSink?
+  /// The portal sink, when deliveries go to the Notification portal (a Flatpak app without
+  /// notify's service): its actions are recorded as the desktop's are.
+  public let portal: PortalSink?
+  /// What the firing loop dispatches the sink's signals for: the desktop sink or the portal's.
+  public var attachable: (any LoopAttachable)? { desktop ?? portal }
   /// Called after each activation or dismissal the desktop reported has been recorded.
   public var onInteraction: (@Sendable (DesktopEvent) -> Void)? {
     get { observer.value }
@@ -80,7 +85,9 @@ public final class SinkAssembly: @unchecked Sendable {
     let desktop = (base as? any DesktopShowing)?.desktopSink
     // The desktop sink alone gets the sound fallback around it.
     let outer: any DeliverySink = desktop.map { $0 === base ? SoundFallbackSink($0) : base } ?? base
+    let portal = base as? PortalSink
     self.desktop = desktop
+    self.portal = portal
     self.store = store
     self.clock = clock
     self.sink = PresentingSink(base: outer)
@@ -94,7 +101,7 @@ public final class SinkAssembly: @unchecked Sendable {
       }
     }
     let router =
-      desktop == nil
+      desktop == nil && portal == nil
       ? nil
       : store.map { store in
         InteractionRouter(
@@ -103,6 +110,14 @@ public final class SinkAssembly: @unchecked Sendable {
       }
     // The default action only where a click on the bubble can reach the app.
     self.clickReach = router
+    let observer = self.observer
+    let pendingObserver = self.pendingObserver
+    if let portal {
+      portal.onEvent = { event in
+        if router?.handle(event, desktop: nil) == true { pendingObserver.value?() }
+        observer.value?(event)
+      }
+    }
     guard let desktop else { return }
     if let store {
       // Each delivery's bubble is recorded with it and comes back with the next claim
@@ -112,8 +127,6 @@ public final class SinkAssembly: @unchecked Sendable {
         try? store.forgetDesktopServerIDs(keys.map { ($0.app, $0.id) })
       }
     }
-    let observer = self.observer
-    let pendingObserver = self.pendingObserver
     desktop.onEvent = { [unowned desktop] event in
       if router?.handle(event, desktop: desktop) == true { pendingObserver.value?() }
       observer.value?(event)
@@ -190,3 +203,4 @@ public final class SinkAssembly: @unchecked Sendable {
 }
 
 extension DesktopSink: LoopAttachable {}
+extension PortalSink: LoopAttachable {}

@@ -8,7 +8,8 @@ import NotifyZones
 /// `--sink auto|desktop|stdout` (SPEC.md §5).
 public enum SinkChoice: String, CaseIterable, Sendable {
   /// The desktop while a notification server is on the session bus, else stdout,
-  /// following the bus as servers come and go (`AutoSink`).
+  /// following the bus as servers come and go (`AutoSink`); inside a Flatpak sandbox, the
+  /// Notification portal when it answers (`PortalSink`).
   case auto
   /// The freedesktop notification server; fails with exit 69 when none answers.
   case desktop
@@ -29,6 +30,9 @@ public enum SinkChoice: String, CaseIterable, Sendable {
     case .stdout: return StdoutSink()
     case .desktop: return try DesktopSink()
     case .auto:
+      // A Flatpak app shows what is due through the Notification portal (README "Inside a
+      // sandbox"); outside a sandbox the portal is never used.
+      if FlatpakApp.current() != nil, let portal = try? PortalSink() { return portal }
       guard let desktop = try? DesktopSink(followingServer: .init()) else { return StdoutSink() }
       return AutoSink(desktop: desktop, stdout: StdoutSink())
     }

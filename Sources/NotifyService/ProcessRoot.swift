@@ -1,4 +1,5 @@
 import Foundation
+import NotifyCore
 
 /// Reads what a process shows of its sandbox (`SandboxEvidence`) from `/proc/PID/root`, as
 /// xdg-desktop-portal does: the root opened as a directory, then `.flatpak-info` opened in

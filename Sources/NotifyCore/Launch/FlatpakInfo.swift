@@ -3,21 +3,21 @@
 /// lines with the spaces around `=` dropped, `#` comments and blank lines skipped, a later key
 /// replacing an earlier one of its group. Anything else (a line outside a group, a line that is
 /// neither, text that is not UTF-8) makes the whole file unusable, as it makes it for GLib.
-struct FlatpakInfo: Equatable, Sendable {
+package struct FlatpakInfo: Equatable, Sendable {
   /// The values by group, then key (keys with a locale, `name[de]`, are kept as written).
-  private(set) var groups: [String: [String: String]] = [:]
+  package private(set) var groups: [String: [String: String]] = [:]
 
   /// The most bytes read of the file (real ones are a few KiB).
-  static let maximumBytes = 65_536
+  package static let maximumBytes = 65_536
 
   /// Why a file could not be parsed.
-  struct ParseError: Error, Equatable, CustomStringConvertible {
+  package struct ParseError: Error, Equatable, CustomStringConvertible {
     /// What is wrong, and on which line.
-    var description: String
+    package var description: String
   }
 
   /// Parses the file's bytes.
-  init(parsing bytes: [UInt8]) throws(ParseError) {
+  package init(parsing bytes: [UInt8]) throws(ParseError) {
     guard bytes.count <= Self.maximumBytes else {
       throw ParseError(description: "longer than \(Self.maximumBytes) bytes")
     }
@@ -53,7 +53,7 @@ struct FlatpakInfo: Equatable, Sendable {
 
   /// The app id, as the portal reads it: `[Runtime] name` when the instance is a runtime
   /// (`flatpak run --runtime`), else `[Application] name`.
-  var appName: String? {
+  package var appName: String? {
     let group = groups["Runtime"] != nil ? "Runtime" : "Application"
     return groups[group]?["name"]
   }
