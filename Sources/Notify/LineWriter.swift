@@ -57,6 +57,13 @@ final class LineWriter {
   /// Writes `line` (its bytes, newline included). Returns once the reader has all of it, or
   /// has part of it and the rest is owed; throws `Problem` when it has none of it.
   func write(_ line: [UInt8]) throws(Problem) {
+    _ = try write(lines: [line])
+  }
+
+  /// Writes `lines` with as few `write(2)` calls as the reader takes them in (one, as a
+  /// rule): returns how many the reader has, the last of them perhaps in part (the rest
+  /// owed, as for one line); throws `Problem` when it has none of them.
+  func write(lines: [[UInt8]]) throws(Problem) -> Int {
     let deadline = Date() + timeout
     if !owed.isEmpty {
       let written = try push(owed, until: deadline)
@@ -65,12 +72,21 @@ final class LineWriter {
         throw .stalled("its reader has not read for \(TimeText.seconds(timeout)) (a line is half written)")
       }
     }
-    let written = try push(line, until: deadline)
+    let bytes = lines.count == 1 ? lines[0] : Array(lines.joined())
+    let written = try push(bytes, until: deadline)
     if written == 0 {
       throw .stalled("its reader has not read for \(TimeText.seconds(timeout))")
     }
-    // Started: the reader has the beginning, and gets the rest before anything else.
-    owed = Array(line[written...])
+    // Started: the reader has the beginning of each line up to the one cut, and gets the
+    // rest of that one before anything else.
+    var end = 0
+    var taken = 0
+    for line in lines where end < written {
+      end += line.count
+      taken += 1
+    }
+    owed = Array(bytes[written..<end])
+    return taken
   }
 
   /// Writes what it can of `bytes` by `deadline`; returns how many went out.

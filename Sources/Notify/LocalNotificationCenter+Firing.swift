@@ -114,7 +114,11 @@ final class AnnouncingSink: DeliverySink {
   var name: String { sink.name }
 
   func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
-    let receipt = try sink.deliver(delivery)
+    try deliver(delivery, after: .open)
+  }
+
+  func deliver(_ delivery: Delivery, after gate: DeliveryGate) throws -> DeliveryReceipt {
+    let receipt = try sink.deliver(delivery, after: gate)
     announce(delivery)
     return receipt
   }

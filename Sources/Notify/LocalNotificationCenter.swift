@@ -81,7 +81,7 @@ public final class LocalNotificationCenter: Sendable {
         },
         identity: .current, clock: clock, logger: logger,
         options: .init(
-          claimAhead: FiringLoop.claimAhead, app: app,
+          claimAhead: FiringLoop.claimAhead, handOverLead: FiringLoop.handOverLead, app: app,
           presentation: { notification in presentation.value?(notification) ?? .all },
           clickReach: sinks.clickReach))
     }

@@ -16,9 +16,16 @@ final class PresentingSink: DeliverySink {
   var name: String { base.name }
 
   func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
-    guard let shown = delivery.presented else { return DeliveryReceipt() }
+    try deliver(delivery, after: .open)
+  }
+
+  func deliver(_ delivery: Delivery, after gate: DeliveryGate) throws -> DeliveryReceipt {
+    guard let shown = delivery.presented else {
+      gate.pass()
+      return DeliveryReceipt()
+    }
     do {
-      return try base.deliver(shown)
+      return try base.deliver(shown, after: gate)
     } catch let error as NotifyError {
       throw error
     } catch let fault as SinkFault {

@@ -18,7 +18,7 @@ import NotifyZones
 /// A stdout that is the journal (a systemd unit's, named by `JOURNAL_STREAM`) gets nothing:
 /// the firer's log line ("delivered", with the id and app) is the record there, and the
 /// content stays in the store's history, never in the journal (README "Decisions").
-package final class StdoutSink: DeliverySink {
+package final class StdoutSink: BurstSink {
   public let name = "stdout"
   /// How long one line may wait for its reader before the delivery is refused as stalled.
   public static let writeTimeout: TimeInterval = 1
@@ -48,21 +48,76 @@ package final class StdoutSink: DeliverySink {
   /// Writes the delivery's line; the receipt says when the journal got only the log line.
   @discardableResult
   public func deliver(_ delivery: Delivery) throws -> DeliveryReceipt {
+    try deliver(delivery, after: .open)
+  }
+
+  /// Builds the line, passes `gate`, then writes it: at the instant only the `write(2)` is left.
+  @discardableResult
+  public func deliver(_ delivery: Delivery, after gate: DeliveryGate) throws -> DeliveryReceipt {
     // A line is the alert: with alerts off (or shown by the app itself) nothing is printed.
-    guard delivery.presentation.contains(.banner) else { return DeliveryReceipt() }
-    guard !isJournal else {
-      return DeliveryReceipt(
-        note: "stdout is the journal: only the log line (id and app) was written there, not the content")
+    guard delivery.presentation.contains(.banner), !isJournal else {
+      gate.pass()
+      return delivery.presentation.contains(.banner) ? journalReceipt : DeliveryReceipt()
     }
-    let line = (readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n"
+    let line = Array(((readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n").utf8)
+    gate.pass()
     do {
-      try writer.write(Array(line.utf8))
+      try writer.write(line)
     } catch .stalled(let reason) {
       throw SinkFault(.stalled, sink: name, reason: reason)
     } catch .gone(let reason) {
       throw SinkFault(.gone, sink: name, reason: reason)
     }
     return DeliveryReceipt()
+  }
+
+  /// Builds the burst's lines, passes `gate`, then writes them with one `write(2)` (as
+  /// many as the reader takes): the reader wakes once for the burst. Those it did not take
+  /// are refused as stalled; a reader gone makes every one of them `gone`.
+  public func deliver(burst deliveries: [Delivery], after gate: DeliveryGate) -> [Result<
+    DeliveryReceipt, any Error
+  >] {
+    let printed = deliveries.indices.filter { deliveries[$0].presentation.contains(.banner) && !isJournal }
+    let lines = printed.map { index in
+      let delivery = deliveries[index]
+      return Array(((readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n").utf8)
+    }
+    gate.pass()
+    var taken = 0
+    var problem: SinkFault?
+    do {
+      taken = lines.isEmpty ? 0 : try writer.write(lines: lines)
+      if taken < lines.count {
+        problem = SinkFault(
+          .stalled, sink: name, reason: "its reader has not read for \(Int(writer.timeout)) s")
+      }
+    } catch {
+      switch error {
+      case .stalled(let reason): problem = SinkFault(.stalled, sink: name, reason: reason)
+      case .gone(let reason): problem = SinkFault(.gone, sink: name, reason: reason)
+      }
+    }
+    var answers: [Result<DeliveryReceipt, any Error>] = []
+    for index in deliveries.indices {
+      guard let line = printed.firstIndex(of: index) else {
+        let shown = deliveries[index].presentation.contains(.banner)
+        answers.append(.success(shown ? journalReceipt : DeliveryReceipt()))
+        continue
+      }
+      if line < taken {
+        answers.append(.success(DeliveryReceipt()))
+      } else if let problem {
+        // Stops at the fault: the rest were not shown.
+        answers.append(.failure(problem))
+        break
+      }
+    }
+    return answers
+  }
+
+  private var journalReceipt: DeliveryReceipt {
+    DeliveryReceipt(
+      note: "stdout is the journal: only the log line (id and app) was written there, not the content")
   }
 
   private func readableLine(_ d: Delivery) -> String {

@@ -57,7 +57,9 @@ struct DaemonCommand: ParsableCommand {
     let firer = Firer(
       store: store, sink: sinks.sink, identity: .current, clock: clock,
       logger: Logger(label: "notify.firing"),
-      options: .init(misfireGrace: grace, claimAhead: FiringLoop.claimAhead, clickReach: sinks.clickReach))
+      options: .init(
+        misfireGrace: grace, claimAhead: FiringLoop.claimAhead, handOverLead: FiringLoop.handOverLead,
+        clickReach: sinks.clickReach))
     // The scheduler on the session bus (README "D-Bus service"), on the same loop; it shows
     // `Present`ed notifications through this firer, as `notify now` does.
     let scheduler = SchedulerEndpoint.start(storePath: store.path, clock: clock) {

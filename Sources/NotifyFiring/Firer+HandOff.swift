@@ -116,11 +116,16 @@ extension Firer {
     return delivery
   }
 
-  /// Hands `delivery` to the sink once.
-  func hand(_ delivery: Delivery) -> SinkAnswer {
+  /// Hands `delivery` to the sink once, to be shown once `gate` opens.
+  func hand(_ delivery: Delivery, after gate: DeliveryGate = .open) -> SinkAnswer {
+    answer(Result { try sink.deliver(delivery, after: gate) }, to: delivery)
+  }
+
+  /// What the sink's `outcome` of showing `delivery` is.
+  func answer(_ outcome: Result<DeliveryReceipt, any Error>, to delivery: Delivery) -> SinkAnswer {
     var delivery = delivery
     do {
-      let receipt = try sink.deliver(delivery)
+      let receipt = try outcome.get()
       delivery.note = receipt.note
       return .taken(delivery, receipt)
     } catch let fault as SinkFault {

@@ -14,6 +14,10 @@ extension Firer {
     /// How long before its instant an occurrence is claimed, so that at the instant only
     /// the hand-off is left (the daemon: 10 ms; a run that exits: 0).
     public var claimAhead: TimeInterval
+    /// How long before its instant a claimed occurrence is handed to the sink, which waits
+    /// for the instant itself having built what it shows (`DeliveryGate`; the daemon: 1 ms;
+    /// a run that exits: 0). At most half of `claimAhead`.
+    public var handOverLead: TimeInterval
     /// Only this app's notifications (an app firing in process), or every app's (nil).
     public var app: String?
     /// How the app in the foreground wants each of its notifications presented (an app
@@ -26,7 +30,7 @@ extension Firer {
     /// Creates options.
     public init(
       misfireGrace: TimeInterval? = nil, batchLimit: Int = 64, attempts: Int = 3,
-      claimAhead: TimeInterval = 0,
+      claimAhead: TimeInterval = 0, handOverLead: TimeInterval = 0,
       app: String? = nil, presentation: (@Sendable (LocalNotification) -> PresentationOptions)? = nil,
       clickReach: (any ClickReachability)? = nil
     ) {
@@ -36,6 +40,7 @@ extension Firer {
       self.batchLimit = max(1, batchLimit)
       self.attempts = max(1, attempts)
       self.claimAhead = max(0, claimAhead)
+      self.handOverLead = max(0, handOverLead)
       self.app = app
     }
   }

@@ -79,7 +79,9 @@ public final class Firer {
     self.logger = logger
     self.options = options
     self.machine = FiringStateMachine(
-      claimAhead: options.claimAhead, attempts: options.attempts, stalledRetry: Firer.stalledSinkRetry)
+      claimAhead: options.claimAhead, handOverLead: options.handOverLead,
+      handsOverBursts: sink is any BurstSink,
+      attempts: options.attempts, stalledRetry: Firer.stalledSinkRetry)
   }
 
   /// Computes every wall-clock notification's next instant again in the zones as they are
@@ -158,6 +160,17 @@ public final class Firer {
           } else {
             if attempt == 1 { beforeEach() }
             action = machine.handedOver(handOver(claim, attempt: attempt), now: clock.now())
+          }
+        case .handOverBurst(let claims):
+          if task?.checkExpiration() == true {
+            action = machine.interrupted(.budget, now: clock.now())
+          } else if isStopRequested() {
+            action = machine.interrupted(.stop, now: clock.now())
+          } else if let burstSink = sink as? any BurstSink {
+            beforeEach()
+            action = machine.handedOverBurst(handOverBurst(claims, to: burstSink), now: clock.now())
+          } else {
+            preconditionFailure("a burst for a sink that shows one delivery at a time")
           }
         case .markFailed(let claim, let reason):
           markFailed(claim, reason: reason)
@@ -304,7 +317,7 @@ public final class Firer {
   /// what became of it. Nothing but the delivery value is built before the sink call: that
   /// is the latency that counts.
   private func handOver(_ claim: Claim, attempt: Int) -> FiringStateMachine.HandOffResult {
-    withHandOffLock({ try store.beginHandOff(claim, owner: identity) }) {
+    withHandOffLock({ try store.beginHandOff([claim], owner: identity) }) {
       handOverLocked(claim, attempt: attempt)
     }
   }
@@ -320,7 +333,20 @@ public final class Firer {
     return body()
   }
 
-  private func handOverLocked(_ claim: Claim, attempt: Int) -> FiringStateMachine.HandOffResult {
+  /// A claim about to be handed over, confirmed and built.
+  private enum Staged {
+    /// No longer this firer's: skipped.
+    case lost
+    /// Quiet hours hold it: nothing to show.
+    case held(HandOff)
+    /// To be shown, not before `gate`.
+    case ready(Delivery, gate: DeliveryGate)
+  }
+
+  /// Confirms `claim` (unless nothing can have changed since it was claimed) and builds its
+  /// delivery. A claim handed over ahead of its instant (`handOverLead`) is delivered at the
+  /// instant: its gate opens then, and it says so.
+  private func stage(_ claim: Claim) -> Staged {
     let key = ClaimKey(claim)
     // A claim the user cancelled, or another firer took over past its lease while this one
     // was stopped, is no longer this firer's to hand over (`ClaimLease`). Asked before every
@@ -337,11 +363,12 @@ public final class Firer {
     }
     if prepared[key] == nil { prepare([claim]) }
     let now = clock.now()
-    let thread = ThreadKey(claim.notification)
+    let early = claim.fireDate > now
     let delivery = delivery(
       claim.notification, occurrence: claim.occurrence + 1, fireDate: claim.fireDate,
-      late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance, at: now,
-      replacing: claim.bubble, thread: threadBubble(thread, for: claim),
+      late: claim.late || now.timeIntervalSince(claim.fireDate) > Delivery.lateTolerance,
+      at: early ? claim.fireDate : now,
+      replacing: claim.bubble, thread: threadBubble(ThreadKey(claim.notification), for: claim),
       prepared[key]
         ?? preparation(claim.notification, settings: .allowAll, quiet: false, at: now, version: nil))
     if delivery.held {
@@ -350,27 +377,66 @@ public final class Firer {
       prepared[key] = nil
       return .held(HandOff(claim: claim, delivery: delivery))
     }
-    let answer = hand(delivery)
+    return .ready(delivery, gate: early ? DeliveryGate(claim.fireDate, clock: clock) : .open)
+  }
+
+  private func handOverLocked(_ claim: Claim, attempt: Int) -> FiringStateMachine.HandOffResult {
+    let (delivery, gate): (Delivery, DeliveryGate)
+    switch stage(claim) {
+    case .lost: return .lost
+    case .held(let handOff): return .held(handOff)
+    case .ready(let staged, let stagedGate): (delivery, gate) = (staged, stagedGate)
+    }
+    let result = result(of: hand(delivery, after: gate), for: claim, attempt: attempt)
+    if case .taken(let handOff) = result { note([handOff]) }
+    return result
+  }
+
+  /// Hands a burst due at one instant to a sink that shows it with one call (`BurstSink`):
+  /// every claim confirmed and built first, the burst handed over, what the sink took noted
+  /// in one write. One result per claim, in order; fewer when the sink stopped at a fault.
+  private func handOverBurst(_ claims: [Claim], to sink: any BurstSink) -> [FiringStateMachine.HandOffResult]
+  {
+    withHandOffLock({ try store.beginHandOff(claims, owner: identity) }) {
+      var results: [FiringStateMachine.HandOffResult?] = []
+      var shown: [(index: Int, delivery: Delivery)] = []
+      for claim in claims {
+        switch stage(claim) {
+        case .lost: results.append(.lost)
+        case .held(let handOff): results.append(.held(handOff))
+        case .ready(let delivery, _):
+          results.append(nil)
+          shown.append((results.count - 1, delivery))
+        }
+      }
+      let instant = claims.map(\.fireDate).max() ?? .distantPast
+      let gate = instant > clock.now() ? DeliveryGate(instant, clock: clock) : .open
+      let answers = sink.deliver(burst: shown.map(\.delivery), after: gate)
+      for (answer, (index, delivery)) in zip(answers, shown) {
+        results[index] = result(of: self.answer(answer, to: delivery), for: claims[index], attempt: 1)
+      }
+      note(results.compactMap { if case .taken(let handOff)? = $0 { handOff } else { nil } })
+      // Stopped at a fault: the claims after it were not tried.
+      let tried = answers.count < shown.count ? shown[answers.count - 1].index + 1 : claims.count
+      return results.prefix(tried).map { $0 ?? .lost }
+    }
+  }
+
+  /// What the sink's answer to `claim`'s delivery means for it.
+  private func result(of answer: SinkAnswer, for claim: Claim, attempt: Int)
+    -> FiringStateMachine.HandOffResult
+  {
     switch answer {
     case .taken(let shown, _), .uncertain(let shown, _):
-      prepared[key] = nil
+      prepared[ClaimKey(claim)] = nil
       var receipt = DeliveryReceipt(note: shown.note)
       if case .taken(_, let taken) = answer { receipt = taken }
-      if let thread,
+      if let thread = ThreadKey(claim.notification),
         let next = ThreadSummary.after(shown.thread, id: shown.notification.id, shownAs: receipt.bubble)
       {
         threadBubbles[thread] = (next, nil)
       }
-      let handOff = HandOff(claim: claim, delivery: shown, receipt: receipt)
-      do {
-        // One write(2): from here on a crash cannot show it again (SPEC.md §6).
-        try store.noteHandedOver(handOff, owner: identity)
-      } catch {
-        logger.warning("could not note a hand-off; recording it at once instead: \(error)")
-        record([handOff])
-        recordedEarly.insert(key)
-      }
-      return .taken(handOff)
+      return .taken(HandOff(claim: claim, delivery: shown, receipt: receipt))
     case .fault(let fault):
       return .fault(fault)
     case .refused(let error):
@@ -379,6 +445,19 @@ public final class Firer {
         "the \(sink.name) sink refused a delivery (attempt \(attempt) of \(options.attempts)): \(reason)",
         metadata: Firer.metadata(claim))
       return .refused("\(sink.name) sink: \(reason)")
+    }
+  }
+
+  /// Notes hand-offs in one write(2): from here on a crash cannot show them again (SPEC.md
+  /// §6). Ones that cannot be noted are recorded at once instead.
+  private func note(_ handOffs: [HandOff]) {
+    guard !handOffs.isEmpty else { return }
+    do {
+      try store.noteHandedOver(handOffs, owner: identity)
+    } catch {
+      logger.warning("could not note a hand-off; recording it at once instead: \(error)")
+      record(handOffs)
+      for handOff in handOffs { recordedEarly.insert(ClaimKey(handOff.claim)) }
     }
   }
 

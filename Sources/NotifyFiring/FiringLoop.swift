@@ -59,6 +59,13 @@ public final class FiringLoop: @unchecked Sendable {
   /// `Firer.Options.claimAhead`), so that at the instant only the hand-off is left.
   public static let claimAhead: TimeInterval = 0.01
 
+  /// How long before its instant the loop's firer hands an occurrence to its sink
+  /// (`Firer.Options.handOverLead`): the wake-up, the claim's confirmation and the line or
+  /// message are done by the instant, and the sink waits for it (`DeliveryGate`), so that
+  /// what is left at the instant is the one call that shows it. The loop's thread sleeps
+  /// for what remains of it (under a millisecond) instead of waiting on its sources.
+  public static let handOverLead: TimeInterval = 0.001
+
   /// Called on the loop's thread after every wake-up: at start, at each timer, and whenever
   /// another process changed the store, also in a loop that does not fire. The daemon keeps
   /// launcher badges in step with the store there; an app's center reads what others

@@ -21,6 +21,9 @@ public final class ZoneCachingClock: NotifyClock, Sendable {
   /// `base.now()`.
   public func now() -> Date { base.now() }
 
+  /// `base.sleep(until:)`.
+  public func sleep(until instant: Date) { base.sleep(until: instant) }
+
   /// `base.zones` as last read.
   public var zones: Zones {
     if let zones = cached.withLock({ $0 }) { return zones }

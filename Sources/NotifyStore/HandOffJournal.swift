@@ -83,8 +83,8 @@ final class HandOffJournal {
   }
 
   /// Appends one hand-off.
-  func append(_ handOff: HandOff) throws(NotifyError) {
-    try append(line: Self.line(handOff))
+  func append(_ handOffs: [HandOff]) throws(NotifyError) {
+    try append(line: handOffs.map(Self.line).joined())
   }
 
   /// Appends the release of held occurrences, shown at `date` (in the summary `summaryID`).
@@ -201,11 +201,11 @@ final class HandOffJournals: @unchecked Sendable {
   private var open: [FirerIdentity: HandOffJournal] = [:]
   private var unrecorded: [HandOffJournal.Entry: FirerIdentity] = [:]
 
-  /// Appends `handOff` to `owner`'s journal, opening it first when needed.
-  func append(_ handOff: HandOff, owner: FirerIdentity, storePath: String) throws(NotifyError) {
-    try append([HandOffJournal.Entry(handOff)], owner: owner, storePath: storePath) {
+  /// Appends `handOffs` to `owner`'s journal with one `write(2)`, opening it first when needed.
+  func append(_ handOffs: [HandOff], owner: FirerIdentity, storePath: String) throws(NotifyError) {
+    try append(handOffs.map(HandOffJournal.Entry.init), owner: owner, storePath: storePath) {
       journal throws(NotifyError) in
-      try journal.append(handOff)
+      try journal.append(handOffs)
     }
   }
 

@@ -143,8 +143,8 @@ extension SQLiteStore: FiringStore {
     }
   }
 
-  public func beginHandOff(_ claim: Claim, owner: FirerIdentity) throws(NotifyError) {
-    try handOffJournals.beginHandOff([.init(claim)], owner: owner, storePath: path)
+  public func beginHandOff(_ claims: [Claim], owner: FirerIdentity) throws(NotifyError) {
+    try handOffJournals.beginHandOff(claims.map(HandOffJournal.Entry.init), owner: owner, storePath: path)
   }
 
   public func beginRelease(_ held: [HeldNotification], owner: FirerIdentity) throws(NotifyError) {
@@ -155,8 +155,8 @@ extension SQLiteStore: FiringStore {
     handOffJournals.finishHandOff(owner: owner)
   }
 
-  public func noteHandedOver(_ handOff: HandOff, owner: FirerIdentity) throws(NotifyError) {
-    try handOffJournals.append(handOff, owner: owner, storePath: path)
+  public func noteHandedOver(_ handOffs: [HandOff], owner: FirerIdentity) throws(NotifyError) {
+    try handOffJournals.append(handOffs, owner: owner, storePath: path)
   }
 
   public func markDelivered(_ handOffs: [HandOff]) throws(NotifyError) {

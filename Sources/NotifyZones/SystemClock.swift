@@ -13,6 +13,21 @@ public struct SystemClock: NotifyClock {
 
   public func now() -> Date { Date() }
 
+  /// Sleeps until the wall clock reads `instant` (`clock_nanosleep`, `TIMER_ABSTIME` on
+  /// `CLOCK_REALTIME`: a clock set meanwhile is followed); returns at once when it has passed.
+  public func sleep(until instant: Date) {
+    let seconds = instant.timeIntervalSince1970
+    guard seconds > Date().timeIntervalSince1970 else { return }
+    var whole = seconds.rounded(.down)
+    var nanoseconds = ((seconds - whole) * 1e9).rounded(.up)
+    if nanoseconds >= 1e9 {
+      whole += 1
+      nanoseconds -= 1e9
+    }
+    var target = timespec(tv_sec: Int(whole), tv_nsec: Int(nanoseconds))
+    while clock_nanosleep(CLOCK_REALTIME, TIMER_ABSTIME, &target, nil) == EINTR {}
+  }
+
   public var zones: Zones { Zones(local: SystemZone.read(database: database), database: database) }
 
   /// The system zone now.

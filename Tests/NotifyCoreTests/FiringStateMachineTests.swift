@@ -77,6 +77,78 @@ struct FiringStateMachineTests {
     #expect(machine.takeReport() == FiringReport())
   }
 
+  @Test(
+    "with a hand-over lead: claimed ahead, handed over a lead before the instant (for the sink to wait at its gate), never earlier"
+  )
+  func handsOverALeadAhead() {
+    // Given a machine that claims 10 ms and hands over 1 ms ahead
+    var machine = FiringStateMachine(claimAhead: 0.01, handOverLead: 0.001, claimCost: 0)
+    let now = t0 - 0.01
+    #expect(machine.wake(now: now, next: .init(t0)) == .claim(dueBy: t0))
+    let burst =
+      (0..<3).map { claim("n\($0)", at: t0, row: Int64($0)) } + [claim("later", at: t0 + 0.0005, row: 9)]
+    // When the claim comes back, it sleeps until the lead before the instant
+    #expect(machine.claimed(burst, now: now, next: .init(t0 + 3600)) == .sleep(until: t0 - 0.001))
+    // And a wake-up earlier than that hands nothing over
+    #expect(machine.wake(now: t0 - 0.002, next: .init(t0 + 3600)) == .sleep(until: t0 - 0.001))
+    // Then at the lead it hands over what is due by the instant, in order
+    let (handed, next) = takeAll(
+      &machine, from: machine.wake(now: t0 - 0.001, next: .init(t0 + 3600)), at: t0 - 0.001)
+    #expect(handed == Array(burst.prefix(3)))
+    #expect(next == .record(burst.prefix(3).map { handOff($0, at: t0 - 0.001) }))
+    // And the later instant's claim at its own lead
+    #expect(machine.recorded(now: t0 - 0.001, next: .init(t0 + 3600)) == .sleep(until: t0 + 0.0005 - 0.001))
+    // And the lead is at most half the claim-ahead; without claiming ahead there is none
+    #expect(FiringStateMachine(claimAhead: 0.01, handOverLead: 1).handOverLead == 0.005)
+    #expect(FiringStateMachine(handOverLead: 0.001).handOverLead == 0)
+  }
+
+  @Test("a sink that shows bursts gets the instant's claims at once; a refused one is tried again on its own")
+  func burstAtOnce() {
+    // Given a machine whose sink shows a burst with one call, and four claims due at t0
+    var machine = FiringStateMachine(claimAhead: 0.01, handsOverBursts: true, claimCost: 0, attempts: 2)
+    _ = machine.wake(now: t0 - 0.01, next: .init(t0))
+    let burst = (0..<4).map { claim("n\($0)", at: t0, row: Int64($0)) }
+    _ = machine.claimed(burst, now: t0 - 0.01, next: nil)
+    // When the instant comes, the four go over together
+    #expect(machine.wake(now: t0, next: nil) == .handOverBurst(burst))
+    // And the sink took two, one was cancelled meanwhile and one was refused
+    let action = machine.handedOverBurst(
+      [.taken(handOff(burst[0], at: t0)), .lost, .refused("busy"), .taken(handOff(burst[3], at: t0))], now: t0
+    )
+    // Then the refused one gets its second attempt alone, and then the failure
+    #expect(action == .handOver(burst[2], attempt: 2))
+    #expect(machine.handedOver(.refused("busy"), now: t0) == .markFailed(burst[2], reason: "busy"))
+    // And the burst's record holds what was taken
+    #expect(machine.markedFailed(now: t0) == .record([handOff(burst[0], at: t0), handOff(burst[3], at: t0)]))
+    _ = machine.recorded(now: t0, next: nil)
+    let report = machine.takeReport()
+    #expect(report.delivered == 2)
+    #expect(report.failed == 1)
+    // And one claim alone is handed over as one
+    #expect(machine.wake(now: t0 + 0.995, next: .init(t0 + 1)) == .claim(dueBy: t0 + 1.005))
+    _ = machine.claimed([claim("single", at: t0 + 1)], now: t0 + 0.995, next: nil)
+    #expect(machine.wake(now: t0 + 1, next: nil) == .handOver(claim("single", at: t0 + 1), attempt: 1))
+  }
+
+  @Test(
+    "a burst that stops at a sink fault: what was taken is recorded, the fault's claim and the rest go back")
+  func burstFault() {
+    var machine = FiringStateMachine(claimAhead: 0.01, handsOverBursts: true, claimCost: 0, stalledRetry: 2)
+    _ = machine.wake(now: t0 - 0.01, next: .init(t0))
+    let burst = (0..<4).map { claim("n\($0)", at: t0, row: Int64($0)) }
+    _ = machine.claimed(burst, now: t0 - 0.01, next: nil)
+    #expect(machine.wake(now: t0, next: nil) == .handOverBurst(burst))
+    let stalled = SinkFault(.stalled, sink: "stdout", reason: "full")
+    // When the sink took the first and stalled on the second (the last two not tried)
+    let action = machine.handedOverBurst([.taken(handOff(burst[0], at: t0)), .fault(stalled)], now: t0)
+    // Then the first is recorded, and the other three are given back, to be tried in 2 s
+    #expect(action == .record([handOff(burst[0], at: t0)]))
+    #expect(machine.recorded(now: t0, next: nil) == .giveBack(Array(burst.dropFirst())))
+    #expect(machine.gaveBack(now: t0) == .sleep(until: t0 + 2))
+    #expect(machine.takeReport().sinkFault == stalled)
+  }
+
   @Test("a burst is claimed earlier the larger it is, so that all of it is claimed by its instant")
   func marginGrowsWithTheBurst() {
     var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0.0001)

@@ -20,7 +20,7 @@ struct CancelDuringHandOffTests {
     let claims = try f.store.claimDue(
       now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64)
     let claim = try #require(claims.first { $0.notification.id == "x" })
-    try f.store.beginHandOff(claim, owner: me)
+    try f.store.beginHandOff([claim], owner: me)
     #expect(try f.store.keepClaim(claim, owner: me, now: now))
     // When another process cancels both
     let missing = try f.openAgain().cancel(app: "test", ids: ["x", "y"], at: now)
@@ -29,7 +29,7 @@ struct CancelDuringHandOffTests {
     #expect(try f.events(.cancelled).map(\.notificationID) == ["y"])
     // And once the hand-off is noted and recorded, its one fate is delivered
     let handOff = HandOff(claim: claim, delivery: Delivery(claim, at: now))
-    try f.store.noteHandedOver(handOff, owner: me)
+    try f.store.noteHandedOver([handOff], owner: me)
     f.store.finishHandOff(owner: me)
     try f.store.markDelivered([handOff])
     #expect(try f.events(.delivered).map(\.notificationID) == ["x"])
@@ -46,7 +46,7 @@ struct CancelDuringHandOffTests {
       try f.store.claimDue(now: now, zones: testZones(f.utc), owner: me, misfireGrace: nil, limit: 64).first)
     #expect(try f.openAgain().cancel(app: "test", ids: ["x"], at: now).isEmpty)
     // When the firer begins its hand-off
-    try f.store.beginHandOff(claim, owner: me)
+    try f.store.beginHandOff([claim], owner: me)
     defer { f.store.finishHandOff(owner: me) }
     // Then the claim is gone, and a late record or failure of it adds nothing
     #expect(try f.store.keepClaim(claim, owner: me, now: now) == false)

@@ -22,11 +22,14 @@ struct DriverParityTests {
       now: Date(), zones: testZones(f.utc), owner: deadFirer, misfireGrace: nil, limit: 64)
     let shown = try #require(claims.first { $0.notification.id == "shown" })
     try f.store.noteHandedOver(
-      HandOff(
-        claim: shown,
-        delivery: Delivery(
-          notification: shown.notification, occurrence: 1, fireDate: shown.fireDate, deliveredAt: Date() - 4,
-          late: false)), owner: deadFirer)
+      [
+        HandOff(
+          claim: shown,
+          delivery: Delivery(
+            notification: shown.notification, occurrence: 1, fireDate: shown.fireDate,
+            deliveredAt: Date() - 4,
+            late: false))
+      ], owner: deadFirer)
     #expect(try f.store.pending(app: nil).isEmpty)
     // When a firer starts
     let firer = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "d")

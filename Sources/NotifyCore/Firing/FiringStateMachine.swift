@@ -52,6 +52,11 @@ public struct FiringStateMachine: Sendable {
     /// budget is spent or a stop was asked for (`interrupted(_:now:)`); report with
     /// `handedOver(_:now:)`.
     case handOver(Claim, attempt: Int)
+    /// Hand these claimed occurrences, due at one instant, to the sink at once (a sink that
+    /// shows a burst with one call: `BurstSink`), unless the budget is spent or a stop was
+    /// asked for (`interrupted(_:now:)`); report with `handedOverBurst(_:now:)`. Their first
+    /// attempt; a refused one is then tried again on its own (`handOver`).
+    case handOverBurst([Claim])
     /// Record this claim `failed` with the sink's reason; report with `markedFailed(now:)`.
     case markFailed(Claim, reason: String)
     /// Record these hand-offs (none, when nothing of the burst was taken) in one write;
@@ -94,6 +99,8 @@ public struct FiringStateMachine: Sendable {
     var attempt = 1
     /// What the sink took so far, recorded together at the end.
     var taken: [HandOff] = []
+    /// Claims whose first attempt was spent in a `handOverBurst`, with the sink's reason.
+    var refusedInBurst: [Claim: String] = [:]
   }
 
   /// What comes after a record.
@@ -124,6 +131,13 @@ public struct FiringStateMachine: Sendable {
 
   /// How long before its instant an occurrence is claimed (0: when due).
   public let claimAhead: TimeInterval
+  /// How long before its instant a claimed occurrence is handed over (0: when due): the
+  /// sink waits for the instant itself (`DeliveryGate`), having done its work before it.
+  /// Less than `claimAhead`.
+  public let handOverLead: TimeInterval
+  /// Whether several claims due at once are handed over together (`handOverBurst`): the
+  /// firer's sink shows a burst with one call.
+  public let handsOverBursts: Bool
   /// What claiming one occurrence is expected to cost: a burst of n due at one instant is
   /// claimed `claimAhead + n × claimCost` ahead, so that it is all claimed by its instant.
   public let claimCost: TimeInterval
@@ -148,10 +162,12 @@ public struct FiringStateMachine: Sendable {
   /// (none when `claimAhead` is 0: a run that exits claims what is due, when it is due), and
   /// tries a refused delivery `attempts` times.
   public init(
-    claimAhead: TimeInterval = 0, claimCost: TimeInterval = 0.0001, claimRounds: Int = 16, attempts: Int = 3,
-    stalledRetry: TimeInterval = 2
+    claimAhead: TimeInterval = 0, handOverLead: TimeInterval = 0, handsOverBursts: Bool = false,
+    claimCost: TimeInterval = 0.0001, claimRounds: Int = 16, attempts: Int = 3, stalledRetry: TimeInterval = 2
   ) {
+    self.handsOverBursts = handsOverBursts
     self.claimAhead = max(0, claimAhead)
+    self.handOverLead = min(max(0, handOverLead), self.claimAhead / 2)
     self.claimCost = claimAhead > 0 ? max(0, claimCost) : 0
     self.claimRounds = max(1, claimRounds)
     self.attempts = max(1, attempts)
@@ -220,6 +236,40 @@ public struct FiringStateMachine: Sendable {
       return record(burst.taken, then: .giveBackAll(retry: retry))
     }
     return next(after: burst)
+  }
+
+  /// The result of `.handOverBurst`: one result per claim, in order; fewer when the sink
+  /// stopped at a fault (the last result), the claims after it not tried. Returns
+  /// `.handOver` of the first refused one (its second attempt), `.record` (the burst's end)
+  /// or, after a sink fault, `.record` then `.giveBack`.
+  public mutating func handedOverBurst(_ results: [HandOffResult], now: Date) -> Action {
+    guard case .handingOver(var burst) = state, burst.attempt == 1 else {
+      preconditionFailure("handedOverBurst while \(state)")
+    }
+    var refused: [Claim] = []
+    for (index, result) in results.enumerated() {
+      let claim = burst.queue[index]
+      switch result {
+      case .taken(let handOff):
+        report.delivered += 1
+        burst.taken.append(handOff)
+      case .held(let handOff):
+        report.held += 1
+        burst.taken.append(handOff)
+      case .lost:
+        break
+      case .refused(let reason):
+        refused.append(claim)
+        burst.refusedInBurst[claim] = reason
+      case .fault(let fault):
+        report.sinkFault = fault
+        prepared = (refused + burst.queue[index...] + prepared).sorted(by: Self.order)
+        let retry = fault.kind == .stalled ? now + stalledRetry : nil
+        return record(burst.taken, then: .giveBackAll(retry: retry))
+      }
+    }
+    burst.queue = refused + burst.queue.dropFirst(results.count)
+    return start(burst)
   }
 
   /// The result of `.markFailed`. Returns what `handedOver` returns after a hand-off.
@@ -313,20 +363,35 @@ public struct FiringStateMachine: Sendable {
   private mutating func next(after burst: Burst) -> Action {
     var burst = burst
     burst.queue.removeFirst()
-    burst.attempt = 1
+    return start(burst)
+  }
+
+  /// The first hand-over of the burst's next claim: its second attempt when a burst
+  /// hand-over spent its first (or its failure, when one attempt is all there is); the
+  /// burst's record when none is left.
+  private mutating func start(_ burst: Burst) -> Action {
+    var burst = burst
     guard let claim = burst.queue.first else { return record(burst.taken, then: .plan) }
+    burst.attempt = 1
+    if let reason = burst.refusedInBurst[claim] {
+      guard attempts > 1 else {
+        state = .markingFailed(burst)
+        return .markFailed(claim, reason: reason)
+      }
+      burst.attempt = 2
+    }
     state = .handingOver(burst)
-    return .handOver(claim, attempt: 1)
+    return .handOver(claim, attempt: burst.attempt)
   }
 
   /// Hands over what has come due first (no claim stands before a hand-off), else claims
   /// or sleeps.
   private mutating func handOverOrPlan(now: Date, next: NextDue?) -> Action {
-    let due = prepared.prefix { $0.fireDate <= now }
+    let due = prepared.prefix { $0.fireDate <= now + handOverLead }
     if let first = due.first {
       state = .handingOver(Burst(queue: Array(due)))
       prepared.removeFirst(due.count)
-      return .handOver(first, attempt: 1)
+      return handsOverBursts && due.count > 1 ? .handOverBurst(Array(due)) : .handOver(first, attempt: 1)
     }
     let action = plan(now: now, next: next)
     if case .claim = action { state = .claiming } else { state = .idle }
@@ -341,8 +406,9 @@ public struct FiringStateMachine: Sendable {
     if let next, next.instant <= horizon, !lastClaimEmpty, rounds < claimRounds {
       return .claim(dueBy: max(now + claimAhead, next.instant))
     }
-    var wake = [prepared.first?.fireDate, next.map { $0.instant - margin }].compactMap { $0 }.min()
-    if lastClaimEmpty, let soon = wake, soon <= horizon, prepared.first.map({ $0.fireDate > soon }) ?? true {
+    let handOver = prepared.first.map { $0.fireDate - handOverLead }
+    var wake = [handOver, next.map { $0.instant - margin }].compactMap { $0 }.min()
+    if lastClaimEmpty, let soon = wake, soon <= horizon, handOver.map({ $0 > soon }) ?? true {
       // The store says something is due but nothing could be claimed: another live firer
       // holds it, or the instant is a fraction of a millisecond past its stored
       // millisecond. Look again shortly instead of spinning.

@@ -108,12 +108,13 @@ public protocol FiringStore: AnyObject {
     app: String?
   ) throws -> [Claim]
 
-  /// `owner` is about to confirm `claim` (`keepClaim`) and hand it over: until
-  /// `finishHandOff`, a cancel leaves it to `owner`, and a cancel of it already under way is
-  /// waited for (it then wins: the confirmation fails). Without it a cancel landing between
-  /// the confirmation and the note would delete an occurrence about to be shown. Throws when
-  /// the journal cannot be opened (the firer goes on: the note records at once instead).
-  func beginHandOff(_ claim: Claim, owner: FirerIdentity) throws
+  /// `owner` is about to confirm `claims` (`keepClaim`) and hand them over (one, or a burst
+  /// shown with one call): until `finishHandOff`, a cancel leaves them to `owner`, and a
+  /// cancel of one already under way is waited for (it then wins: the confirmation fails).
+  /// Without it a cancel landing between the confirmation and the note would delete an
+  /// occurrence about to be shown. Throws when the journal cannot be opened (the firer goes
+  /// on: the note records at once instead).
+  func beginHandOff(_ claims: [Claim], owner: FirerIdentity) throws
 
   /// `beginHandOff` for held occurrences about to be confirmed (`keepHeld`) and released.
   func beginRelease(_ held: [HeldNotification], owner: FirerIdentity) throws
@@ -121,10 +122,10 @@ public protocol FiringStore: AnyObject {
   /// The hand-off `beginHandOff` or `beginRelease` began is noted, or did not happen.
   func finishHandOff(owner: FirerIdentity)
 
-  /// Notes durably, at once and without a transaction, that `owner` handed this claimed
-  /// occurrence to its sink: should `owner` die before `markDelivered`, the next firer
-  /// records it as delivered instead of handing it over again.
-  func noteHandedOver(_ handOff: HandOff, owner: FirerIdentity) throws
+  /// Notes durably, at once and without a transaction (one `write(2)`), that `owner` handed
+  /// these claimed occurrences to its sink: should `owner` die before `markDelivered`, the
+  /// next firer records them as delivered instead of handing them over again.
+  func noteHandedOver(_ handOffs: [HandOff], owner: FirerIdentity) throws
 
   /// Confirms, just before handing `claim` over, that `owner` still holds it (another firer
   /// may have taken it over past `ClaimLease.duration`, or the user cancelled it), renewing
@@ -246,7 +247,7 @@ extension FiringStore {
   /// A store that keeps no categories: every category named is unknown.
   public func categories(app: String) throws -> [NotificationCategory] { [] }
 
-  public func beginHandOff(_ claim: Claim, owner: FirerIdentity) throws {}
+  public func beginHandOff(_ claims: [Claim], owner: FirerIdentity) throws {}
 
   public func beginRelease(_ held: [HeldNotification], owner: FirerIdentity) throws {}
 

@@ -81,4 +81,16 @@ public protocol DeliverySink: AnyObject {
   /// Hands one occurrence to the user and says what became of it (the server's bubble,
   /// what was left out). Throwing means it was not shown and may be retried.
   func deliver(_ delivery: Delivery) throws -> DeliveryReceipt
+  /// The same, handed over ahead of its instant: the sink does what it can beforehand (a
+  /// line built, a message encoded), passes `gate` (which returns at the instant), then
+  /// makes the one call that shows it. By default it passes the gate first.
+  func deliver(_ delivery: Delivery, after gate: DeliveryGate) throws -> DeliveryReceipt
+}
+
+extension DeliverySink {
+  /// Passes `gate`, then `deliver(delivery)`.
+  public func deliver(_ delivery: Delivery, after gate: DeliveryGate) throws -> DeliveryReceipt {
+    gate.pass()
+    return try deliver(delivery)
+  }
 }

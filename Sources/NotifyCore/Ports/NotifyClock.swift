@@ -10,6 +10,14 @@ public protocol NotifyClock: Sendable {
   /// The zone `local` wall-clock notifications follow right now, and where named zones
   /// are read from.
   var zones: Zones { get }
+  /// Returns at `instant` or at once when it has passed: the real clock sleeps the calling
+  /// thread until then (`DeliveryGate`); a clock of tests returns at once.
+  func sleep(until instant: Date)
+}
+
+extension NotifyClock {
+  /// Returns at once: time does not pass by itself on a clock of tests.
+  public func sleep(until instant: Date) {}
 }
 
 /// A clock that only moves when told to, for tests.

@@ -51,8 +51,8 @@ final class BusyReleaseStore: FiringStore, @unchecked Sendable {
       now: now, zones: zones, owner: owner, misfireGrace: misfireGrace, limit: limit, app: app)
   }
 
-  func beginHandOff(_ claim: Claim, owner: FirerIdentity) throws {
-    try store.beginHandOff(claim, owner: owner)
+  func beginHandOff(_ claims: [Claim], owner: FirerIdentity) throws {
+    try store.beginHandOff(claims, owner: owner)
   }
 
   func beginRelease(_ held: [HeldNotification], owner: FirerIdentity) throws {
@@ -63,8 +63,8 @@ final class BusyReleaseStore: FiringStore, @unchecked Sendable {
     store.finishHandOff(owner: owner)
   }
 
-  func noteHandedOver(_ handOff: HandOff, owner: FirerIdentity) throws {
-    try store.noteHandedOver(handOff, owner: owner)
+  func noteHandedOver(_ handOffs: [HandOff], owner: FirerIdentity) throws {
+    try store.noteHandedOver(handOffs, owner: owner)
   }
 
   func keepClaim(_ claim: Claim, owner: FirerIdentity, now: Date) throws -> Bool {
