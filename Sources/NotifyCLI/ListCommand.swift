@@ -61,7 +61,12 @@ struct ListCommand: ParsableCommand {
     parts.append(Output.safe(n.id))
     switch item {
     case .held(let held):
-      parts.append("held for quiet hours" + (held.occurrence > 1 ? " (occurrence \(held.occurrence))" : ""))
+      if let realert = held.realertCopy, let times = n.realert?.times {
+        parts.append(
+          "held for quiet hours, re-alert \(realert.number) of \(times) (occurrence \(realert.occurrence))")
+      } else {
+        parts.append("held for quiet hours" + (held.occurrence > 1 ? " (occurrence \(held.occurrence))" : ""))
+      }
     case .pending(let pending):
       if let unit = n.schedule.repeatInterval { parts.append("every \(unit.rawValue)") }
       if let number = pending.realertNumber, let realert = n.realert {

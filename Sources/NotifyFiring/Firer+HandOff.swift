@@ -153,7 +153,7 @@ extension Firer {
     let settings = try Firer.storeCall { try store.settingsInForce(app: notification.app) }
     let quiet = try Firer.storeCall { try store.quietHours() }.isQuiet(at: now, in: clock.zones.local)
     let thread = try notification.threadIdentifier.flatMap { thread throws(NotifyError) in
-      try Firer.storeCall { try store.threadBubble(app: notification.app, thread: thread) }
+      try Firer.storeCall { try store.threadBubble(app: notification.app, thread: thread, now: now) }
     }
     let categories = notification.categoryIdentifier == nil ? [] : categories(app: notification.app)
     let delivery = delivery(

@@ -21,7 +21,9 @@ extension Firer {
     let now = clock.now()
     let settings = Dictionary(apps.map { ($0, settingsInForce(app: $0)) }) { first, _ in first }
     let (releasable, stillHeld) = QuietRelease.releasable(settings, quiet: isQuiet(at: now))
-    if let held = try? store.claimHeld(apps: releasable.keys.sorted(), owner: identity), !held.isEmpty {
+    if let held = try? store.claimHeld(apps: releasable.keys.sorted(), owner: identity, now: now),
+      !held.isEmpty
+    {
       report.releasedFromQuiet += show(held, settings: releasable, at: now)
     }
     return stillHeld
@@ -72,6 +74,9 @@ extension Firer {
     // Looked up as they are shown, once per app: a category changed while they were held
     // shows its new buttons.
     let categories = categories(for: held.map(\.notification))
+    // The bubble each thread shows after the steps so far (`ThreadSummary.after`): a thread's
+    // held ones come out one after another into it, as a burst of the thread would.
+    var threads: [ThreadKey: ThreadBubble] = [:]
     for (position, step) in steps.enumerated() {
       // A stopping firer leaves the rest held, for the next one.
       if isStopRequested() {
@@ -81,7 +86,7 @@ extension Firer {
       // From the confirmation to the note, a cancel leaves these to this firer.
       let planned = Self.heldOf(steps[position...position])
       let outcome = withHandOffLock({ try store.beginRelease(planned, owner: identity) }) {
-        show(step, planned, settings: settings, categories: categories, at: now)
+        show(step, planned, settings: settings, categories: categories, threads: &threads, at: now)
       }
       switch outcome {
       case .cancelled:
@@ -111,14 +116,18 @@ extension Firer {
   }
 
   /// Shows one release step (the held occurrences `planned`), under their hand-off locks.
+  /// One of a thread replaces its thread's bubble (`threads`, what this release's earlier
+  /// steps left, else what the claim read), and leaves it there for the next.
   private func show(
     _ step: QuietRelease.Step, _ planned: [HeldNotification], settings: [String: NotificationSettings],
-    categories: [String: [NotificationCategory]?], at now: Date
+    categories: [String: [NotificationCategory]?], threads: inout [ThreadKey: ThreadBubble], at now: Date
   ) -> StepOutcome {
     // The app may have cancelled some since they were claimed. A store that cannot be read
     // does not hold them back.
-    let ones = (try? store.keepHeld(planned, owner: identity)) ?? planned
+    var ones = (try? store.keepHeld(planned, owner: identity)) ?? planned
     guard !ones.isEmpty else { return .cancelled }
+    let thread = ThreadKey(ones[0].notification)
+    if case .each = step, let thread, let shown = threads[thread] { ones[0].thread = shown }
     let notification: LocalNotification
     var summaryID: String?
     if case .summary(let app, _) = step {
@@ -134,11 +143,17 @@ extension Firer {
     // One shown on its own replaces its bubble; a summary is a new one.
     let delivery = delivery(
       notification, occurrence: ones.count == 1 ? ones[0].occurrence : 1, fireDate: ones.last!.fireDate,
-      late: true, at: now, replacing: summaryID == nil ? ones[0].bubble : nil, prepared)
+      late: true, at: now, replacing: summaryID == nil ? ones[0].bubble : nil,
+      thread: summaryID == nil ? ones[0].thread : nil, prepared)
     var bubble: ServerBubbleID?
     switch hand(delivery) {
     case .taken(_, let receipt):
       bubble = receipt.bubble
+      if summaryID == nil, let thread,
+        let next = ThreadSummary.after(ones[0].thread, id: notification.id, shownAs: receipt.bubble)
+      {
+        threads[thread] = next
+      }
     case .uncertain:
       break
     case .refused(let error):

@@ -578,8 +578,9 @@ private struct ClaimKey: Hashable {
   }
 }
 
-/// An app's thread, whose bubble the firer follows across a burst.
-private struct ThreadKey: Hashable {
+/// An app's thread, whose bubble the firer follows across a burst (and a release across
+/// its steps).
+struct ThreadKey: Hashable {
   let app: String
   let thread: String
 

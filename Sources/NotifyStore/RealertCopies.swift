@@ -20,10 +20,18 @@ enum RealertCopies {
     guard n.realert != nil else { return }
     let since = RealertPlanner.acknowledgedSince(n, deliveredAt: delivery.deliveredAt)
     let acknowledged = try acknowledgement(app: n.app, id: n.id, since: since, in: db)
+    // A copy's own occurrence is 1: the one it re-alerts is kept in it (and, pending, in its
+    // row), so that a copy held for quiet hours and released keeps it.
+    var row: Int?
+    if let rowID, (n.realert?.number ?? 0) > 0, (n.realert?.occurrence ?? 0) == 0 {
+      row = try Int.fetchOne(
+        db, sql: "SELECT snoozed_occurrence FROM notification WHERE rowid = ?", arguments: [rowID])
+    }
+    let occurrence = RealertPlanner.occurrence(of: n, delivered: delivery.occurrence, row: row)
     guard
       let next = RealertPlanner.next(
-        after: n, deliveredAt: delivery.deliveredAt, alerted: !delivery.suppressed.contains(.banner),
-        acknowledged: acknowledged)
+        after: n, occurrence: occurrence, deliveredAt: delivery.deliveredAt,
+        alerted: !delivery.suppressed.contains(.banner), acknowledged: acknowledged)
     else { return }
     let snoozed =
       try Int.fetchOne(
@@ -34,19 +42,12 @@ enum RealertCopies {
           """,
         arguments: [n.app, n.id]) ?? 0 > 0
     guard !snoozed else { return }
-    var occurrence = delivery.occurrence
-    if let rowID, (n.realert?.number ?? 0) > 0,
-      let shown = try Int.fetchOne(
-        db, sql: "SELECT snoozed_occurrence FROM notification WHERE rowid = ?", arguments: [rowID])
-    {
-      occurrence = shown
-    }
     try db.execute(
       sql: "DELETE FROM notification WHERE app = ? AND id = ? AND next_fire_at IS NOT NULL AND \(isCopy)",
       arguments: [n.app, n.id])
     _ = try NotificationRow.insert(
       next.copy, nextOccurrence: 0, nextFire: next.fireDate, resolvedZone: nil,
-      snoozedOccurrence: max(occurrence, 1), in: db)
+      snoozedOccurrence: occurrence, in: db)
     _ = try SQLiteStore.enforceLimit(app: n.app, at: delivery.deliveredAt, in: db)
   }
 

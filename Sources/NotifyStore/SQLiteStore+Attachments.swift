@@ -10,8 +10,10 @@ extension SQLiteStore {
   /// ones on screen (the `delivered` event of a bubble a notification server holds:
   /// `desktop_id`, until it is reported closed; presented ones too), and of the content kept
   /// for later (held for quiet hours, bubbles left for another process, responses an app has
-  /// not taken).
-  public func attachmentsInUse() throws(NotifyError) -> Set<String> {
+  /// not taken). A bubble left longer ago than `ShownBubble.takeOverWindow` before `now` is
+  /// no one's to take over any more: what keeps its copy then is its delivery (history and
+  /// the bubble's id), as for any bubble on screen, so that retention can drop it.
+  public func attachmentsInUse(now: Date = Date()) throws(NotifyError) -> Set<String> {
     try read { db in
       let texts = try String.fetchAll(
         db,
@@ -23,9 +25,9 @@ extension SQLiteStore {
               WHERE app = d.app AND notification_id = d.id AND kind IN ('delivered', 'dismissed'))
             WHERE e.kind = 'delivered' AND json_extract(e.detail, '$.attachments') IS NOT NULL
           UNION ALL SELECT attachments FROM held WHERE attachments IS NOT NULL
-          UNION ALL SELECT attachments FROM left_bubble WHERE attachments IS NOT NULL
+          UNION ALL SELECT attachments FROM left_bubble WHERE attachments IS NOT NULL AND at >= ?
           UNION ALL SELECT attachments FROM response WHERE attachments IS NOT NULL
-          """)
+          """, arguments: [Millis.from(now - ShownBubble.takeOverWindow)])
       return Set(texts.flatMap { NotificationAttachment.fromStoreText($0).map(\.file) })
     }
   }
@@ -35,7 +37,7 @@ extension SQLiteStore {
   @discardableResult
   public func sweepAttachments(now: Date = Date()) -> Int {
     guard FileManager.default.fileExists(atPath: attachmentFolder.path),
-      let inUse = try? attachmentsInUse()
+      let inUse = try? attachmentsInUse(now: now)
     else { return 0 }
     return attachmentFolder.sweep(keeping: inUse, now: now)
   }

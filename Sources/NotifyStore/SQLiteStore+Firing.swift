@@ -90,7 +90,8 @@ extension SQLiteStore: FiringStore {
           claim.bubble = try DesktopIDTable.bubble(
             app: claim.notification.app, id: claim.notification.id, in: db)
           if let thread = claim.notification.threadIdentifier {
-            claim.thread = try ThreadTable.bubble(app: claim.notification.app, thread: thread, in: db)
+            claim.thread = try ThreadTable.bubble(
+              app: claim.notification.app, thread: thread, now: now, in: db)
           }
           claims.append(claim)
         }

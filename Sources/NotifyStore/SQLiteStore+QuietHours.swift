@@ -69,7 +69,9 @@ extension SQLiteStore {
   /// show; oldest first. An occurrence a dead releaser's hand-off journal lists as shown is
   /// recorded as released then (history `detail.recovered: true`) and not returned: it was
   /// shown before that firer could record it.
-  public func claimHeld(apps: [String], owner: FirerIdentity) throws(NotifyError) -> [HeldNotification] {
+  public func claimHeld(apps: [String], owner: FirerIdentity, now: Date) throws(NotifyError)
+    -> [HeldNotification]
+  {
     guard !apps.isEmpty else { return [] }
     let (claimed, retired) = try write { db in
       var journals: [String: [Int64: HandOffJournal.Release]] = [:]
@@ -91,6 +93,9 @@ extension SQLiteStore {
             sql: "UPDATE held SET claimed_by = ? WHERE seq = ?", arguments: [owner.description, one.key])
           // The bubble its release replaces, read here so that the sink reads nothing.
           one.bubble = try DesktopIDTable.bubble(app: one.notification.app, id: one.notification.id, in: db)
+          if let thread = one.notification.threadIdentifier {
+            one.thread = try ThreadTable.bubble(app: one.notification.app, thread: thread, now: now, in: db)
+          }
           claimed.append(one)
         }
       }
@@ -184,7 +189,8 @@ extension SQLiteStore {
 
   /// Records held occurrences as shown at `date`: `delivered` (late) in history, with reason
   /// `quiet-hours-summary` when they came out in the summary `summaryID`; applies the
-  /// newest badge, and forgets them.
+  /// newest badge, and forgets them. One shown on its own into its thread's bubble records
+  /// the thread's bubble after it (`ThreadTable.record`, from the `thread` it replaced).
   public func markReleased(
     _ held: [HeldNotification], at date: Date, summaryID: String?, bubble: ServerBubbleID? = nil
   ) throws(NotifyError) {
@@ -197,6 +203,13 @@ extension SQLiteStore {
       if let bubble {
         try DesktopIDTable.set(
           bubble, app: first.notification.app, id: summaryID ?? first.notification.id, in: db)
+        if summaryID == nil {
+          var shown = Delivery(
+            notification: first.notification, occurrence: first.occurrence, fireDate: first.fireDate,
+            deliveredAt: date, late: true)
+          shown.thread = first.thread
+          try ThreadTable.record(shown, shownAs: bubble, in: db)
+        }
       }
     }
     handOffJournals.recorded(released: held)

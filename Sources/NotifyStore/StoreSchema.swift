@@ -387,6 +387,16 @@ enum StoreSchema {
       try db.execute(
         sql: "ALTER TABLE app_settings ADD COLUMN time_sensitive INTEGER CHECK (time_sensitive IN (0, 1))")
     }
+    migrator.registerMigration("v15-thread-shown-by") { db in
+      // Who showed a thread's bubble and when (issue 28): a bubble whose process stopped
+      // since has nobody to hear its close (`ThreadSummary.likelyClosed`). NULL (a bubble
+      // from before): heard.
+      try db.execute(
+        sql: """
+          ALTER TABLE thread_bubble ADD COLUMN shown_at INTEGER;
+          ALTER TABLE thread_bubble ADD COLUMN shown_by TEXT;
+          """)
+    }
     return migrator
   }
 }

@@ -23,12 +23,13 @@ struct RealertPlannerTests {
     // Given delivery `delivered` of an alarm (every 5 min, 3 times), delivered late at base + 7 s
     let deliveredAt = base + 7
     // When the planner is asked what follows
-    let next = try #require(RealertPlanner.next(after: alarm(number: delivered), deliveredAt: deliveredAt))
+    let next = try #require(
+      RealertPlanner.next(after: alarm(number: delivered), occurrence: 4, deliveredAt: deliveredAt))
     // Then re-alert `expectedNumber` is due 300 s after the delivery, a one-shot copy
     #expect(next.number == expectedNumber)
     #expect(next.fireDate == deliveredAt + 300)
     #expect(next.remaining == remaining)
-    #expect(next.copy.realert == Realert(every: 300, times: 3, number: expectedNumber))
+    #expect(next.copy.realert == Realert(every: 300, times: 3, number: expectedNumber, occurrence: 4))
     #expect(next.copy.schedule == Schedule(fireDate: .instant(deliveredAt + 300)))
     #expect(next.copy.deliveredCount == 0 && next.copy.createdAt == deliveredAt)
     #expect(next.copy.id == "wake" && next.copy.title == "Wake up")
@@ -36,12 +37,25 @@ struct RealertPlannerTests {
 
   @Test("no re-alert: after the last, without an alarm, when alerts are off, when acknowledged meanwhile")
   func none() {
-    #expect(RealertPlanner.next(after: alarm(number: 3), deliveredAt: base) == nil)
+    #expect(RealertPlanner.next(after: alarm(number: 3), occurrence: 1, deliveredAt: base) == nil)
     var plain = alarm()
     plain.realert = nil
-    #expect(RealertPlanner.next(after: plain, deliveredAt: base) == nil)
-    #expect(RealertPlanner.next(after: alarm(), deliveredAt: base, alerted: false) == nil)
-    #expect(RealertPlanner.next(after: alarm(), deliveredAt: base, acknowledged: true) == nil)
+    #expect(RealertPlanner.next(after: plain, occurrence: 1, deliveredAt: base) == nil)
+    #expect(RealertPlanner.next(after: alarm(), occurrence: 1, deliveredAt: base, alerted: false) == nil)
+    #expect(RealertPlanner.next(after: alarm(), occurrence: 1, deliveredAt: base, acknowledged: true) == nil)
+  }
+
+  @Test("the occurrence a re-alert re-alerts: the delivered one, or what the copy keeps, or its row's")
+  func occurrence() {
+    // The notification itself: the occurrence delivered
+    #expect(RealertPlanner.occurrence(of: alarm(), delivered: 3) == 3)
+    // A copy keeps the one it re-alerts, whatever its own (1) or its row say
+    var copy = alarm(number: 2)
+    copy.realert = Realert(every: 300, times: 3).copy(number: 2, occurrence: 5)
+    #expect(RealertPlanner.occurrence(of: copy, delivered: 1, row: 4) == 5)
+    // A copy stored before it kept one: its row's, else its own
+    #expect(RealertPlanner.occurrence(of: alarm(number: 2), delivered: 1, row: 4) == 4)
+    #expect(RealertPlanner.occurrence(of: alarm(number: 2), delivered: 1) == 1)
   }
 
   @Test("an acknowledgement counts from this delivery, or for a copy from the delivery it follows")

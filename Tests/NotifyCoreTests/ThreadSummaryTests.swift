@@ -1,3 +1,4 @@
+import Foundation
 import NotifyCore
 import Testing
 
@@ -71,5 +72,36 @@ struct ThreadSummaryTests {
   func invalidFormat(format: String) {
     let error = #expect(throws: NotifyError.self) { try ThreadSummary.validate(format: format) }
     #expect(error?.kind == .invalidData)
+  }
+}
+
+/// A thread's bubble shown by a process that stopped (`fire-due`, `notify now`): nobody
+/// heard its close, so after the take-over window it counts from 1 again.
+struct ThreadSummaryClosedTests {
+  let shown = Date(timeIntervalSince1970: 1_800_000_000)
+
+  @Test(
+    "likely closed only when its process stopped and the take-over window passed",
+    arguments: [
+      (false, 11.0, true), (false, 10.0, false), (false, 2.0, false), (true, 3600.0, false),
+    ] as [(Bool, TimeInterval, Bool)])
+  func likelyClosed(running: Bool, after seconds: TimeInterval, expected: Bool) {
+    #expect(
+      ThreadSummary.likelyClosed(shownAt: shown, shownByRunning: running, now: shown + seconds) == expected)
+  }
+
+  @Test("a bubble recorded before who showed it was kept is taken as heard")
+  func unknown() {
+    #expect(!ThreadSummary.likelyClosed(shownAt: nil, shownByRunning: false, now: shown + 86_400))
+  }
+
+  @Test("a likely closed bubble is still replaced, and counts from 1 again")
+  func countsAgain() {
+    let bubble = ServerBubbleID(7, server: "bus/:1.5")
+    let previous = ThreadBubble(bubble: bubble, latestID: "m5", count: 5, likelyClosed: true)
+    #expect(ThreadSummary.count(replacing: previous, id: "m6") == 1)
+    let next = ThreadSummary.after(previous, id: "m6", shownAs: bubble)
+    #expect(next == ThreadBubble(bubble: bubble, latestID: "m6", count: 1))
+    #expect(ThreadSummary.after(next, id: "m7", shownAs: bubble)?.count == 2)
   }
 }

@@ -53,7 +53,7 @@ struct DeliveryReceiptStoreTests {
     delivery.held = true
     try f.store.recordHeld(delivery)
     // When a firer claims it to release it
-    let held = try f.store.claimHeld(apps: ["test"], owner: me)
+    let held = try f.store.claimHeld(apps: ["test"], owner: me, now: Date())
     // Then the claim carries the bubble its release replaces
     #expect(held.map(\.bubble) == [shown])
     // And recording the release keeps the bubble the sink showed it in

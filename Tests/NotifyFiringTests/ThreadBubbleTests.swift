@@ -76,7 +76,9 @@ struct ThreadBubbleTests {
       "\(activated)")
     #expect(!history.stdout.contains("\"b1\""), "\(history.stdout)")
     // And once the store forgot the closed bubble, the next delivery of alice is a new one
-    #expect(waitUntil(timeout: 10) { (try? f.store.threadBubble(app: "test", thread: "alice")) == nil })
+    #expect(
+      waitUntil(timeout: 10) { (try? f.store.threadBubble(app: "test", thread: "alice", now: Date())) == nil }
+    )
     try show("a6", thread: "alice", by: driver, f: f, desktop: desktop)
     let sixth = try #require(Self.calls(desktop, thread: "alice").last)
     #expect(sixth["replaces_id"] as? Int == 0, "\(sixth)")

@@ -89,7 +89,7 @@ struct CategoryStoreTests {
     var held = Delivery(notification: n, occurrence: 1, fireDate: now, deliveredAt: now, late: false)
     held.held = true
     try store.recordHeld(held)
-    let claimed = try store.claimHeld(apps: ["chat"], owner: FirerIdentity.current)
+    let claimed = try store.claimHeld(apps: ["chat"], owner: FirerIdentity.current, now: Date())
     #expect(claimed.map(\.notification.categoryIdentifier) == ["message"])
   }
 }

@@ -99,6 +99,45 @@ struct RealertStoreTests {
     #expect(try store.pending(app: "a").isEmpty)
   }
 
+  @Test("a re-alert held for quiet hours keeps its number and the occurrence it re-alerts, released or not")
+  func heldAndReleased() throws {
+    // Given occurrence 3 of an alarm (every 60 s, 3 times) shown at base: re-alert 1 of
+    // occurrence 3 pending
+    let store = try SQLiteStore(path: folder.file("n.db"))
+    let third = Delivery(
+      notification: alarm(times: 3), occurrence: 3, fireDate: base, deliveredAt: base, late: false)
+    try store.recordPresented(third)
+    #expect(try store.pending(app: "a").map(\.snoozedOccurrence) == [3])
+    // When re-alert 1 falls due during quiet hours, and the firer holds it
+    let claims = try store.claimDue(
+      now: base + 60, zones: testZones(utc), owner: me, misfireGrace: nil, limit: 64)
+    try #require(claims.count == 1)
+    var held = Delivery(
+      notification: claims[0].notification, occurrence: claims[0].occurrence + 1,
+      fireDate: claims[0].fireDate,
+      deliveredAt: base + 60, late: false)
+    held.held = true
+    try store.markDelivered([HandOff(claim: claims[0], delivery: held)])
+    // Then the held one is re-alert 1 of 3 of occurrence 3, in history and in the list
+    let holding = try store.held(app: "a")
+    #expect(
+      holding.map { $0.realertCopy?.number } == [1] && holding.map { $0.realertCopy?.occurrence } == [3])
+    let listed = ListedNotification.held(holding[0]).jsonRecord.compactText
+    #expect(listed.contains(#""realertNumber":1,"realertOccurrence":3"#), "\(listed)")
+    #expect(try store.history(app: "a", limit: 1).first?.detail["realert"] == .int(1))
+    // When quiet ends and a firer releases it
+    let released = try store.claimHeld(apps: ["a"], owner: me, now: base + 600)
+    try store.markReleased(released, at: base + 600, summaryID: nil)
+    // Then history has its delivery as re-alert 1, and re-alert 2 of occurrence 3 follows
+    let delivered = try store.history(app: "a", limit: 5).filter { $0.kind == .delivered }
+    #expect(delivered.first?.detail["realert"] == .int(1) && delivered.first?.late == true)
+    let pending = try store.pending(app: "a")
+    #expect(pending.map(\.realertNumber) == [2] && pending.map(\.snoozedOccurrence) == [3], "\(pending)")
+    #expect(pending.map(\.nextFireDate) == [base + 660])
+    #expect(
+      pending.first?.jsonRecord.compactText.contains(#""realertNumber":2,"realertOccurrence":3"#) == true)
+  }
+
   @Test("a user's snooze replaces the re-alert; the snoozed copy is the alarm again, from re-alert 1")
   func snoozeReplaces() throws {
     let store = try SQLiteStore(path: folder.file("n.db"))
@@ -126,7 +165,7 @@ struct RealertStoreTests {
     let reopened = try SQLiteStore(path: path)
     #expect(
       try reopened.pending(app: "a").first?.notification.realert
-        == Realert(every: 60, times: 5).copy(number: 1))
+        == Realert(every: 60, times: 5).copy(number: 1, occurrence: 1))
     #expect(StoreSchema.migrator.migrations.contains("v13-realert"))
   }
 }

@@ -139,8 +139,9 @@ public protocol FiringStore: AnyObject {
   func endHandOffs(owner: FirerIdentity)
 
   /// The bubble `app`'s thread `thread` shows now, nil when none is on screen as far as the
-  /// store knows (`ThreadBubble`): what a notification of the thread shown at once replaces.
-  func threadBubble(app: String, thread: String) throws -> ThreadBubble?
+  /// store knows (`ThreadBubble`, `likelyClosed` as of `now`): what a notification of the
+  /// thread shown at once replaces.
+  func threadBubble(app: String, thread: String, now: Date) throws -> ThreadBubble?
 
   /// Records a notification shown at once (`present`, not claimed) as `presented`.
   func recordPresented(_ delivery: Delivery, bubble: ServerBubbleID?) throws
@@ -170,7 +171,7 @@ public protocol FiringStore: AnyObject {
 
   /// Claims the held occurrences of `apps` for `owner` to show. Those a dead releaser noted
   /// as shown (`noteReleased`) are recorded as released instead, not returned.
-  func claimHeld(apps: [String], owner: FirerIdentity) throws -> [HeldNotification]
+  func claimHeld(apps: [String], owner: FirerIdentity, now: Date) throws -> [HeldNotification]
 
   /// Of `held`, those still held and claimed by `owner`, asked just before each hand-off of a
   /// release: the app may have cancelled some meanwhile.
@@ -242,7 +243,7 @@ extension FiringStore {
 
   public func isUnchanged(since version: StoreVersion) -> Bool { false }
 
-  public func threadBubble(app: String, thread: String) throws -> ThreadBubble? { nil }
+  public func threadBubble(app: String, thread: String, now: Date) throws -> ThreadBubble? { nil }
 
   /// A store that keeps no categories: every category named is unknown.
   public func categories(app: String) throws -> [NotificationCategory] { [] }

@@ -40,7 +40,8 @@ public enum ListedNotification: Hashable, Sendable {
   }
 
   /// `list --json`'s object: the notification JSON (SPEC.md §5), then `state`; a held one
-  /// also has `occurrence` (1-based) and `heldAt` (RFC 3339 with milliseconds).
+  /// also has `occurrence` (1-based) and `heldAt` (RFC 3339 with milliseconds), and a held
+  /// re-alert `realertNumber` and `realertOccurrence` as a pending one has.
   public var jsonRecord: JSONRecord {
     switch self {
     case .held(let held):
@@ -48,6 +49,10 @@ public enum ListedNotification: Hashable, Sendable {
       r.set("state", state)
       r.set("occurrence", held.occurrence)
       r.set("heldAt", RFC3339.string(from: held.heldAt, milliseconds: true))
+      if let realert = held.realertCopy {
+        r.set("realertNumber", realert.number)
+        r.set("realertOccurrence", realert.occurrence)
+      }
       return r
     case .pending(let pending):
       var r = pending.jsonRecord

@@ -6,13 +6,15 @@ extension Realert {
     .object(["every": .int(Int64(every)), "times": .int(Int64(times))])
   }
 
-  /// The store's text: the JSON, plus `"number"` for a copy.
+  /// The store's text: the JSON, plus `"number"` and `"occurrence"` (the one it re-alerts)
+  /// for a copy.
   public static func storeText(_ realert: Realert?) -> String? {
     guard let realert else { return nil }
     var members: [String: JSONValue] = [
       "every": .int(Int64(realert.every)), "times": .int(Int64(realert.times)),
     ]
     if realert.number > 0 { members["number"] = .int(Int64(realert.number)) }
+    if realert.occurrence > 0 { members["occurrence"] = .int(Int64(realert.occurrence)) }
     return JSONValue.object(members).compactText
   }
 
@@ -24,6 +26,10 @@ extension Realert {
     else { return nil }
     var number: Int64 = 0
     if case .int(let value)? = members["number"] { number = value }
-    return Realert(every: Int(every), times: Int(times), number: Int(number))
+    var occurrence: Int64 = 0
+    if case .int(let value)? = members["occurrence"], value > 0, value <= Int64(Int32.max) {
+      occurrence = value
+    }
+    return Realert(every: Int(every), times: Int(times), number: Int(number), occurrence: Int(occurrence))
   }
 }

@@ -14,6 +14,9 @@ public struct Realert: Hashable, Sendable {
   /// Which re-alert this is: 0 for the notification itself, 1 for the first copy, ...
   /// Kept by the store with the copy; what an app or the command line gives is 0.
   public var number: Int
+  /// For a copy: the occurrence (1-based) of the notification it re-alerts, kept with the
+  /// copy so that it survives being held for quiet hours; 0 for the notification itself.
+  public var occurrence: Int
 
   /// notify repeats at most once a minute; a day is the longest gap an alarm is useful for.
   public static let everyRange = 60...86_400
@@ -28,10 +31,11 @@ public struct Realert: Hashable, Sendable {
     self.init(every: every, times: times, number: 0)
   }
 
-  init(every: Int, times: Int, number: Int) {
+  init(every: Int, times: Int, number: Int, occurrence: Int = 0) {
     self.every = every
     self.times = times
     self.number = number
+    self.occurrence = occurrence
   }
 
   /// The alarm given as its two parts (flags, D-Bus keys): nil when neither is given;
@@ -51,8 +55,10 @@ public struct Realert: Hashable, Sendable {
     return realert
   }
 
-  /// The copy for re-alert `number`.
-  public func copy(number: Int) -> Realert { Realert(every: every, times: times, number: number) }
+  /// The copy for re-alert `number` of occurrence `occurrence`.
+  public func copy(number: Int, occurrence: Int) -> Realert {
+    Realert(every: every, times: times, number: number, occurrence: occurrence)
+  }
 
   /// The interval as a person reads it: `5 min`, `2 h`, `1 day`, `90 s`.
   public var intervalText: String { NotificationAction.label(seconds: every) }

@@ -9,11 +9,16 @@ public struct ThreadBubble: Hashable, Sendable {
   public var latestID: String
   /// How many notifications it has shown since it was new, the latest included (at least 1).
   public var count: Int
+  /// Whether the bubble is most likely closed although the store still knows its id: the
+  /// process that showed it stopped, so nobody heard its close, and that was long ago
+  /// (`ThreadSummary.likelyClosed`). A delivery still replaces it, but counts from 1.
+  public var likelyClosed: Bool
 
   /// Creates a thread's bubble.
-  public init(bubble: ServerBubbleID, latestID: String, count: Int) {
+  public init(bubble: ServerBubbleID, latestID: String, count: Int, likelyClosed: Bool = false) {
     self.bubble = bubble
     self.latestID = latestID
     self.count = count
+    self.likelyClosed = likelyClosed
   }
 }

@@ -55,14 +55,19 @@ public enum QuietRelease {
   }
 
   /// The steps for `held`, oldest first: each app with more than `summaryThreshold` held
-  /// gets one summary, the others come out one by one.
+  /// outside threads gets one summary of those, the others come out one by one. A
+  /// notification of a thread is never summarized: it comes out on its own, into its
+  /// thread's bubble like any delivery of the thread (`ThreadSummary`), after the app's
+  /// summary.
   public static func plan(_ held: [HeldNotification]) -> [Step] {
     let byApp = Dictionary(grouping: held, by: \.notification.app)
     var steps: [Step] = []
     for app in byApp.keys.sorted() {
       let ones = byApp[app]!.sorted { ($0.fireDate, $0.key) < ($1.fireDate, $1.key) }
-      if ones.count > summaryThreshold {
-        steps.append(.summary(app: app, ones))
+      let loose = ones.filter { $0.notification.threadIdentifier == nil }
+      if loose.count > summaryThreshold {
+        steps.append(.summary(app: app, loose))
+        steps += ones.filter { $0.notification.threadIdentifier != nil }.map(Step.each)
       } else {
         steps += ones.map(Step.each)
       }

@@ -19,13 +19,15 @@ public enum RealertPlanner {
     public var copy: LocalNotification
   }
 
-  /// The re-alert that follows delivering `notification` at `deliveredAt`, nil when none:
+  /// The re-alert that follows delivering occurrence `occurrence` of `notification` at
+  /// `deliveredAt` (for a copy: the occurrence it re-alerts), nil when none:
   /// it has no `realert`, its re-alerts are used up, the user's settings kept it off the
   /// screen (`alerted` false: a re-alert would be as unseen), or the user acknowledged it
   /// already (`acknowledged`: history has an acknowledgement since `acknowledgedSince`, a
   /// click that came while the delivery was being recorded).
   public static func next(
-    after notification: LocalNotification, deliveredAt: Date, alerted: Bool = true, acknowledged: Bool = false
+    after notification: LocalNotification, occurrence: Int, deliveredAt: Date, alerted: Bool = true,
+    acknowledged: Bool = false
   ) -> Next? {
     guard alerted, !acknowledged, let realert = notification.realert, realert.number < realert.times else {
       return nil
@@ -34,10 +36,19 @@ public enum RealertPlanner {
     let fireDate = deliveredAt + TimeInterval(realert.every)
     var copy = notification
     copy.schedule = Schedule(fireDate: .instant(fireDate))
-    copy.realert = realert.copy(number: number)
+    copy.realert = realert.copy(number: number, occurrence: max(occurrence, 1))
     copy.deliveredCount = 0
     copy.createdAt = deliveredAt
     return Next(number: number, fireDate: fireDate, remaining: realert.times - number, copy: copy)
+  }
+
+  /// The occurrence a re-alert after delivering occurrence `delivered` of `notification`
+  /// re-alerts: for a copy, the one it re-alerts itself (kept in its `Realert`, or else the
+  /// one its row says, `row`); for the notification, `delivered`.
+  public static func occurrence(of notification: LocalNotification, delivered: Int, row: Int? = nil) -> Int {
+    guard let realert = notification.realert, realert.number > 0 else { return max(delivered, 1) }
+    if realert.occurrence > 0 { return realert.occurrence }
+    return max(row ?? delivered, 1)
   }
 
   /// Since when an acknowledgement stops what follows this delivery: for a re-alert copy,

@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a thread shows as one bubble (issue 28), as pure decisions: which bubble a delivery of
 /// a thread replaces, the count line its body carries, and the thread's bubble after it.
 ///
@@ -21,8 +23,9 @@ public enum ThreadSummary {
   /// The count a delivery of notification `id` shows when it replaces `previous` (nil: a
   /// new bubble): one more than the bubble stood for, or as many when it shows `id` already
   /// (a notification delivered again, replaced or repeating, is not one more).
+  /// A bubble that is most likely closed (`ThreadBubble.likelyClosed`) counts from 1 again.
   public static func count(replacing previous: ThreadBubble?, id: String) -> Int {
-    guard let previous else { return 1 }
+    guard let previous, !previous.likelyClosed else { return 1 }
     return previous.latestID == id ? previous.count : previous.count + 1
   }
 
@@ -75,6 +78,19 @@ public enum ThreadSummary {
   public static func handedOver(from previous: ThreadBubble?, to next: ThreadBubble) -> String? {
     guard let previous, previous.bubble == next.bubble, previous.latestID != next.latestID else { return nil }
     return previous.latestID
+  }
+
+  /// Whether a thread's bubble, last shown at `shownAt` by a process that is no longer
+  /// running (`shownByRunning` false), is most likely closed at `now`: nobody listened for
+  /// the server's `NotificationClosed` since that process stopped (`fire-due`, `notify now`,
+  /// an app that exited), so the store cannot know, and bubbles expire within seconds on
+  /// most servers. The same window as taking over a left bubble
+  /// (`ShownBubble.takeOverWindow`): within it the bubble is taken as still up. A bubble
+  /// whose process still runs is heard: the store knows when it closes. Nil `shownAt` (a
+  /// bubble recorded before this was kept): heard.
+  public static func likelyClosed(shownAt: Date?, shownByRunning: Bool, now: Date) -> Bool {
+    guard let shownAt, !shownByRunning else { return false }
+    return now.timeIntervalSince(shownAt) > ShownBubble.takeOverWindow
   }
 
   /// Checks a summary format: at most `formatLimit` characters, no control characters,

@@ -110,8 +110,8 @@ final class BusyReleaseStore: FiringStore, @unchecked Sendable {
 
   func heldApps(app: String?) throws -> [String] { try store.heldApps(app: app) }
 
-  func claimHeld(apps: [String], owner: FirerIdentity) throws -> [HeldNotification] {
-    try store.claimHeld(apps: apps, owner: owner)
+  func claimHeld(apps: [String], owner: FirerIdentity, now: Date) throws -> [HeldNotification] {
+    try store.claimHeld(apps: apps, owner: owner, now: now)
   }
 
   func unclaimHeld(_ held: [HeldNotification]) throws { try store.unclaimHeld(held) }
