@@ -24,6 +24,16 @@ extension LocalNotificationCenter {
   /// notification server, `.storeBusy` when another process holds the store for 5 s.
   @discardableResult
   public func add(_ request: NotificationRequest) async throws(NotificationError) -> Delivery? {
+    if let service {
+      let notification = try serviceNotification(request)
+      let files = request.content.attachments
+      if request.trigger == nil {
+        try await service.present(notification, attaching: files)
+      } else {
+        try await service.schedule(notification, attaching: files)
+      }
+      return nil
+    }
     guard let trigger = request.trigger else {
       return try await onOwner { () throws(NotifyError) in
         try self.present(request.content, id: request.identifier)
@@ -39,18 +49,21 @@ extension LocalNotificationCenter {
   /// The app's pending notifications, soonest first, with their next fire instants
   /// (`pendingNotificationRequests()`).
   public func pendingNotificationRequests() async throws(NotificationError) -> [StoredNotification] {
-    try await calls.run { () throws(NotifyError) in try self.pending() }
+    if let service { return try await service.pending() }
+    return try await calls.run { () throws(NotifyError) in try self.pending() }
   }
 
   /// Cancels the pending notifications with these ids, and what quiet hours hold of them;
   /// ids that are neither are ignored (`removePendingNotificationRequests(withIdentifiers:)`).
   public func removePendingNotificationRequests(withIdentifiers ids: [String]) async throws(NotificationError)
   {
+    if let service { return try await service.cancel(ids) }
     _ = try await calls.run { () throws(NotifyError) in try self.cancel(ids) }
   }
 
   /// Cancels every pending notification of the app, and everything quiet hours hold of it.
   public func removeAllPendingNotificationRequests() async throws(NotificationError) {
+    if let service { return try await service.cancelAll() }
     _ = try await calls.run { () throws(NotifyError) in try self.cancelAll() }
   }
 
@@ -71,6 +84,7 @@ extension LocalNotificationCenter {
   /// ignored (`removeDeliveredNotifications(withIdentifiers:)`). Throws `.serverUnavailable`
   /// when no notification server answers.
   public func removeDeliveredNotifications(withIdentifiers ids: [String]) async throws(NotificationError) {
+    if let service { return try await service.withdraw(ids) }
     _ = try await onOwner { () throws(NotifyError) in try self.removeDelivered(ids) }
   }
 
@@ -103,12 +117,14 @@ extension LocalNotificationCenter {
   /// Sets the app's badge number (`setBadgeCount(_:)`); 0 clears it. With the desktop sink
   /// the count also shows on the app's launcher while this process stays on the bus.
   public func setBadgeCount(_ count: Int) async throws(NotificationError) {
+    if let service { return try await service.setBadge(count) }
     try await onOwner { () throws(NotifyError) in try self.setBadge(count) }
   }
 
   /// The app's badge number; 0 when never set.
   public func badgeCount() async throws(NotificationError) -> Int {
-    try await calls.run { () throws(NotifyError) in try self.badge() }
+    if let service { return try await service.badge() }
+    return try await calls.run { () throws(NotifyError) in try self.badge() }
   }
 
   /// Asks for the kinds of notification the app wants to use (`requestAuthorization`):
@@ -123,7 +139,8 @@ extension LocalNotificationCenter {
 
   /// What the user lets the app do now (`notificationSettings()`).
   public func notificationSettings() async throws(NotificationError) -> NotificationSettings {
-    try await calls.run { () throws(NotifyError) in try self.settingsInForce() }
+    if let service { return try await service.settings() }
+    return try await calls.run { () throws(NotifyError) in try self.settingsInForce() }
   }
 
   /// The app's history, newest first: delivered, discarded, cancelled, missed, failed,

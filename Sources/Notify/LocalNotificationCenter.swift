@@ -50,12 +50,21 @@ public final class LocalNotificationCenter: Sendable {
   let presentation = Locked<(@Sendable (LocalNotification) -> PresentationOptions)?>(nil)
   /// Where the `async` API runs its blocking calls (`BlockingCallQueue`).
   let calls: BlockingCallQueue
+  /// notify's service, when the center's calls go there (`CenterBackend.service`: inside a
+  /// Flatpak sandbox that reaches it); nil for the center's own store.
+  let service: SchedulerClient?
+  /// Hears the service's signals for `events` and `responses` while the center lives.
+  let serviceListener: SchedulerListener?
 
   /// Creates the center for `app` on an open store, delivering through `sink` (assembled
   /// as the `notify` command assembles its sinks: a `DesktopSink` gets the sound fallback
   /// and its answers go to history).
+  ///
+  /// With `service`, the app's API goes to notify's service instead of `store` (README
+  /// "Inside a sandbox (Flatpak)"), and the service's signals reach `events` and `responses`.
   package init(
-    app: String, store: SQLiteStore, sink: any DeliverySink, clock: any NotifyClock = SystemClock()
+    app: String, store: SQLiteStore, sink: any DeliverySink, clock: any NotifyClock = SystemClock(),
+    service: SchedulerClient? = nil
   ) throws(NotifyError) {
     try Validator.app(app)
     let sinks = SinkAssembly(sink, store: store, clock: clock, hostApp: app)
@@ -92,16 +101,27 @@ public final class LocalNotificationCenter: Sendable {
     sinks.onInteraction = { event in interactions.publish(event) }
     let runningLoop = self.runningLoop
     sinks.onPendingChange = { runningLoop.value?.nudge() }
+    self.service = service
+    do throws(NotificationError) {
+      serviceListener = try service?.listen { event in broadcaster.publish(event) }
+    } catch {
+      throw NotifyError(.unavailable, "cannot hear notify's service: \(error)")
+    }
   }
 
   /// Creates the center for `app`, opening the store at `storePath` (default: `NOTIFY_DB`,
   /// else `$XDG_STATE_HOME/notify/notify.db`) and choosing the sink as `notify --sink` does.
+  ///
+  /// Inside a Flatpak sandbox whose session bus has notify's service, the app's API goes
+  /// to the service on the host instead, for the sandbox's app id (`CenterBackend`); `app`
+  /// must then be that id, else this throws, naming both.
   public convenience init(
     app: String, storePath: String? = nil, sink: SinkChoice = .auto, clock: any NotifyClock = SystemClock()
   ) throws(NotifyError) {
+    let service = try Self.serviceClient(app: app)
     let path = storePath ?? Self.defaultStorePath()
     let store = try SQLiteStore(path: path)
-    try self.init(app: app, store: store, sink: try sink.makeSink(), clock: clock)
+    try self.init(app: app, store: store, sink: try sink.makeSink(), clock: clock, service: service)
   }
 
   deinit {

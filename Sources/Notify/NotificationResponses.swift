@@ -63,6 +63,11 @@ extension LocalNotificationCenter {
   /// for the next try).
   func takeKeptResponses() async -> [NotificationEvent] {
     do {
+      if let service {
+        // The service keeps the launch response for the app; the answers that waited are
+        // the host's (README "Inside a sandbox (Flatpak)").
+        return try await service.takeLaunchResponse().map { [NotificationEvent($0, origin: .launch)] } ?? []
+      }
       let (launch, waiting) = try await calls.run {
         () throws(NotifyError) -> (NotificationResponse?, [NotificationResponse]) in
         (try self.takeLaunchResponse(), try self.takeWaitingResponses())

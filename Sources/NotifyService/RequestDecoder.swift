@@ -14,11 +14,7 @@ struct RequestDecoder {
   var zones: Zones
 
   /// The keys of the content.
-  static let contentKeys: Set<String> = [
-    "id", "title", "body", "action", "launchImage", "sound", "badge", "userInfo", "urgency", "actions",
-    "subtitle", "interruptionLevel", "threadIdentifier", "threadSummary", "bodyMarkup", "attachments",
-    "category", "realertEvery", "realertTimes", "soundFile",
-  ]
+  static let contentKeys = SchedulerInterface.Keys.content
 
   /// One decoded request: the notification, and the files to attach to it (`attachments`,
   /// open descriptors the call carries), kept when it is stored.
@@ -30,15 +26,11 @@ struct RequestDecoder {
     var soundFile: Int32?
   }
   /// The keys of the trigger (Schedule only).
-  static let triggerKeys: Set<String> = [
-    "at", "in", "timeZone", "repeat", "repeatCount", "until", "rrule", "every", "on", "except",
-  ]
+  static let triggerKeys = SchedulerInterface.Keys.trigger
   /// The keys of one category of `SetCategories`.
-  static let categoryKeys: Set<String> = ["identifier", "actions"]
+  static let categoryKeys = SchedulerInterface.Keys.category
   /// The keys of one action in `actions`.
-  static let actionKeys: Set<String> = [
-    "kind", "key", "title", "opensApp", "destructive", "placeholder", "buttonTitle", "seconds",
-  ]
+  static let actionKeys = SchedulerInterface.Keys.action
 
   /// How the trigger's fields are named in the rules' messages.
   static let names = ScheduleSpec.Names(

@@ -1,4 +1,5 @@
 import NotifyCore
+import NotifyDesktop
 
 /// What a call to the scheduler failed with: each case is one named D-Bus error
 /// (`io.github.notify.Scheduler1.Error.<name>`), its message the CLI's text for the same

@@ -1,9 +1,11 @@
+import NotifyDesktop
+
 /// The introspection data of the scheduler's object: the same text as
 /// `data/dbus/io.github.notify.Scheduler1.xml`, which `scripts/install.sh` installs to
 /// `$XDG_DATA_HOME/dbus-1/interfaces` (a test keeps the two equal).
 extension SchedulerInterface {
   /// The XML `Introspect` answers.
-  public static let introspection = """
+  package static let introspection = """
     <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
      "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
     <!-- notify's scheduler, version 1: README "D-Bus service" says what every key means. -->

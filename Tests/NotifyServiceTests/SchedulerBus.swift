@@ -1,4 +1,5 @@
 import Foundation
+import NotifyDesktop
 import NotifyTestSupport
 import Testing
 

@@ -1,10 +1,9 @@
 import NotifyCore
-import NotifyDesktop
 
 extension BusValue {
   /// The D-Bus form of a JSON value: objects as `a{sv}` (null members left out), arrays
   /// as `av`, integers as `x`, numbers as `d`. Nil for `null`.
-  init?(json: JSONValue) {
+  package init?(json: JSONValue) {
     switch json {
     case .null: return nil
     case .bool(let value): self = .bool(value)
@@ -20,14 +19,14 @@ extension BusValue {
   }
 
   /// The `a{sv}` of a JSON record, in its order, null members left out.
-  static func vardict(_ record: JSONRecord) -> BusValue {
+  package static func vardict(_ record: JSONRecord) -> BusValue {
     .vardict(record.members.compactMap { member in BusValue(json: member.value).map { (member.key, $0) } })
   }
 
   /// The JSON value of a caller's value (`userInfo`): strings, booleans, integers, finite
   /// doubles, arrays and `a{sv}`/`a{s*}` objects. Nil for what JSON cannot hold (a
   /// structure, a `t` above `Int64.max`, a non-finite double).
-  var json: JSONValue? {
+  package var json: JSONValue? {
     switch self {
     case .byte(let v): return .int(Int64(v))
     case .bool(let v): return .bool(v)

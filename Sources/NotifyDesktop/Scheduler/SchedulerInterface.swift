@@ -1,0 +1,37 @@
+/// The names of the scheduler's D-Bus interface, version 1 (README "D-Bus service"): the
+/// version is in the bus name, the interface and the object path, so that a version 2 can
+/// be served beside it (the D-Bus API design guide). Shared by the service (`notify
+/// daemon`) and the library's client (`SchedulerClient`), so the two never disagree on a
+/// name or a key.
+package enum SchedulerInterface {
+  /// The well-known bus name, the interface name and the error prefix.
+  package static let name = "io.github.notify.Scheduler1"
+  /// The object path.
+  package static let path = "/io/github/notify/Scheduler1"
+  /// The interface's `Version` property, raised by each compatible addition: 2 added
+  /// `SetCategories`, `GetCategories` and the `category` request key.
+  package static let version: UInt32 = 2
+  /// The prefix of every error the service replies with (`...Error.LimitReached`).
+  package static let errorPrefix = name + ".Error."
+
+  /// The keys of a request's `a{sv}` (README "Request keys"): what the service's decoder
+  /// takes and the client sends, nothing else.
+  package enum Keys {
+    /// The keys of the content (`Schedule` and `Present`).
+    package static let content: Set<String> = [
+      "id", "title", "body", "action", "launchImage", "sound", "badge", "userInfo", "urgency", "actions",
+      "subtitle", "interruptionLevel", "threadIdentifier", "threadSummary", "bodyMarkup", "attachments",
+      "category", "realertEvery", "realertTimes", "soundFile",
+    ]
+    /// The keys of the trigger (`Schedule` only).
+    package static let trigger: Set<String> = [
+      "at", "in", "timeZone", "repeat", "repeatCount", "until", "rrule", "every", "on", "except",
+    ]
+    /// The keys of one category of `SetCategories`.
+    package static let category: Set<String> = ["identifier", "actions"]
+    /// The keys of one action in `actions`.
+    package static let action: Set<String> = [
+      "kind", "key", "title", "opensApp", "destructive", "placeholder", "buttonTitle", "seconds",
+    ]
+  }
+}

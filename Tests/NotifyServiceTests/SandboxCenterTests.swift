@@ -1,0 +1,95 @@
+import Foundation
+import NotifyTestSupport
+import Testing
+
+/// The library inside a Flatpak sandbox goes through notify's service on the host (README
+/// "Inside a sandbox (Flatpak)"): the daemon on the harness's private bus with the
+/// scripted notification server, `sandbox-center-fixture` inside `bwrap` with a
+/// `/.flatpak-info` naming org.example.Probe, and `notify` on the host store as the judge.
+@Suite(
+  .serialized, .ownThreads,
+  .enabled(
+    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi"),
+  .enabled(
+    if: FlatpakSandbox.usable,
+    "needs bwrap (bubblewrap) able to create mount and pid namespaces on this machine, and xdg-dbus-proxy")
+)
+struct SandboxCenterTests {
+  @Test func aSandboxedCenterSchedulesListsCancelsAndHearsClicksThroughTheService() throws {
+    // Given the daemon on the host, and the app org.example.Probe in its sandbox on the bus
+    let bus = try SchedulerBus(withServer: true)
+    try bus.startDaemon(sink: "desktop")
+    let sandbox = try SandboxCenter(bus: bus, appID: "org.example.Probe")
+    #expect(try sandbox.run("probe").stdout == "backend: service\n")
+
+    // When its center adds a notification for later
+    let added = try sandbox.run("add", "later")
+    #expect(added.stdout == "added later\n", "\(added.stdout) \(added.stderr)")
+    // Then the host store has it under org.example.Probe, and the center lists it
+    #expect(try bus.pendingIDs(app: "org.example.Probe") == ["later"])
+    #expect(try sandbox.run("pending").stdout == "pending: later\n")
+
+    // When it removes it
+    #expect(try sandbox.run("remove", "later").stdout == "removed later\n")
+    // Then the host store has none left
+    #expect(try bus.pendingIDs(app: "org.example.Probe").isEmpty)
+    #expect(try sandbox.run("pending").stdout == "pending:\n")
+
+    // When a center listens, another presents one now, and the user clicks its "Yes"
+    let heard = try sandbox.listen()
+    #expect(try sandbox.run("present", "now").stdout == "presented now\n")
+    var shown: [String: Any]?
+    #expect(
+      waitUntil(timeout: 30) {
+        shown = bus.desktop.calls.first {
+          $0["call"] as? String == "Notify" && $0["summary"] as? String == "Probe"
+        }
+        return shown != nil
+      }, "daemon: \(text(bus.folder.file("daemon.err")))")
+    try bus.desktop.drive("Click", "\(try #require(shown?["id"] as? Int))", "yes", "")
+    // Then the listening center's responses have it, with its userInfo
+    #expect(
+      waitUntil(timeout: 30) { text(heard).contains("response now yes room=4B") },
+      "heard: \(text(heard)) \(text(sandbox.folder + "/listen.err"))")
+  }
+
+  @Test func aSandboxedCenterClaimingAnotherAppIsRefused() throws {
+    // Given the daemon, and org.example.Probe's sandbox
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    let sandbox = try SandboxCenter(bus: bus, appID: "org.example.Probe")
+    // When its center is made for org.example.Other
+    let claimed = try sandbox.run("add", "theirs", "--app", "org.example.Other")
+    // Then it fails, naming both ids and the fix, and nothing is stored for either
+    #expect(claimed.status == 1)
+    #expect(
+      claimed.stdout.contains(
+        "this process is the Flatpak app 'org.example.Probe' (its /.flatpak-info), not 'org.example.Other'"),
+      "\(claimed.stdout) \(claimed.stderr)")
+    #expect(claimed.stdout.contains("make the center with app: \"org.example.Probe\""), "\(claimed.stdout)")
+    #expect(try bus.pendingIDs(app: "org.example.Other").isEmpty)
+    #expect(try bus.pendingIDs(app: "org.example.Probe").isEmpty)
+  }
+
+  @Test func xdgDbusProxyCutsOffTheLibrarysSdBusConnection() throws {
+    // Given the daemon, and org.example.Probe's sandbox reaching the bus only through
+    // xdg-dbus-proxy --filter --talk=io.github.notify.Scheduler1 (Flatpak's --talk-name)
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    let version =
+      (try? CommandRunner(executable: "/usr/bin/xdg-dbus-proxy").run(["--version"]).stdout)?
+      .trimmingCharacters(in: .whitespacesAndNewlines) ?? "?"
+    let sandbox = try SandboxCenter(bus: bus, appID: "org.example.Probe", throughProxy: true)
+    // When its center is made
+    let probe = try sandbox.run("probe")
+    // Then it does not reach the service: the proxy (0.1.4 on Debian 12) cuts off sd-bus
+    // clients, which pipeline AUTH and BEGIN (flatpak/xdg-dbus-proxy issue 21), and the
+    // center keeps its own store. A proxy that lets it through makes this known issue go
+    // away: then the README's Decisions entry is out of date.
+    #expect(probe.status == 0, "\(probe.stdout) \(probe.stderr)")
+    withKnownIssue("\(version) cuts off sd-bus clients (flatpak/xdg-dbus-proxy issue 21)") {
+      #expect(probe.stdout == "backend: service\n")
+    }
+    #expect(probe.stdout == "backend: own-store\n" || probe.stdout == "backend: service\n", "\(probe.stdout)")
+  }
+}
