@@ -138,6 +138,9 @@ public struct FiringStateMachine: Sendable {
   /// Whether several claims due at once are handed over together (`handOverBurst`): the
   /// firer's sink shows a burst with one call.
   public let handsOverBursts: Bool
+  /// At most this many claims go in one `handOverBurst` (a burst of 1000 goes over in
+  /// parts, so that its first lines do not wait for the last ones to be built).
+  public static let burstLimit = 64
   /// What claiming one occurrence is expected to cost: a burst of n due at one instant is
   /// claimed `claimAhead + n × claimCost` ahead, so that it is all claimed by its instant.
   public let claimCost: TimeInterval
@@ -239,8 +242,9 @@ public struct FiringStateMachine: Sendable {
   }
 
   /// The result of `.handOverBurst`: one result per claim, in order; fewer when the sink
-  /// stopped at a fault (the last result), the claims after it not tried. Returns
-  /// `.handOver` of the first refused one (its second attempt), `.record` (the burst's end)
+  /// stopped at a fault (the last result), the claims after it not tried. Returns the next
+  /// part of a burst larger than `burstLimit` (`.handOverBurst`), `.handOver` of the first
+  /// refused one (its second attempt) or of a last claim left, `.record` (the burst's end)
   /// or, after a sink fault, `.record` then `.giveBack`.
   public mutating func handedOverBurst(_ results: [HandOffResult], now: Date) -> Action {
     guard case .handingOver(var burst) = state, burst.attempt == 1 else {
@@ -268,7 +272,14 @@ public struct FiringStateMachine: Sendable {
         return record(burst.taken, then: .giveBackAll(retry: retry))
       }
     }
-    burst.queue = refused + burst.queue.dropFirst(results.count)
+    let rest = Array(burst.queue.dropFirst(results.count))
+    if refused.isEmpty, rest.count > 1 {
+      // The next part of a burst larger than `burstLimit`.
+      burst.queue = rest
+      state = .handingOver(burst)
+      return .handOverBurst(Array(rest.prefix(Self.burstLimit)))
+    }
+    burst.queue = refused + rest
     return start(burst)
   }
 
@@ -391,7 +402,8 @@ public struct FiringStateMachine: Sendable {
     if let first = due.first {
       state = .handingOver(Burst(queue: Array(due)))
       prepared.removeFirst(due.count)
-      return handsOverBursts && due.count > 1 ? .handOverBurst(Array(due)) : .handOver(first, attempt: 1)
+      guard handsOverBursts, due.count > 1 else { return .handOver(first, attempt: 1) }
+      return .handOverBurst(Array(due.prefix(Self.burstLimit)))
     }
     let action = plan(now: now, next: next)
     if case .claim = action { state = .claiming } else { state = .idle }
