@@ -60,9 +60,11 @@ final class LineWriter {
     _ = try write(lines: [line])
   }
 
-  /// Writes `lines` with as few `write(2)` calls as the reader takes them in (one, as a
-  /// rule): returns how many the reader has, the last of them perhaps in part (the rest
-  /// owed, as for one line); throws `Problem` when it has none of them.
+  /// Writes `lines` with few `write(2)` calls: whole lines together, at most `PIPE_BUF`
+  /// (4096) bytes a call, which a pipe takes whole or not at all, so that no line is cut
+  /// where it could be avoided (a longer line goes alone, as `write(_:)` writes it). Returns
+  /// how many the reader has, the last of them perhaps in part (the rest owed, as for one
+  /// line); throws `Problem` when it has none of them.
   func write(lines: [[UInt8]]) throws(Problem) -> Int {
     let deadline = Date() + timeout
     if !owed.isEmpty {
@@ -72,22 +74,35 @@ final class LineWriter {
         throw .stalled("its reader has not read for \(TimeText.seconds(timeout)) (a line is half written)")
       }
     }
-    let bytes = lines.count == 1 ? lines[0] : Array(lines.joined())
-    let written = try push(bytes, until: deadline)
-    if written == 0 {
+    var taken = 0
+    while taken < lines.count {
+      var chunk = lines[taken]
+      var count = 1
+      while taken + count < lines.count, chunk.count + lines[taken + count].count <= Self.atomicWrite {
+        chunk += lines[taken + count]
+        count += 1
+      }
+      let written = try push(chunk, until: deadline)
+      if written == chunk.count {
+        taken += count
+        continue
+      }
+      if written > 0 {
+        // Started (a line longer than an atomic write): the reader has its beginning, and
+        // gets the rest before anything else.
+        owed = Array(chunk[written...])
+        taken += 1
+      }
+      break
+    }
+    if taken == 0 {
       throw .stalled("its reader has not read for \(TimeText.seconds(timeout))")
     }
-    // Started: the reader has the beginning of each line up to the one cut, and gets the
-    // rest of that one before anything else.
-    var end = 0
-    var taken = 0
-    for line in lines where end < written {
-      end += line.count
-      taken += 1
-    }
-    owed = Array(bytes[written..<end])
     return taken
   }
+
+  /// `PIPE_BUF`: a write of at most this many bytes to a pipe is atomic.
+  static let atomicWrite = 4096
 
   /// Writes what it can of `bytes` by `deadline`; returns how many went out.
   private func push(_ bytes: [UInt8], until deadline: Date) throws(Problem) -> Int {

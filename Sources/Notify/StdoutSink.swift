@@ -20,6 +20,8 @@ import NotifyZones
 /// content stays in the store's history, never in the journal (README "Decisions").
 package final class StdoutSink: BurstSink {
   public let name = "stdout"
+  /// A burst's lines go out with one `write(2)`.
+  public var showsBursts: Bool { true }
   /// How long one line may wait for its reader before the delivery is refused as stalled.
   public static let writeTimeout: TimeInterval = 1
   private let fd: Int32

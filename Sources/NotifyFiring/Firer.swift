@@ -80,7 +80,7 @@ public final class Firer {
     self.options = options
     self.machine = FiringStateMachine(
       claimAhead: options.claimAhead, handOverLead: options.handOverLead,
-      handsOverBursts: sink is any BurstSink,
+      handsOverBursts: (sink as? any BurstSink)?.showsBursts == true,
       attempts: options.attempts, stalledRetry: Firer.stalledSinkRetry)
   }
 

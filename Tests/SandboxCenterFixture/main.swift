@@ -26,14 +26,16 @@ enum SandboxCenterFixture {
     let command = arguments.first ?? "probe"
     let id = arguments.count > 1 ? arguments[1] : "probe-1"
     let content = NotificationContent(
-      title: "Probe", body: "from the sandbox", userInfo: ["room": "4B"], actions: [.button(key: "yes", title: "Yes")])
+      title: "Probe", body: "from the sandbox", userInfo: ["room": "4B"],
+      actions: [.button(key: "yes", title: "Yes")])
     do {
       let center = try LocalNotificationCenter(app: app, storePath: db, sink: .stdout)
       switch command {
       case "probe":
         say("backend: \(center.backend == .ownStore ? "own-store" : "service")")
       case "add":
-        try await center.add(NotificationRequest(identifier: id, content: content, trigger: .after(.seconds(3600))))
+        try await center.add(
+          NotificationRequest(identifier: id, content: content, trigger: .after(.seconds(3600))))
         say("added \(id)")
       case "present":
         try await center.add(NotificationRequest(identifier: id, content: content, trigger: nil))
@@ -51,7 +53,8 @@ enum SandboxCenterFixture {
         while let response = await iterator.next() {
           if case .activated(let key) = response.kind {
             say(
-              "response \(response.notification.id) \(key) room=\(response.userInfo["room"]?.stringValue ?? "-")")
+              "response \(response.notification.id) \(key) room=\(response.userInfo["room"]?.stringValue ?? "-")"
+            )
           }
         }
       default:

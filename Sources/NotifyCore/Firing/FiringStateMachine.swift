@@ -94,7 +94,7 @@ public struct FiringStateMachine: Sendable {
   /// The hand-overs of one instant in progress.
   struct Burst: Hashable, Sendable {
     /// The claim being handed over, and the ones after it.
-    var queue: [Claim]
+    var queue: ArraySlice<Claim>
     /// Which try of the first claim this is.
     var attempt = 1
     /// What the sink took so far, recorded together at the end.
@@ -213,6 +213,7 @@ public struct FiringStateMachine: Sendable {
   /// burst's end) or, after a sink fault with nothing to record, `.giveBack`.
   public mutating func handedOver(_ result: HandOffResult, now: Date) -> Action {
     guard case .handingOver(var burst) = state else { preconditionFailure("handedOver while \(state)") }
+    state = .idle  // the burst's arrays are not shared while they change
     switch result {
     case .taken(let handOff):
       report.delivered += 1
@@ -226,10 +227,10 @@ public struct FiringStateMachine: Sendable {
       guard burst.attempt >= attempts else {
         burst.attempt += 1
         state = .handingOver(burst)
-        return .handOver(burst.queue[0], attempt: burst.attempt)
+        return .handOver(burst.queue[burst.queue.startIndex], attempt: burst.attempt)
       }
       state = .markingFailed(burst)
-      return .markFailed(burst.queue[0], reason: reason)
+      return .markFailed(burst.queue[burst.queue.startIndex], reason: reason)
     case .fault(let fault):
       // Back to pending at once, so that another firer (with another sink) may take them
       // while this one's sink is stalled or gone.
@@ -250,9 +251,10 @@ public struct FiringStateMachine: Sendable {
     guard case .handingOver(var burst) = state, burst.attempt == 1 else {
       preconditionFailure("handedOverBurst while \(state)")
     }
+    state = .idle
     var refused: [Claim] = []
     for (index, result) in results.enumerated() {
-      let claim = burst.queue[index]
+      let claim = burst.queue[burst.queue.startIndex + index]
       switch result {
       case .taken(let handOff):
         report.delivered += 1
@@ -267,19 +269,19 @@ public struct FiringStateMachine: Sendable {
         burst.refusedInBurst[claim] = reason
       case .fault(let fault):
         report.sinkFault = fault
-        prepared = (refused + burst.queue[index...] + prepared).sorted(by: Self.order)
+        prepared = (refused + burst.queue.dropFirst(index) + prepared).sorted(by: Self.order)
         let retry = fault.kind == .stalled ? now + stalledRetry : nil
         return record(burst.taken, then: .giveBackAll(retry: retry))
       }
     }
-    let rest = Array(burst.queue.dropFirst(results.count))
+    let rest = burst.queue.dropFirst(results.count)
     if refused.isEmpty, rest.count > 1 {
       // The next part of a burst larger than `burstLimit`.
       burst.queue = rest
       state = .handingOver(burst)
       return .handOverBurst(Array(rest.prefix(Self.burstLimit)))
     }
-    burst.queue = refused + rest
+    burst.queue = ArraySlice(refused + rest)
     return start(burst)
   }
 
@@ -400,7 +402,7 @@ public struct FiringStateMachine: Sendable {
   private mutating func handOverOrPlan(now: Date, next: NextDue?) -> Action {
     let due = prepared.prefix { $0.fireDate <= now + handOverLead }
     if let first = due.first {
-      state = .handingOver(Burst(queue: Array(due)))
+      state = .handingOver(Burst(queue: ArraySlice(due)))
       prepared.removeFirst(due.count)
       guard handsOverBursts, due.count > 1 else { return .handOver(first, attempt: 1) }
       return .handOverBurst(Array(due.prefix(Self.burstLimit)))

@@ -7,6 +7,10 @@
 /// Its receipts name no server bubble: what one delivery of a burst is sent with (the
 /// bubble its thread replaces) never depends on the receipt of another.
 public protocol BurstSink: DeliverySink {
+  /// Whether bursts are shown with one call (a wrapper says what the sink inside does);
+  /// false: the firer hands one delivery over after another.
+  var showsBursts: Bool { get }
+
   /// Shows `deliveries`, in order, once `gate` opens. One answer per delivery, in order;
   /// fewer when the sink stopped at a fault (`SinkFault`, the last answer), the rest not
   /// shown.
