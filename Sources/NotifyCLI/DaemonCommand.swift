@@ -79,12 +79,17 @@ struct DaemonCommand: ParsableCommand {
       }
       store.sweepAttachments()
     }
+    // The daemon checkpoints the WAL itself, after its wake-ups, never inside a burst's
+    // commits (`takeCheckpoints`).
+    try store.takeCheckpoints()
+    loop.onWake = { store.checkpointIfLarge() }
     // A snooze clicked here stores its copy on this process's connection: re-arm for it.
     sinks.onPendingChange = { [unowned loop] in loop.nudge() }
     if let desktop = sinks.desktop {
       let badges = BadgeSync(store: store, desktop: desktop)
       let logger = Logger(label: "notify.bubbles")
       loop.onWake = { [unowned loop] in
+        store.checkpointIfLarge()
         // Only others write what these read: a wake-up on the loop's own timer asks nothing.
         guard loop.storeChangedByOthers else { return }
         // One read for both; a store that cannot be read is looked at the long way.
