@@ -133,6 +133,8 @@ struct ActionsDesktopTests {
     let listed = try CommandRunner().run(["list", "--app", "snz", "--json", "--db", f.path])
     #expect(listed.stdout.contains(#""snoozedOccurrence":1"#), "\(listed.stdout)")
     var last = firer
+    // When the new daemon was ready (a loaded machine may take longer than the interval)
+    var restartedAt: Date?
     if c != .appItself {
       // When the daemon is killed at once, and a new one started within or after the interval
       firer.send(SIGKILL)
@@ -147,6 +149,7 @@ struct ActionsDesktopTests {
         last = try NotifyProcess(
           ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d2", environment: environment)
         #expect(last.waitReady(), "\(last.errorText)")
+        restartedAt = Date()
       }
     }
     // Then it comes back: a second delivery of the same notification, with its content
@@ -155,8 +158,13 @@ struct ActionsDesktopTests {
     #expect(back.notificationID == "nap")
     #expect(back.detail["title"] == .string("title nap") && back.detail["body"] == .string("private body"))
     #expect(back.detail["userInfo"] == .object(["k": .string("v")]))
-    // On time unless the firer came back after the interval
-    #expect(back.late == (c == .restartedLate || c == .fireDue), "\(back)")
+    // On time unless the firer came back after the interval (or, restarted within it, was
+    // not ready before the copy was due: then it may be either)
+    if c == .restartedLate || c == .fireDue {
+      #expect(back.late == true, "\(back)")
+    } else if (restartedAt ?? .distantPast) < due {
+      #expect(back.late == false, "\(back)")
+    }
     #expect(back.fireDate == due)
     // And only once: nothing is left pending, due or claimed, and once the firer has stopped
     // (fire-due has exited already) there were two deliveries, not three

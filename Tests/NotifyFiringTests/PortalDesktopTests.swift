@@ -55,6 +55,15 @@ struct PortalDesktopTests {
     }
     try #require(
       waitUntil(timeout: 60) { version()?.contains("uint32") == true }, "the portal did not come up")
+    // (and its gtk backend, which the portal calls by name and does not start: on a loaded
+    // machine it can come up after the portal)
+    let backendUp = {
+      (try? CommandRunner(executable: "/usr/bin/gdbus", environment: desktop.environment).run([
+        "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+        "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.impl.portal.desktop.gtk",
+      ]).stdout)?.contains("true") == true
+    }
+    try #require(waitUntil(timeout: 60, backendUp), "the portal's gtk backend did not come up")
     let monitor = try BusMonitor(
       ["type='method_call',interface='org.freedesktop.Notifications',member='Notify'"],
       environment: desktop.environment, folder: f.folder)
