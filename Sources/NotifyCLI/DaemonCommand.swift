@@ -79,6 +79,7 @@ struct DaemonCommand: ParsableCommand {
       }
       store.sweepAttachments()
     }
+    loop.idleWorkPending = { store.isWALWrittenSinceCheckpoint }
     // A snooze clicked here stores its copy on this process's connection: re-arm for it.
     sinks.onPendingChange = { [unowned loop] in loop.nudge() }
     if let desktop = sinks.desktop {
