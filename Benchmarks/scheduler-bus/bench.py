@@ -3,7 +3,7 @@
 `notify daemon` on the session bus of the environment (BENCHMARKS.md, "Scheduling over the
 D-Bus service"). Prints one JSON object: milliseconds per case, with the floors of one
 call (the bus daemon's GetId, notify's Peer.Ping and Version property) timed in the same
-rounds as one Schedule.
+rounds as one Schedule, and as many Schedule calls back to back.
 
   bench.py SINGLE_CALLS BATCH_ROUNDS
 """
@@ -64,6 +64,11 @@ def main(argv):
     for i in range(singles):
         for name, case in cases.items():
             times[name].append(case(i))
+    # The same Schedule back to back, as a client scheduling many one by one calls it: each
+    # call also waits for what the daemon does after the one before (its wake-up, a checkpoint).
+    times["back_to_back"] = [call("Schedule", GLib.Variant("(saa{sv})", ("bench.single", [
+        {"id": GLib.Variant("s", "t%d" % (i % 50)), "body": GLib.Variant("s", "one"),
+         "in": GLib.Variant("s", "1h")}]))) for i in range(singles)]
     result = {}
     for name, values in times.items():
         values.sort()

@@ -390,7 +390,7 @@ public final class FiringLoop: @unchecked Sendable {
       if let next = wake.next { try timer.arm(at: next) } else { timer.disarm() }
       nextInstant = wake.next
       if onIdle != nil, isGoingIdle {
-        switch idlePacing.goingIdle(at: clock.now(), hasWork: idleWorkPending?() ?? true) {
+        switch idlePacing.goingIdle(at: clock.now(), hasWork: { idleWorkPending?() ?? true }) {
         case .now: onIdle?()
         case .at(let instant): try idleTimer?.arm(at: instant)
         case .nothing: break

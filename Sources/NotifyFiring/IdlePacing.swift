@@ -40,10 +40,11 @@ public struct IdlePacing: Sendable, Equatable {
   /// `hasWork` says whether there is anything to do since the last run (the WAL was
   /// written): when there is not, nothing is put off, so that a wake-up the idle work
   /// itself caused (the checkpoint's write to the store file) arms no timer.
-  public mutating func goingIdle(at now: Date, hasWork: Bool = true) -> Decision {
+  /// It is asked only when the run would be put off.
+  public mutating func goingIdle(at now: Date, hasWork: () -> Bool = { true }) -> Decision {
     // A wall clock set back (now before the last run) does not put the run off.
     if let lastRun, now >= lastRun, now < lastRun + spacing {
-      return hasWork ? .at(lastRun + spacing) : .nothing
+      return hasWork() ? .at(lastRun + spacing) : .nothing
     }
     lastRun = now
     return .now

@@ -10,9 +10,17 @@ struct IdlePacingTests {
   func firstRunsNow() {
     // Given a pacing that never ran
     var pacing = IdlePacing(spacing: 1)
-    // When the loop goes idle, Then it runs now
-    #expect(pacing.goingIdle(at: start) == .now)
+    // When the loop goes idle, Then it runs now, without asking whether there is work
+    // (the daemon's question is a `stat` of the WAL)
+    var asked = false
+    #expect(
+      pacing.goingIdle(
+        at: start,
+        hasWork: {
+          asked = true; return true
+        }) == .now)
     #expect(pacing.lastRun == start)
+    #expect(!asked)
   }
 
   @Test(
@@ -58,9 +66,9 @@ struct IdlePacingTests {
     _ = pacing.goingIdle(at: start)
     // When the loop goes idle within the spacing and nothing was written since
     // Then no run is put off; after the spacing it runs as usual
-    #expect(pacing.goingIdle(at: start + 0.1, hasWork: false) == .nothing)
+    #expect(pacing.goingIdle(at: start + 0.1, hasWork: { false }) == .nothing)
     #expect(pacing.lastRun == start)
-    #expect(pacing.goingIdle(at: start + 1.1, hasWork: false) == .now)
+    #expect(pacing.goingIdle(at: start + 1.1, hasWork: { false }) == .now)
   }
 
   @Test("a wall clock set back does not put the run off")
