@@ -4,7 +4,9 @@ batch of 64 after the other for one app, as fast as it can, until SIGTERM (BENCH
 "Scheduling over the D-Bus service: flood, systemd-run, one call"). The batch's ids repeat,
 so each call replaces the app's 64 pending notifications (due in an hour: none fires).
 
-  flood.py REPORT [APP]
+  flood.py [--batch N] REPORT [APP]
+
+--batch sets the requests per call (default 64; ids f0 to fN-1).
 
 Waits (up to 20 s) for the service on the session bus of the environment, then calls.
 On SIGTERM it writes to REPORT one JSON object: the first call's start (CLOCK_REALTIME,
@@ -25,6 +27,9 @@ PATH = "/io/github/notify/Scheduler1"
 
 
 def main(argv):
+    size = 64
+    if argv[1:2] == ["--batch"]:
+        size, argv = int(argv[2]), argv[:1] + argv[3:]
     report, app = argv[1], argv[2] if len(argv) > 2 else "bench.flood"
     bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
     deadline = time.monotonic() + 20
@@ -37,7 +42,7 @@ def main(argv):
         if time.monotonic() > deadline:
             sys.exit("flood: %s did not appear on the bus within 20 s" % NAME)
         time.sleep(0.01)
-    items = ", ".join("{'id': <'f%d'>, 'body': <'flood %d'>, 'in': <'1h'>}" % (i, i) for i in range(64))
+    items = ", ".join("{'id': <'f%d'>, 'body': <'flood %d'>, 'in': <'1h'>}" % (i, i) for i in range(size))
     batch = GLib.Variant.parse(GLib.VariantType("(saa{sv})"), "('%s', [%s])" % (app, items), None, None)
     state = {"first": time.time(), "calls": 0, "errors": 0}
     started = time.monotonic()
