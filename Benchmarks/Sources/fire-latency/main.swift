@@ -426,7 +426,7 @@ runHarness("fire-latency") {
     print(
       String(
         format:
-          "flooded/quiet daemon: p50 %.2fx, p99 %.2fx (unchanged: p50 within 1.2x); the flood: %d Schedule calls of 64 in %.0f s (%.0f calls/s)",
+          "flooded/quiet daemon: p50 %.2fx, p99 %.2fx (unchanged: p50 within 1.2x); the flood: %d Schedule calls in %.0f s (%.0f calls/s)",
         flooded.p50 / daemon.p50, flooded.p99 / daemon.p99, flooding.calls, flooding.seconds,
         Double(flooding.calls) / Swift.max(flooding.seconds, 0.001)))
   }
