@@ -86,7 +86,9 @@ def main(argv):
                     ("Description", GLib.Variant("s", "bench")),
                     ("ExecStart", GLib.Variant("a(sasb)", [("/bin/true", ["/bin/true"], False)]))])]))
             times["start_transient_unit"].append(timed(lambda: manager("StartTransientUnit", timer)))
-            times["stop_unit"].append(timed(lambda: manager("StopUnit", GLib.Variant("(ss)", (call + ".timer", "fail")))))
+            # "replace", as `systemctl stop` sends it: the timer's start job may still be queued
+            # (StartTransientUnit answers once it is queued), and "fail" refuses to cancel it.
+            times["stop_unit"].append(timed(lambda: manager("StopUnit", GLib.Variant("(ss)", (call + ".timer", "replace")))))
             times["notify_schedule"].append(timed(lambda: run(
                 [notify, "schedule", "--app", "bench.cli", "--id", "c%d" % i, "--in", "1h", "--title", "one"], env)))
             times["notify_cancel"].append(timed(lambda: run([notify, "cancel", "--app", "bench.cli", "c%d" % i], env)))
