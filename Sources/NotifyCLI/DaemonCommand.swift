@@ -79,6 +79,7 @@ struct DaemonCommand: ParsableCommand {
       }
       store.sweepAttachments()
     }
+    loop.idleWorkPending = { store.isWALWrittenSinceCheckpoint }
     // The daemon checkpoints the WAL itself, after its wake-ups, never inside a burst's
     // commits (`takeCheckpoints`).
     try store.takeCheckpoints()

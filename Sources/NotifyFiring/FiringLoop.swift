@@ -41,6 +41,8 @@ public final class FiringLoop: @unchecked Sendable {
     public var fires: Bool
     /// How long a sleep must be for the loop to count as going idle (`onIdle`).
     public var idleDelay: TimeInterval = 30
+    /// The least time between two runs of `onIdle` (`IdlePacing`).
+    public var idleSpacing: TimeInterval = 1
 
     /// Creates a configuration.
     public init(
@@ -77,9 +79,15 @@ public final class FiringLoop: @unchecked Sendable {
   public internal(set) var storeChangedByOthers = true
 
   /// Called on the loop's thread at the end of a wake-up after which it sleeps for at
-  /// least `Configuration.idleDelay` (nothing due sooner): never a wake-up of its own. The
+  /// least `Configuration.idleDelay` (nothing due sooner), at most once per
+  /// `Configuration.idleSpacing`: a wake-up that comes sooner puts it off to a timer, once,
+  /// at the end of that spacing (`IdlePacing`). An idle loop never wakes for it. The
   /// daemon checkpoints the store's WAL there, which short-lived processes leave to it.
   public var onIdle: (() -> Void)?
+
+  /// Whether `onIdle` has anything to do (the daemon: the WAL was written since its last
+  /// checkpoint); asked only before putting it off. Nil: always.
+  public var idleWorkPending: (() -> Bool)?
 
   /// Where deliveries go now (`desktop`, `stdout`), for the status line; called on the
   /// loop's thread. `nudge()` after it changed.
@@ -115,6 +123,11 @@ public final class FiringLoop: @unchecked Sendable {
   private var timer: EventSource?
   private var wakeSource: EventSource?
   private var zoneDataWatch: ZoneDataWatch?
+  /// The timer of an `onIdle` put off by `idlePacing`.
+  private var idleTimer: EventSource?
+  private var idlePacing: IdlePacing
+  /// The instant the firer asked to wake at last, nil when nothing is due.
+  private var nextInstant: Date?
   /// Set when the zones may have changed since wall-clock rows were computed; true at
   /// start, since the zone data may have changed while no firer ran.
   private var zonesMoved = true
@@ -138,6 +151,7 @@ public final class FiringLoop: @unchecked Sendable {
     self.firer = firer
     self.clock = clock
     self.configuration = configuration
+    idlePacing = IdlePacing(spacing: configuration.idleSpacing)
     self.notifier = notifier
     self.logger = logger
     self.pendingCount = pendingCount
@@ -179,6 +193,10 @@ public final class FiringLoop: @unchecked Sendable {
       // The timer goes first when several sources are ready: its work is the one with a deadline.
       timer = try loop.addRealtimeTimer(priority: Int64(SD_EVENT_PRIORITY_IMPORTANT)) { [unowned self] in
         self.wake()
+      }
+      // Idle work goes after everything else that is ready.
+      idleTimer = try loop.addRealtimeTimer(priority: Int64(SD_EVENT_PRIORITY_IDLE)) { [unowned self] in
+        self.idleTimerFired()
       }
       sources.append(
         try ClockChangeWatch(loop: loop) { [unowned self] in
@@ -370,8 +388,13 @@ public final class FiringLoop: @unchecked Sendable {
         logger.notice("batch budget spent; the rest continues on the next iteration")
       }
       if let next = wake.next { try timer.arm(at: next) } else { timer.disarm() }
-      if let onIdle, wake.next.map({ $0.timeIntervalSince(clock.now()) >= configuration.idleDelay }) ?? true {
-        onIdle()
+      nextInstant = wake.next
+      if onIdle != nil, isGoingIdle {
+        switch idlePacing.goingIdle(at: clock.now(), hasWork: { idleWorkPending?() ?? true }) {
+        case .now: onIdle?()
+        case .at(let instant): try idleTimer?.arm(at: instant)
+        case .nothing: break
+        }
       }
       noteSinkFault(wake.report)
       updateStatus()
@@ -426,8 +449,22 @@ public final class FiringLoop: @unchecked Sendable {
     }
   }
 
+  /// Whether nothing is due for `Configuration.idleDelay`.
+  private var isGoingIdle: Bool {
+    nextInstant.map { $0.timeIntervalSince(clock.now()) >= configuration.idleDelay } ?? true
+  }
+
+  /// The put-off `onIdle`: run when the loop still sleeps long; else the next wake-up
+  /// going idle runs it.
+  private func idleTimerFired() {
+    guard let onIdle, isGoingIdle else { return }
+    idlePacing.ran(at: clock.now())
+    onIdle()
+  }
+
   private func tearDown() {
     timer = nil
+    idleTimer = nil
     wakeSource = nil
     shared.withLock { $0.wakeup = nil }
     loop = nil

@@ -8,8 +8,14 @@ public struct ServiceNotifier: Sendable {
   public init() {}
 
   /// Whether a service manager listens (`NOTIFY_SOCKET` is set).
+  ///
+  /// Asked at every wake-up of the loop (its status line): `getenv` reads the one variable,
+  /// where `ProcessInfo.environment` built a dictionary of the whole environment each time
+  /// (as much of the daemon's time as a `Schedule` call itself, with a client calling the
+  /// D-Bus service back to back: BENCHMARKS.md).
   public var isActive: Bool {
-    ProcessInfo.processInfo.environment["NOTIFY_SOCKET"].map { !$0.isEmpty } ?? false
+    guard let value = getenv("NOTIFY_SOCKET") else { return false }
+    return value.pointee != 0
   }
 
   /// The watchdog interval the service manager expects pings at, or nil when off.

@@ -209,6 +209,10 @@ public final class SQLiteStore: @unchecked Sendable {
     return true
   }
 
+  /// Whether the WAL was written since `checkpointIfWritten()` last copied all of it (its
+  /// size or time of change differ): one `stat`.
+  public var isWALWrittenSinceCheckpoint: Bool { StoreFiles.stamp(path + "-wal") != checkpointedWAL.value }
+
   /// `PRAGMA integrity_check`: "ok" for a sound store.
   public func integrityCheck() throws(NotifyError) -> String {
     try read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") ?? "" }

@@ -35,6 +35,36 @@ struct CheckpointTests {
     #expect(daemon.isRunning, "\(daemon.errors)")
   }
 
+  @Test(
+    "schedules in quick succession to a running daemon: the last one's frames are copied too, by a put-off checkpoint"
+  )
+  func daemonPacesCheckpoints() throws {
+    // Given a daemon that has started on a store and checkpointed it
+    let folder = TemporaryFolder(prefix: "notify-checkpoint")
+    let db = folder.file("notify.db")
+    #expect(try runNotify(["schedule", "--app", "ckpt", "--in", "3600s", "first"], db: db).status == 0)
+    let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
+    defer {
+      daemon.send(SIGTERM)
+      _ = daemon.waitExit()
+    }
+    #expect(waitUntil(timeout: 20) { Self.walIndex(db).map { $0.copied == $0.lastFrame } ?? false })
+    // When three schedules follow each other at once (each wakes the daemon, which goes
+    // idle again: nothing is due for an hour)
+    for i in 0..<3 {
+      #expect(
+        try runNotify(["schedule", "--app", "ckpt", "--in", "\(3601 + i)s", "n\(i)"], db: db).status == 0)
+    }
+    // Then the frames of the last are copied too, by the put-off checkpoint (no other
+    // wake-up comes: nothing is due and nobody writes)
+    #expect(
+      waitUntil(timeout: 10) {
+        Self.walIndex(db).map { $0.copied == $0.lastFrame && $0.lastFrame > 0 } ?? false
+      },
+      "\(String(describing: Self.walIndex(db))) \(daemon.errors)")
+    #expect(daemon.isRunning, "\(daemon.errors)")
+  }
+
   /// The two counters of the WAL index header, or nil when there is no `-shm`.
   static func walIndex(_ db: String) -> (lastFrame: UInt32, copied: UInt32)? {
     guard let bytes = fileBytes(db + "-shm"), bytes.count >= 100 else { return nil }

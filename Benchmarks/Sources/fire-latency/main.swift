@@ -8,7 +8,7 @@
 //   usage: fire-latency [--notify PATH] [--floor PATH] [--count INSTANTS] [--burst B]
 //                       [--spacing-ms MS] [--apscheduler PYTHON --peer apscheduler_peer.py]
 //                       [--repeats N] [--workers N] [--raw FILE] [--summary FILE]
-//                       [--schedule-with command|library]
+//                       [--schedule-with command|library] [--flood "COMMAND ARG..."]
 // --spacing-ms defaults to 15 for single arrivals and 1000 for bursts. With --burst 1 the
 // daemon's store is filled by `notify schedule` processes (--workers at a time) unless
 // --schedule-with library says otherwise (faster on a busy machine); with
@@ -17,6 +17,13 @@
 // (system, round, index, latency in µs) to FILE, for a closer look. --summary appends one
 // tab-separated line per round with the floor's and the daemon's figures of that round
 // (Benchmarks/issue26.py reads it: ratios are taken round by round, then their median).
+// --flood adds a third system to each round: the daemon again, while COMMAND (split at
+// spaces; `Benchmarks/scheduler-bus/flood.py REPORT`) floods its D-Bus service with
+// `Schedule` calls for another app. The environment must give the daemon a session bus and
+// NOTIFY_SCHEDULER=on (`Benchmarks/scheduler-bus.sh` does). COMMAND gets SIGTERM at the
+// round's end and writes to its first argument, REPORT, a JSON object with `first` (its
+// first call, CLOCK_REALTIME seconds) and `calls`; instants due before `first` are left
+// out of the flooded figures.
 import BenchSupport
 import Foundation
 import Glibc
@@ -41,6 +48,8 @@ struct Options {
   var summary: String?
   /// Whether the store is filled by `notify schedule` processes (false: through the library).
   var scheduleWithCommand: Bool?
+  /// The flooding client and its arguments; nil leaves the flooded daemon out.
+  var flood: [String]?
 
   /// Occurrences in all.
   var total: Int { count * burst }
@@ -65,6 +74,7 @@ struct Options {
       case "--raw": raw = value
       case "--summary": summary = value
       case "--schedule-with": scheduleWithCommand = value == "command"
+      case "--flood": flood = value.split(separator: " ").map(String.init)
       default:
         warn("fire-latency: unknown option \(flag)")
         exit(64)
@@ -181,7 +191,13 @@ func scheduleWithLibrary(firstDue: Double, db: String) throws {
   }
 }
 
-func measureDaemon() throws -> Figures {
+/// What the flooding client said it did in one round.
+struct FloodReport {
+  var calls = 0
+  var seconds = 0.0
+}
+
+func measureDaemon(flood: [String]? = nil, report: inout FloodReport) throws -> Figures {
   let scratch = ScratchFolder(prefix: "notify-bench")
   let db = scratch.file("notify.db")
   var environment = ProcessInfo.processInfo.environment
@@ -204,8 +220,27 @@ func measureDaemon() throws -> Figures {
   let daemon = try Child(
     [options.notify, "daemon", "--sink", "stdout"], environment: environment, stdout: .pipe,
     stderr: scratch.file("daemon.err"))
+  // The flooding client starts calling as soon as the daemon owns its bus name.
+  let floodReport = scratch.file("flood.json")
+  let flooder = try flood.map { command in
+    try Child(command + [floodReport], environment: environment, stderr: scratch.file("flood.err"))
+  }
   let lines = LineReader(fd: daemon.output!).read(
     count: options.total, deadline: lastLineDeadline(start: start))
+  var floodStart = -Double.infinity
+  if let flooder {
+    flooder.stop()
+    guard let data = FileManager.default.contents(atPath: floodReport),
+      let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let first = object["first"] as? Double, let calls = object["calls"] as? Int
+    else {
+      daemon.stop()
+      throw BenchError("fire-latency: the flooding client reported nothing (\(scratch.file("flood.err")))")
+    }
+    floodStart = first
+    report.calls += calls
+    report.seconds += object["seconds"] as? Double ?? 0
+  }
   daemon.stop()
   return Figures(
     samples: lines.compactMap { line, at in
@@ -213,7 +248,9 @@ func measureDaemon() throws -> Figures {
         let end = line[range.upperBound...].firstIndex(of: "\""),
         let i = Int(line[range.upperBound..<end])
       else { return nil }
-      return (i, at - options.due(i, from: start))
+      let due = options.due(i, from: start)
+      // Flooded figures count the instants the flood was on for.
+      return due < floodStart ? nil : (i, at - due)
     }, burst: options.burst)
 }
 
@@ -306,16 +343,22 @@ runHarness("fire-latency") {
   var floorRounds: [Figures] = []
   var daemonRounds: [Figures] = []
   var peerRounds: [Figures] = []
+  var floodedRounds: [Figures] = []
+  var flooding = FloodReport()
   for round in 1...options.repeats {
     if options.repeats > 1 { warn("fire-latency: round \(round) of \(options.repeats)") }
     floorRounds.append(try measureFloor())
-    daemonRounds.append(try measureDaemon())
+    var none = FloodReport()
+    daemonRounds.append(try measureDaemon(report: &none))
+    if let flood = options.flood { floodedRounds.append(try measureDaemon(flood: flood, report: &flooding)) }
     if let python = options.apscheduler { peerRounds.append(try measureAPScheduler(python: python)) }
   }
   let floor = Summary(name: "sd-event floor", rounds: floorRounds)
   let daemon = Summary(name: "notify daemon", rounds: daemonRounds)
   let peer = Summary(name: "APScheduler 3 + SQLite", rounds: peerRounds)
-  let systems = [floor, daemon] + (peerRounds.isEmpty ? [] : [peer])
+  let flooded = Summary(name: "notify daemon, its service flooded", rounds: floodedRounds)
+  let systems =
+    [floor, daemon] + (peerRounds.isEmpty ? [] : [peer]) + (floodedRounds.isEmpty ? [] : [flooded])
 
   if let raw = options.raw {
     var text = ""
@@ -379,6 +422,14 @@ runHarness("fire-latency") {
         format: "p50 ratio APScheduler/daemon: %.1fx (target >= 3x); p99 ratio %.1fx",
         peer.p50 / daemon.p50, peer.p99 / daemon.p99))
   }
+  if !floodedRounds.isEmpty {
+    print(
+      String(
+        format:
+          "flooded/quiet daemon: p50 %.2fx, p99 %.2fx (unchanged: p50 within 1.2x); the flood: %d Schedule calls in %.0f s (%.0f calls/s)",
+        flooded.p50 / daemon.p50, flooded.p99 / daemon.p99, flooding.calls, flooding.seconds,
+        Double(flooding.calls) / Swift.max(flooding.seconds, 0.001)))
+  }
   if options.repeats > 1 {
     for s in systems {
       print(
@@ -386,9 +437,12 @@ runHarness("fire-latency") {
       )
     }
   }
-  if systems.contains(where: { $0.n != options.total || $0.failed > 0 }) {
+  // The flooded rounds leave out the instants due before the flood began.
+  if systems.contains(where: { $0.failed > 0 || ($0.n != options.total && $0.name != flooded.name) })
+    || (!floodedRounds.isEmpty && flooded.n < options.total * 3 / 4)
+  {
     throw BenchError(
-      "fire-latency: missing deliveries (floor \(floor.n), daemon \(daemon.n), APScheduler \(peer.n) of \(options.total))"
+      "fire-latency: missing deliveries (floor \(floor.n), daemon \(daemon.n), APScheduler \(peer.n), flooded \(flooded.n) of \(options.total))"
     )
   }
 }
