@@ -215,12 +215,8 @@ public struct FiringStateMachine: Sendable {
     guard case .handingOver(var burst) = state else { preconditionFailure("handedOver while \(state)") }
     state = .idle  // the burst's arrays are not shared while they change
     switch result {
-    case .taken(let handOff):
-      report.delivered += 1
-      burst.taken.append(handOff)
-    case .held(let handOff):
-      report.held += 1
-      burst.taken.append(handOff)
+    case .taken(let handOff), .held(let handOff):
+      keep(handOff, held: result == .held(handOff), in: &burst)
     case .lost:
       break
     case .refused(let reason):
@@ -256,12 +252,8 @@ public struct FiringStateMachine: Sendable {
     for (index, result) in results.enumerated() {
       let claim = burst.queue[burst.queue.startIndex + index]
       switch result {
-      case .taken(let handOff):
-        report.delivered += 1
-        burst.taken.append(handOff)
-      case .held(let handOff):
-        report.held += 1
-        burst.taken.append(handOff)
+      case .taken(let handOff), .held(let handOff):
+        keep(handOff, held: result == .held(handOff), in: &burst)
       case .lost:
         break
       case .refused(let reason):
@@ -365,6 +357,12 @@ public struct FiringStateMachine: Sendable {
     defer { prepared = [] }
     report.released += prepared.count
     return prepared
+  }
+
+  /// A hand-off the sink took (or quiet hours hold), counted and kept for the burst's record.
+  private mutating func keep(_ handOff: HandOff, held: Bool, in burst: inout Burst) {
+    if held { report.held += 1 } else { report.delivered += 1 }
+    burst.taken.append(handOff)
   }
 
   private mutating func record(_ taken: [HandOff], then after: AfterRecord) -> Action {
