@@ -412,12 +412,22 @@ public final class Firer {
       let instant = claims.map(\.fireDate).max() ?? .distantPast
       let gate = instant > clock.now() ? DeliveryGate(instant, clock: clock) : .open
       let answers = sink.deliver(burst: shown.map(\.delivery), after: gate)
-      for (answer, (index, delivery)) in zip(answers, shown) {
-        results[index] = result(of: self.answer(answer, to: delivery), for: claims[index], attempt: 1)
+      var tried = claims.count
+      for (position, (index, delivery)) in shown.enumerated() {
+        guard position < answers.count else {
+          // Stopped at a fault: the claims after it were not tried. A sink that answered
+          // fewer without one is taken as having refused the rest.
+          if case .failure(let error)? = answers.last, error is SinkFault {
+            tried = index
+            break
+          }
+          results[index] = .refused("\(sink.name) sink: it gave no answer")
+          continue
+        }
+        results[index] = result(
+          of: self.answer(answers[position], to: delivery), for: claims[index], attempt: 1)
       }
       note(results.compactMap { if case .taken(let handOff)? = $0 { handOff } else { nil } })
-      // Stopped at a fault: the claims after it were not tried.
-      let tried = answers.count < shown.count ? shown[answers.count - 1].index + 1 : claims.count
       return results.prefix(tried).map { $0 ?? .lost }
     }
   }
