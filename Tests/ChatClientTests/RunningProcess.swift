@@ -12,12 +12,16 @@ import NotifyTestSupport
 final class RunningProcess: @unchecked Sendable {
   private let pid: pid_t
   private let stdinFD: Int32
-  private let output: FileHandle
-  private let errors: FileHandle
+  private let outputFD: Int32
   private let lock = NSLock()
   private var outText = ""
   private var errText = ""
   private var status: Int32?
+  /// Stdout is not read while held (`holdStdout`); the reader waits on this.
+  private let held = NSCondition()
+  private var holding = false
+  /// Signalled by each reader thread at end of file.
+  private let readersDone = DispatchSemaphore(value: 0)
 
   /// Starts `executable` with `arguments`, adding `environment` to the test's own. With
   /// `smallStdout` its stdout pipe holds one page (4 KiB) instead of 64 KiB, so that a
@@ -70,32 +74,58 @@ final class RunningProcess: @unchecked Sendable {
     }
     pid = child
     stdinFD = input.write
-    output = FileHandle(fileDescriptor: out.read, closeOnDealloc: true)
-    errors = FileHandle(fileDescriptor: err.read, closeOnDealloc: true)
-    releaseStdout()
-    errors.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      self?.lock.withLock { self?.errText += String(decoding: data, as: UTF8.self) }
+    outputFD = out.read
+    // A thread per pipe reads until end of file (blocking reads, then the descriptor is
+    // closed by that thread): no dispatch source watches a descriptor that could be closed
+    // under it (FileHandle's readabilityHandler did, and a closed and reused descriptor
+    // crashed libdispatch's event loop once in a CI run).
+    startReader(out.read, holdable: true) { [weak self] text in self?.lock.withLock { self?.outText += text }
     }
+    startReader(err.read, holdable: false) { [weak self] text in self?.lock.withLock { self?.errText += text }
+    }
+  }
+
+  private func startReader(_ fd: Int32, holdable: Bool, _ append: @escaping @Sendable (String) -> Void) {
+    let held = self.held
+    let done = readersDone
+    let isHeld: @Sendable () -> Bool = { [weak self] in self?.holding ?? false }
+    Thread {
+      var buffer = [UInt8](repeating: 0, count: 65536)
+      while true {
+        if holdable {
+          held.lock()
+          while isHeld() { held.wait() }
+          held.unlock()
+        }
+        let count = read(fd, &buffer, buffer.count)
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { break }
+        append(String(decoding: buffer[0..<count], as: UTF8.self))
+      }
+      close(fd)
+      done.signal()
+    }.start()
   }
 
   /// Stops reading stdout: once its pipe is full, the child's writes to stdout block.
   func holdStdout() {
-    output.readabilityHandler = nil
+    held.lock()
+    holding = true
+    held.unlock()
   }
 
   /// Reads stdout again, as it comes.
   func releaseStdout() {
-    output.readabilityHandler = { [weak self] handle in
-      let data = handle.availableData
-      self?.lock.withLock { self?.outText += String(decoding: data, as: UTF8.self) }
-    }
+    held.lock()
+    holding = false
+    held.broadcast()
+    held.unlock()
   }
 
   /// How many bytes wait in the stdout pipe, unread.
   var stdoutBytesWaiting: Int {
     var count: Int32 = 0
-    return ioctl(output.fileDescriptor, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
+    return ioctl(outputFD, UInt(FIONREAD), &count) == 0 ? Int(count) : 0
   }
 
   /// Everything written to stdout so far.
@@ -160,8 +190,10 @@ final class RunningProcess: @unchecked Sendable {
   deinit {
     stop()
     close(stdinFD)
-    output.readabilityHandler = nil
-    errors.readabilityHandler = nil
+    // The readers end at end of file once the child (and whatever inherited its pipes) is
+    // gone; a held stdout is let go so that its reader drains it.
+    releaseStdout()
+    for _ in 0..<2 { _ = readersDone.wait(timeout: .now() + 5) }
   }
 
   private static func pipe() throws -> (read: Int32, write: Int32) {
