@@ -61,60 +61,65 @@ package final class StdoutSink: BurstSink {
       gate.pass()
       return delivery.presentation.contains(.banner) ? journalReceipt : DeliveryReceipt()
     }
-    let line = Array(((readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n").utf8)
+    let bytes = line(delivery)
     gate.pass()
     do {
-      try writer.write(line)
-    } catch .stalled(let reason) {
-      throw SinkFault(.stalled, sink: name, reason: reason)
-    } catch .gone(let reason) {
-      throw SinkFault(.gone, sink: name, reason: reason)
+      try writer.write(bytes)
+    } catch {
+      throw fault(error)
     }
     return DeliveryReceipt()
   }
 
-  /// Builds the burst's lines, passes `gate`, then writes them with one `write(2)` (as
-  /// many as the reader takes): the reader wakes once for the burst. Those it did not take
-  /// are refused as stalled; a reader gone makes every one of them `gone`.
+  /// Builds the burst's lines, passes `gate`, then writes them in whole-line `write(2)`s
+  /// of at most `PIPE_BUF` (`LineWriter.write(lines:)`; one for a burst of a few): the
+  /// reader wakes once or a few times for the burst, not once a line. Those it did not
+  /// take are refused as stalled at the first of them; a reader gone makes that one `gone`.
   public func deliver(burst deliveries: [Delivery], after gate: DeliveryGate) -> [Result<
     DeliveryReceipt, any Error
   >] {
-    let printed = deliveries.indices.filter { deliveries[$0].presentation.contains(.banner) && !isJournal }
-    let lines = printed.map { index in
-      let delivery = deliveries[index]
-      return Array(((readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n").utf8)
-    }
+    let lines = deliveries.filter { $0.presentation.contains(.banner) && !isJournal }.map(line)
     gate.pass()
     var taken = 0
     var problem: SinkFault?
     do {
       taken = lines.isEmpty ? 0 : try writer.write(lines: lines)
       if taken < lines.count {
-        problem = SinkFault(
-          .stalled, sink: name, reason: "its reader has not read for \(Int(writer.timeout)) s")
+        problem = fault(
+          .stalled("its reader has not read for \(LineWriter.TimeText.seconds(writer.timeout))"))
       }
     } catch {
-      switch error {
-      case .stalled(let reason): problem = SinkFault(.stalled, sink: name, reason: reason)
-      case .gone(let reason): problem = SinkFault(.gone, sink: name, reason: reason)
-      }
+      problem = fault(error)
     }
     var answers: [Result<DeliveryReceipt, any Error>] = []
-    for index in deliveries.indices {
-      guard let line = printed.firstIndex(of: index) else {
-        let shown = deliveries[index].presentation.contains(.banner)
-        answers.append(.success(shown ? journalReceipt : DeliveryReceipt()))
+    var written = 0
+    for delivery in deliveries {
+      guard delivery.presentation.contains(.banner), !isJournal else {
+        answers.append(.success(delivery.presentation.contains(.banner) ? journalReceipt : DeliveryReceipt()))
         continue
       }
-      if line < taken {
-        answers.append(.success(DeliveryReceipt()))
-      } else if let problem {
+      guard written < taken else {
         // Stops at the fault: the rest were not shown.
-        answers.append(.failure(problem))
+        if let problem { answers.append(.failure(problem)) }
         break
       }
+      answers.append(.success(DeliveryReceipt()))
+      written += 1
     }
     return answers
+  }
+
+  /// What a writer's problem is to the firer: a stalled reader may read again, a gone one not.
+  private func fault(_ problem: LineWriter.Problem) -> SinkFault {
+    switch problem {
+    case .stalled(let reason): SinkFault(.stalled, sink: name, reason: reason)
+    case .gone(let reason): SinkFault(.gone, sink: name, reason: reason)
+    }
+  }
+
+  /// The delivery's line as written: JSON, or readable on a terminal; newline included.
+  private func line(_ delivery: Delivery) -> [UInt8] {
+    Array(((readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n").utf8)
   }
 
   private var journalReceipt: DeliveryReceipt {

@@ -215,8 +215,10 @@ public struct FiringStateMachine: Sendable {
     guard case .handingOver(var burst) = state else { preconditionFailure("handedOver while \(state)") }
     state = .idle  // the burst's arrays are not shared while they change
     switch result {
-    case .taken(let handOff), .held(let handOff):
-      keep(handOff, held: result == .held(handOff), in: &burst)
+    case .taken(let handOff):
+      keep(handOff, held: false, in: &burst)
+    case .held(let handOff):
+      keep(handOff, held: true, in: &burst)
     case .lost:
       break
     case .refused(let reason):
@@ -228,12 +230,7 @@ public struct FiringStateMachine: Sendable {
       state = .markingFailed(burst)
       return .markFailed(burst.queue[burst.queue.startIndex], reason: reason)
     case .fault(let fault):
-      // Back to pending at once, so that another firer (with another sink) may take them
-      // while this one's sink is stalled or gone.
-      report.sinkFault = fault
-      prepared = (burst.queue + prepared).sorted(by: Self.order)
-      let retry = fault.kind == .stalled ? now + stalledRetry : nil
-      return record(burst.taken, then: .giveBackAll(retry: retry))
+      return faulted(fault, untried: Array(burst.queue), taken: burst.taken, now: now)
     }
     return next(after: burst)
   }
@@ -252,18 +249,17 @@ public struct FiringStateMachine: Sendable {
     for (index, result) in results.enumerated() {
       let claim = burst.queue[burst.queue.startIndex + index]
       switch result {
-      case .taken(let handOff), .held(let handOff):
-        keep(handOff, held: result == .held(handOff), in: &burst)
+      case .taken(let handOff):
+        keep(handOff, held: false, in: &burst)
+      case .held(let handOff):
+        keep(handOff, held: true, in: &burst)
       case .lost:
         break
       case .refused(let reason):
         refused.append(claim)
         burst.refusedInBurst[claim] = reason
       case .fault(let fault):
-        report.sinkFault = fault
-        prepared = (refused + burst.queue.dropFirst(index) + prepared).sorted(by: Self.order)
-        let retry = fault.kind == .stalled ? now + stalledRetry : nil
-        return record(burst.taken, then: .giveBackAll(retry: retry))
+        return faulted(fault, untried: refused + burst.queue.dropFirst(index), taken: burst.taken, now: now)
       }
     }
     let rest = burst.queue.dropFirst(results.count)
@@ -357,6 +353,16 @@ public struct FiringStateMachine: Sendable {
     defer { prepared = [] }
     report.released += prepared.count
     return prepared
+  }
+
+  /// A sink fault: what it took is recorded, and `untried` goes back to pending at once with
+  /// every other claim, so that another firer (with another sink) may take them while this
+  /// one's sink is stalled (looked at again `stalledRetry` later) or gone.
+  private mutating func faulted(_ fault: SinkFault, untried: [Claim], taken: [HandOff], now: Date) -> Action {
+    report.sinkFault = fault
+    prepared = (untried + prepared).sorted(by: Self.order)
+    let retry = fault.kind == .stalled ? now + stalledRetry : nil
+    return record(taken, then: .giveBackAll(retry: retry))
   }
 
   /// A hand-off the sink took (or quiet hours hold), counted and kept for the burst's record.
