@@ -60,16 +60,27 @@ struct DaemonCommand: ParsableCommand {
       options: .init(
         misfireGrace: grace, claimAhead: FiringLoop.claimAhead, handOverLead: FiringLoop.handOverLead,
         clickReach: sinks.clickReach))
-    // The scheduler on the session bus (README "D-Bus service"), on the same loop; it shows
-    // `Present`ed notifications through this firer, as `notify now` does.
+    // The loop's thread owns the firer and the sinks; other threads send it jobs.
+    let owner = SinkOwner(label: "notify.daemon")
+    // The scheduler on the session bus (README "D-Bus service"), on a thread of its own so
+    // that no call holds a hand-off; it shows `Present`ed notifications through this
+    // firer, on the loop's thread, as `notify now` does.
+    // Safe: used by the job below only, which runs on the owner, the loop's thread.
+    nonisolated(unsafe) let presenting = (firer, store)
     let scheduler = SchedulerEndpoint.start(storePath: store.path, clock: clock) {
       notification throws(NotifyError) in
-      let bubble = (try? store.desktopServerID(app: notification.app, id: notification.id)) ?? nil
-      _ = try firer.present(notification, replacing: bubble)
+      try owner.runBlocking { () throws(NotifyError) in
+        let (firer, store) = presenting
+        let bubble = (try? store.desktopServerID(app: notification.app, id: notification.id)) ?? nil
+        _ = try firer.present(notification, replacing: bubble)
+      }
     }
     let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
-      pendingCount: { try store.pendingCount() }, attached: LoopAttachments(sinks.desktop, scheduler))
+      pendingCount: { try store.pendingCount() },
+      attached: LoopAttachments(
+        sinks.desktop, scheduler.map { LoopThread($0, name: "notify.service", owner: owner) }),
+      owner: owner)
     // Short-lived processes close without a checkpoint: the daemon makes one as it goes idle,
     // and removes the attachment copies no notification uses any more (issue 28: a last
     // delivery's bubble closed, a notification replaced by another process).

@@ -22,6 +22,9 @@ final class SchedulerBus {
   /// The environment of every process on this bus: the bus address and the store.
   let environment: [String: String]
   private var pids: [pid_t] = []
+  /// The daemon started last.
+  var daemonPID: pid_t? { daemons.last }
+  private var daemons: [pid_t] = []
 
   /// A bus, with the scripted notification server on it when `withServer`.
   init(withServer: Bool = false) throws {
@@ -49,6 +52,7 @@ final class SchedulerBus {
       environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
       stdout: folder.file("daemon.out"), stderr: folder.file("daemon.err"))
     pids.append(pid)
+    daemons.append(pid)
     let up = waitUntil(timeout: 60, interval: 0.05) { !CommandRunner.hasExited(pid) && answers() }
     try #require(up, "the scheduler did not come up: \(text(folder.file("daemon.err")))")
   }

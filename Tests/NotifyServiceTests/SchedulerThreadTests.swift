@@ -1,0 +1,33 @@
+import Foundation
+import NotifyTestSupport
+import Testing
+
+/// The scheduler answers on a thread of its own, so that no call holds a hand-off of the
+/// firing loop (issue 27: fire latency unchanged while a client floods the service), and
+/// `Present` still shows through the loop's firer, on the loop's thread.
+@Suite(.enabled(if: SchedulerBus.usable, "needs dbus-daemon, gdbus and python3-gi"))
+struct SchedulerThreadTests {
+  @Test func theServiceRunsOnItsOwnThreadAndPresentsThroughTheLoop() throws {
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    let pid = try #require(bus.daemonPID)
+    // Then the daemon has a thread named for the service besides its main thread
+    #expect(threadNames(pid).contains("notify.service"), "\(threadNames(pid))")
+    // And a notification presented over the bus is delivered by the loop's sink
+    let presented = try bus.gdbus("Present", "org.example.T", "{'id': <'p1'>, 'title': <'Now'>}")
+    #expect(presented.status == 0, "\(presented.stderr)")
+    let shown = waitUntil(timeout: 30) { text(bus.folder.file("daemon.out")).contains("\"p1\"") }
+    #expect(shown, "\(text(bus.folder.file("daemon.err")))")
+    // And the daemon stops with its service thread on SIGTERM
+    kill(pid, SIGTERM)
+    let exited = waitUntil(timeout: 30) { CommandRunner.hasExited(pid) }
+    #expect(exited)
+  }
+
+  private func threadNames(_ pid: pid_t) -> [String] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).map {
+      ((try? String(contentsOfFile: "/proc/\(pid)/task/\($0)/comm", encoding: .utf8)) ?? "")
+        .trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+  }
+}
