@@ -22,7 +22,8 @@ import Synchronization
 /// caller (the CLI, one thread of use) runs its job inline when the owner is idle
 /// (`runBlocking`), with no hop; only while the owner is busy does it wait for its turn.
 ///
-/// The daemon needs none: its one thread runs the loop, the firer and the sinks.
+/// The daemon has one for its loop's thread: its D-Bus service answers on a thread of its
+/// own (`LoopThread`) and sends `Present` here.
 public final class SinkOwner: Sendable {
   /// A job sent to the owner.
   typealias Job = @Sendable () -> Void

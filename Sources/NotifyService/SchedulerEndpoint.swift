@@ -11,8 +11,8 @@ import NotifyStore
 /// and sends the `Delivered`, `Activated` and `Dismissed` signals of an app to the
 /// connections that subscribed to it, and to no other.
 ///
-/// `notify daemon` attaches it to its loop next to the desktop sink; everything here runs
-/// on that loop's thread, its one owner. It works on a store connection of its own, so the
+/// `notify daemon` runs it on a thread of its own (`LoopThread`), so that no call holds a
+/// hand-off; everything here runs on that thread. It works on a store connection of its own, so the
 /// firer sees a notification scheduled over the bus as it sees one from the CLI (another
 /// writer: a wake-up), and it follows the store's history for the signals, so they say
 /// what happened whoever did it (the daemon's firer, an app's, `notify now`).

@@ -9,7 +9,7 @@ import NotifyStore
 /// `notify` command makes (`LocalNotificationCenter.add`, `cancel`, `pending`, ...): one
 /// store, one set of rules, one 64 limit, one history. Bus-free: it takes the arguments
 /// as values and returns the reply's values, so tests call it directly. Runs on the
-/// daemon's loop thread only (its one owner), as the store calls it makes do.
+/// service's thread only (`SchedulerEndpoint`), as the store calls it makes do.
 final class SchedulerService {
   let store: SQLiteStore
   let clock: any NotifyClock
