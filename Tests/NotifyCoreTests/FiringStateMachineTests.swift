@@ -131,6 +131,37 @@ struct FiringStateMachineTests {
     #expect(machine.wake(now: t0 + 1, next: nil) == .handOver(claim("single", at: t0 + 1), attempt: 1))
   }
 
+  @Test("a refusal in a burst larger than a part: the refused one alone, then the rest in parts again")
+  func refusalInALargeBurst() {
+    // Given 150 claims due at t0 for a sink that shows bursts
+    var machine = FiringStateMachine(claimAhead: 0.01, handsOverBursts: true, claimCost: 0, attempts: 2)
+    _ = machine.wake(now: t0 - 0.01, next: .init(t0))
+    let burst = (0..<150).map { claim("n\($0)", at: t0, row: Int64($0)) }
+    _ = machine.claimed(burst, now: t0 - 0.01, next: nil)
+    let limit = FiringStateMachine.burstLimit
+    #expect(machine.wake(now: t0, next: nil) == .handOverBurst(Array(burst.prefix(limit))))
+    // When the sink refuses the second of the first part and takes the rest of it
+    var results = burst.prefix(limit).map { FiringStateMachine.HandOffResult.taken(handOff($0, at: t0)) }
+    results[1] = .refused("busy")
+    // Then the refused one gets its second attempt alone
+    #expect(machine.handedOverBurst(results, now: t0) == .handOver(burst[1], attempt: 2))
+    // And after it the others go on in parts, not one by one
+    let second = Array(burst[limit..<(2 * limit)])
+    #expect(machine.handedOver(.taken(handOff(burst[1], at: t0)), now: t0) == .handOverBurst(second))
+    let third = Array(burst[(2 * limit)...])
+    #expect(
+      machine.handedOverBurst(second.map { .taken(handOff($0, at: t0)) }, now: t0) == .handOverBurst(third))
+    // And the record holds all 150, each once
+    guard
+      case .record(let taken) = machine.handedOverBurst(third.map { .taken(handOff($0, at: t0)) }, now: t0)
+    else {
+      Issue.record("expected the burst's record")
+      return
+    }
+    #expect(Set(taken.map(\.claim)) == Set(burst))
+    #expect(taken.count == 150)
+  }
+
   @Test(
     "a burst that stops at a sink fault: what was taken is recorded, the fault's claim and the rest go back")
   func burstFault() {

@@ -385,11 +385,19 @@ public struct FiringStateMachine: Sendable {
 
   /// The first hand-over of the burst's next claim: its second attempt when a burst
   /// hand-over spent its first (or its failure, when one attempt is all there is); the
-  /// burst's record when none is left.
+  /// next part of the burst when several claims not tried yet are left and the sink shows
+  /// bursts; the burst's record when none is left.
   private mutating func start(_ burst: Burst) -> Action {
     var burst = burst
     guard let claim = burst.queue.first else { return record(burst.taken, then: .plan) }
     burst.attempt = 1
+    if handsOverBursts {
+      let untried = burst.queue.prefix { burst.refusedInBurst[$0] == nil }.prefix(Self.burstLimit)
+      if untried.count > 1 {
+        state = .handingOver(burst)
+        return .handOverBurst(Array(untried))
+      }
+    }
     if let reason = burst.refusedInBurst[claim] {
       guard attempts > 1 else {
         state = .markingFailed(burst)
