@@ -5,6 +5,9 @@
 #define NOTIFY_CSQLITE_SHIM_H
 
 #include <sqlite3.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
 
 /// `SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE` on (`sqlite3_db_config` is variadic): a connection
 /// that is the last to close leaves the WAL as it is, without a checkpoint and its syncs,
@@ -26,6 +29,30 @@ static inline int notify_sqlite_wal_index_header(sqlite3 *db, unsigned char *out
   const volatile unsigned char *bytes = (const volatile unsigned char *)region;
   for (int i = 0; i < size; i++) out[i] = bytes[i];
   return 0;
+}
+
+/// The busy handler of every store connection (`notify_sqlite_busy_timeout`): while another
+/// connection holds the lock, look again every 100 µs for the first 10 ms, then every
+/// millisecond, until `timeout_ms` have passed since the first look (CLOCK_MONOTONIC, per
+/// thread: one busy wait at a time runs on a thread). SQLite's own handler sleeps 1, 2, 5,
+/// 10 ... 100 ms between looks: a writer that commits every few milliseconds (the D-Bus
+/// service under a flood of batches) then keeps another (the firer's claim) out for
+/// hundreds of milliseconds, since whoever looks first after a commit takes the lock.
+static inline int notify_sqlite_busy(void *context, int count) {
+  static __thread struct timespec started;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (count == 0) started = now;
+  long long waited_us =
+    (now.tv_sec - started.tv_sec) * 1000000LL + (now.tv_nsec - started.tv_nsec) / 1000;
+  if (waited_us >= (long long)(intptr_t)context * 1000LL) return 0;
+  usleep(waited_us < 10000 ? 100 : 1000);
+  return 1;
+}
+
+/// Sets `notify_sqlite_busy` as `db`'s busy handler, giving up after `timeout_ms`.
+static inline int notify_sqlite_busy_timeout(sqlite3 *db, int timeout_ms) {
+  return sqlite3_busy_handler(db, notify_sqlite_busy, (void *)(intptr_t)timeout_ms);
 }
 
 #endif

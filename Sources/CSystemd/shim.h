@@ -12,6 +12,8 @@
 #include <sys/timerfd.h>
 #include <errno.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <spawn.h>
 
 /// `SD_BUS_ERROR_NULL` as a value Swift can use.
@@ -30,6 +32,9 @@ static inline int notify_journal_sendv(const struct iovec *iov, int n) {
 static inline int notify_name_thread(const char *name) {
   return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
 }
+
+/// The calling thread's id (`syscall` is variadic; glibc's `gettid` is not in the module).
+static inline int notify_thread_id(void) { return (int)syscall(SYS_gettid); }
 
 /// glibc's `POSIX_SPAWN_SETSID` (a GNU extension the Swift module does not see): the
 /// launched app gets a session of its own, apart from the daemon's.

@@ -27,8 +27,11 @@ extension FiringLoop {
 
   /// `3 pending, next at 2026-11-22T08:00:00Z; delivering to desktop`.
   func statusLine() -> String {
-    let count = (try? pendingCount?()).flatMap { $0 }
-    let next = try? firer.nextFireDate()
+    // The firer's outlook as its last transaction left it: no read of its own while the
+    // store is unchanged since (issue 26: transactions per delivery).
+    let outlook = try? firer.currentOutlook()
+    let count = outlook?.pending ?? (try? pendingCount?()).flatMap { $0 }
+    let next = outlook.map { $0.next?.instant }
     let pending = count.map { "\($0) pending" } ?? "running"
     let sink = deliveringTo.map { "; delivering to \($0())" } ?? ""
     guard let next = next.flatMap({ $0 }) else { return "\(pending), nothing scheduled\(sink)" }
@@ -50,28 +53,45 @@ extension FiringLoop {
     // backup, moved away) would otherwise go on firing from the unlinked file and never see
     // what is scheduled into the new one.
     let opened = Self.fileIdentity(path)
-    let recheck = try loop.addRealtimeTimer { [unowned self] in
+    // The recheck timer, weakly: it calls `look`, which re-arms it.
+    let recheck = WeakSource()
+    // How many looks in a row found another process writing.
+    var writing = 0
+    let look = { [unowned self] (lookAgain: Bool) in
+      // Another process mid-write (a WAL restarted by its first write, frames not yet
+      // committed): what it writes cannot be read yet. Look again once it is done, with the
+      // change not taken, so that its commit is read once, not a restart and then a commit.
+      if self.firer.store.othersAreWriting() {
+        writing += 1
+        try? recheck.source?.arm(at: self.clock.now() + Self.writingRecheckDelay(after: writing))
+        return
+      }
+      writing = 0
       if (try? self.firer.store.changedByOthers()) ?? true {
         self.firer.storeChanged()
         self.storeChangedByOthers = true
         self.requestWake()
+      } else if lookAgain {
+        try? recheck.source?.arm(at: self.clock.now() + Self.recheckDelay)
       }
     }
+    let timer = try loop.addRealtimeTimer { look(false) }
+    recheck.source = timer
     let watch = try loop.addInotify(path: folder, mask: mask) { [unowned self] name in
       guard names.contains(name) else { return }
       if name == base, let opened, Self.fileIdentity(path) != opened {
         self.storeReplaced(path)
         return
       }
-      if (try? self.firer.store.changedByOthers()) ?? true {
-        self.firer.storeChanged()
-        self.storeChangedByOthers = true
-        self.requestWake()
-      } else {
-        try? recheck.arm(at: self.clock.now() + Self.recheckDelay)
-      }
+      look(true)
     }
-    return [watch, recheck]
+    return [watch, timer]
+  }
+
+  /// How long after the `count`th look in a row that found another process writing the
+  /// store it is looked at again: 1 ms, doubling to `recheckDelay` for a long write.
+  static func writingRecheckDelay(after count: Int) -> TimeInterval {
+    min(recheckDelay, 0.001 * Double(1 << min(count - 1, 10)))
   }
 
   /// The device and inode of the file at `path`, nil when there is none.
@@ -95,4 +115,9 @@ extension FiringLoop {
 
   /// How long after a store event that looked like the loop's own it is looked at again.
   static let recheckDelay: TimeInterval = 0.05
+}
+
+/// An event source held weakly, by a closure the source itself calls.
+final class WeakSource {
+  weak var source: EventSource?
 }

@@ -39,6 +39,7 @@ package final class LoopThread: LoopAttachable, @unchecked Sendable {
     nonisolated(unsafe) var failure: (any Error)?
     let thread = Thread { [self] in
       _ = notify_name_thread(name)
+      Self.yieldToTheLoop()
       defer { finished.signal() }
       do {
         let loop = try EventLoop()
@@ -61,6 +62,18 @@ package final class LoopThread: LoopAttachable, @unchecked Sendable {
       throw failure
     }
     running = true
+  }
+
+  /// Lowers the calling thread below the firing loop's: out of a real-time policy the
+  /// daemon may run under (`chrt`), and 5 nice levels down. Its calls then wait for the
+  /// CPU when a hand-off needs it on a busy machine, never the reverse.
+  private static func yieldToTheLoop() {
+    var param = sched_param()
+    if sched_getscheduler(0) != SCHED_OTHER { _ = sched_setscheduler(0, SCHED_OTHER, &param) }
+    let thread = id_t(notify_thread_id())
+    errno = 0
+    let nice = getpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread)
+    if errno == 0 { _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), thread, nice + 5) }
   }
 
   /// Stops the thread's loop and waits for the thread to detach the member, running the

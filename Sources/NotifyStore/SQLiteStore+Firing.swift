@@ -240,6 +240,8 @@ extension SQLiteStore: FiringStore {
     }
   }
 
+  public func othersAreWriting() -> Bool { WALWriteLock.heldByOthers(store: path) }
+
   public func changedByOthers() throws(NotifyError) -> Bool {
     do {
       // `data_version` changes only for commits by other connections (sqlite.org/pragma.html).

@@ -31,17 +31,20 @@ extension SQLiteStore {
   static func outlook(zones: Zones, app: String?, in db: Database) throws -> FiringOutlook {
     let deferred = app == nil ? try runningFiringApps(in: db) : []
     let held = try heldApps(app: app, in: db)
+    let filter = app == nil ? "" : "AND app = ?"
+    let pending = try Int.fetchOne(
+      db.cachedStatement(sql: "SELECT count(*) FROM notification WHERE next_fire_at IS NOT NULL \(filter)"),
+      arguments: app.map { [$0] } ?? [])
     guard let earliest = try earliestDue(app: app, deferred: deferred, in: db) else {
-      return FiringOutlook(next: nil, heldApps: held)
+      return FiringOutlook(next: nil, heldApps: held, pending: pending)
     }
     var arguments: StatementArguments = [Millis.from(earliest)]
     if let app { arguments += [app] }
     let count =
       try Int.fetchOne(
-        db.cachedStatement(
-          sql: "SELECT count(*) FROM notification WHERE next_fire_at = ? \(app == nil ? "" : "AND app = ?")"),
+        db.cachedStatement(sql: "SELECT count(*) FROM notification WHERE next_fire_at = ? \(filter)"),
         arguments: arguments) ?? 0
-    return FiringOutlook(next: .init(earliest, count: count), heldApps: held)
+    return FiringOutlook(next: .init(earliest, count: count), heldApps: held, pending: pending)
   }
 
   /// The earliest instant anything of `app`'s (every app's when nil) is due: pending rows

@@ -74,7 +74,7 @@ public final class SQLiteStore: @unchecked Sendable {
       // A short process that closes last leaves the WAL for the next one: no checkpoint and
       // its syncs at every exit (the daemon checkpoints as it goes idle, `checkpointIfWritten()`).
       notify_sqlite_no_checkpoint_on_close(db.sqliteConnection)
-      sqlite3_busy_timeout(db.sqliteConnection, deadline.remainingMilliseconds)
+      notify_sqlite_busy_timeout(db.sqliteConnection, deadline.remainingMilliseconds)
       try db.execute(sql: "PRAGMA synchronous = NORMAL")
       // The WAL is cut back to this size whenever a checkpoint lets it start over.
       try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
@@ -92,7 +92,7 @@ public final class SQLiteStore: @unchecked Sendable {
         }
       }
       try queue.inDatabase { db in
-        sqlite3_busy_timeout(db.sqliteConnection, Int32(busyTimeout * 1000))
+        notify_sqlite_busy_timeout(db.sqliteConnection, Int32(busyTimeout * 1000))
       }
       self.queue = queue
     } catch let error as NotifyError {

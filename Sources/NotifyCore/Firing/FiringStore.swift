@@ -196,6 +196,11 @@ public protocol FiringStore: AnyObject {
   /// call: a firer's own commits also touch the store's files, and must not wake it.
   func changedByOthers() throws -> Bool
 
+  /// True while another process is in the middle of a write to the store (it holds the
+  /// WAL's write lock): what it writes is not readable yet, so a change event now is
+  /// looked at again once it is done, without `changedByOthers` taking the change.
+  func othersAreWriting() -> Bool
+
   /// What a wake-up needs to know of the store, in one read transaction (`FiringOutlook`):
   /// the next instant of `app`'s (or every app's) and how many fall due at it, and the
   /// apps with held occurrences to look at.
@@ -220,6 +225,9 @@ public protocol FiringStore: AnyObject {
 /// The firer's one-transaction calls, made of the finer ones for a store that has no
 /// better way (a test's stand-in).
 extension FiringStore {
+  /// A store that cannot tell says no one is: every change event is then taken at once.
+  public func othersAreWriting() -> Bool { false }
+
   public func outlook(zones: Zones, app: String?) throws -> FiringOutlook {
     let next = try nextFireDate(zones: zones, app: app).map { instant in
       FiringStateMachine.NextDue(instant, count: try countDue(at: instant, app: app))
