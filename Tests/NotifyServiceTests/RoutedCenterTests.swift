@@ -148,6 +148,9 @@ struct RoutedCenterTests {
     #expect(
       recordingText.contains("recordActivation(of:actionKey:) is not available inside a Flatpak sandbox"))
     #expect(deliveringText.contains("the daemon on the host delivers"))
+    let naming = #expect(throws: NotifyError.self) { try center.setDesktopEntry("org.example.Elsewhere") }
+    #expect(naming?.description.contains("exports under the app's id ('org.example.Probe.desktop')") == true)
+    #expect(try center.desktopEntry() == nil)
   }
 
   @Test func clicksKeepArrivingAfterTheDaemonRestarts() async throws {
