@@ -74,6 +74,7 @@ extension LocalNotificationCenter {
   /// took and that, as far as notify knows, is still on screen. See README "Embedding: the
   /// Notify library" for exactly what counts; `history(limit:)` has every delivery.
   public func delivered() async throws(NotificationError) -> [HistoryEvent] {
+    if let service { return try await service.delivered() }
     let app = self.app
     let store = self.store
     return try await calls.run { () throws(NotifyError) in try store.onScreen(app: app) }
@@ -98,17 +99,25 @@ extension LocalNotificationCenter {
   /// The app's notifications of thread `thread` still on screen, newest first (its bubble
   /// shows the first).
   public func delivered(threadIdentifier thread: String) async throws(NotificationError) -> [HistoryEvent] {
-    try await calls.run { () throws(NotifyError) in try self.deliveredOnScreen(thread: thread) }
+    if let service {
+      return try await service.delivered().filter { $0.detail["threadIdentifier"] == .string(thread) }
+    }
+    return try await calls.run { () throws(NotifyError) in try self.deliveredOnScreen(thread: thread) }
   }
 
   /// Takes the app's notifications of thread `thread` off the screen (the thread's bubble),
   /// whichever process showed them, recording each as `dismissed` (`dismissed-by-app`).
   public func removeDeliveredNotifications(threadIdentifier thread: String) async throws(NotificationError) {
+    if let service {
+      let ids = try await delivered(threadIdentifier: thread).map(\.notificationID)
+      return try await service.withdraw(ids)
+    }
     _ = try await onOwner { () throws(NotifyError) in try self.removeDelivered(thread: thread) }
   }
 
   /// Takes every notification of the app still on screen off it.
   public func removeAllDeliveredNotifications() async throws(NotificationError) {
+    if let service { return try await service.withdraw(try await service.delivered().map(\.notificationID)) }
     _ = try await onOwner { () throws(NotifyError) in try self.removeAllDelivered() }
   }
 
@@ -134,7 +143,8 @@ extension LocalNotificationCenter {
   public func requestAuthorization(options kinds: PresentationOptions) async throws(NotificationError)
     -> PresentationOptions
   {
-    try await calls.run { () throws(NotifyError) in try self.requestAuthorization(kinds) }
+    if let service { return try await service.requestAuthorization(kinds) }
+    return try await calls.run { () throws(NotifyError) in try self.requestAuthorization(kinds) }
   }
 
   /// What the user lets the app do now (`notificationSettings()`).
@@ -146,7 +156,8 @@ extension LocalNotificationCenter {
   /// The app's history, newest first: delivered, discarded, cancelled, missed, failed,
   /// activated and dismissed events.
   public func history(limit: Int = 64) async throws(NotificationError) -> [HistoryEvent] {
-    try await calls.run { () throws(NotifyError) in try self.recordedHistory(limit: limit) }
+    if let service { return try await service.history(limit: limit) }
+    return try await calls.run { () throws(NotifyError) in try self.recordedHistory(limit: limit) }
   }
 
   /// Delivers every occurrence of the app's notifications that is due now, once, even
@@ -157,7 +168,12 @@ extension LocalNotificationCenter {
   public func deliverDueNotifications(within task: BackgroundTask? = nil) async throws(NotificationError)
     -> Int
   {
-    try await onOwner { () throws(NotifyError) in try self.deliverDueNow(within: task) }
+    if service != nil {
+      throw .notAvailable(
+        "deliverDueNotifications is not available inside a Flatpak sandbox whose center goes through notify's service: the daemon on the host delivers the app's notifications as they fall due, whether the app runs or not; there is nothing for the app to deliver"
+      )
+    }
+    return try await onOwner { () throws(NotifyError) in try self.deliverDueNow(within: task) }
   }
 
   /// True when a notification server answers on the session bus within `timeout`, for a

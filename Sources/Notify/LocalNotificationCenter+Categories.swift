@@ -20,12 +20,14 @@ extension LocalNotificationCenter {
     async throws(NotificationError)
   {
     let ordered = categories.sorted { $0.identifier < $1.identifier }
+    if let service { return try await service.setCategories(ordered) }
     try await calls.run { () throws(NotifyError) in try self.setCategories(ordered) }
   }
 
   /// The app's categories (`notificationCategories()`).
   public func notificationCategories() async throws(NotificationError) -> Set<NotificationCategory> {
-    Set(try await calls.run { () throws(NotifyError) in try self.categories() })
+    if let service { return Set(try await service.categories()) }
+    return Set(try await calls.run { () throws(NotifyError) in try self.categories() })
   }
 
   /// `setNotificationCategories(_:)`, blocking, for the `notify` command and the D-Bus service.

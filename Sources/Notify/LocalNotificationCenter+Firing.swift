@@ -49,6 +49,8 @@ extension LocalNotificationCenter {
   /// The app's next fire instant (abandoned claims of a firer that died included), or
   /// nil when nothing is pending.
   public func nextFireDate() async throws(NotificationError) -> Date? {
+    // Through the service: the soonest of the pending ones (the daemon fires them).
+    if let service { return try await service.pending().compactMap(\.nextFireDate).min() }
     let firer = self.firer
     return try await onOwner { () throws(NotifyError) in try firer.firer.nextFireDate() }
   }

@@ -383,6 +383,7 @@ public final class LocalNotificationCenter: Sendable {
   public func recordActivation(of id: String, actionKey: String = "default") async throws(NotificationError)
     -> Bool
   {
+    if service != nil { throw Self.recordingNotAvailable("recordActivation(of:actionKey:)") }
     let interactions = self.interactions
     return try await calls.run { () throws(NotifyError) in
       try interactions.record(.activated(actionKey: actionKey), id: id)
@@ -393,10 +394,18 @@ public final class LocalNotificationCenter: Sendable {
   /// `.dismissed` event. Returns false when the id is unknown.
   @discardableResult
   public func recordDismissal(of id: String, reason: String? = nil) async throws(NotificationError) -> Bool {
+    if service != nil { throw Self.recordingNotAvailable("recordDismissal(of:reason:)") }
     let interactions = self.interactions
     return try await calls.run { () throws(NotifyError) in
       try interactions.record(.dismissed(reason: reason), id: id)
     }
+  }
+
+  /// Why `call` cannot be made through notify's service.
+  static func recordingNotAvailable(_ call: String) -> NotificationError {
+    .notAvailable(
+      "\(call) is not available inside a Flatpak sandbox whose center goes through notify's service: the service records only what the notification server reports (clicks, buttons, replies, closes), so that one app cannot write another's history; show the notification through add(_:) and its answer comes to responses"
+    )
   }
 
   /// This process changed the store: its own firing loop does not hear its commits

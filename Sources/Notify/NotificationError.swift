@@ -42,13 +42,21 @@ public enum NotificationError: Error, Hashable, Sendable, CustomStringConvertibl
   case serverTimedOut(String)
   /// A budget ran out or another temporary failure; trying again may succeed.
   case temporary(String)
+  /// notify's service refused to act for this app: the process runs in a Flatpak sandbox and
+  /// named another app, in a sandbox notify cannot identify, or as another user
+  /// (`io.github.notify.Scheduler1.Error.NotAllowed`).
+  case notAllowed(String)
+  /// The call has no equivalent where this center's calls go: inside a Flatpak sandbox they
+  /// go to notify's service on the host, which has no method for it (README "Inside a
+  /// sandbox (Flatpak)"); the text says why and what to do instead.
+  case notAvailable(String)
 
   /// What happened and what to do.
   public var description: String {
     switch self {
     case .limitReached(let text), .invalidContent(let text), .soundRejected(let text), .notFound(let text),
       .storeBusy(let text), .storeUnavailable(let text), .serverUnavailable(let text),
-      .serverTimedOut(let text), .temporary(let text):
+      .serverTimedOut(let text), .temporary(let text), .notAllowed(let text), .notAvailable(let text):
       text
     }
   }

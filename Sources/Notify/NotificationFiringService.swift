@@ -42,6 +42,12 @@ public struct NotificationFiringService: Service {
 
   /// Runs until graceful shutdown or cancellation.
   public func run() async throws {
+    if center.service != nil {
+      // Through notify's service the daemon on the host fires the app's notifications and
+      // its signals reach `events`: nothing to fire here, so it only waits to be stopped.
+      do { try await gracefulShutdown() } catch is CancellationError {}
+      return
+    }
     let loop = await center.makeFiringLoop(fires: firesScheduledNotifications)
     center.runningLoop.value = loop
     // Online: a click on the app's notification comes here instead of launching it, and a

@@ -61,12 +61,14 @@ extension LocalNotificationCenter {
   /// The launch response and the answers that waited, taken from the store once, as
   /// events. A store that cannot be read is logged and yields nothing (the answers stay
   /// for the next try).
-  func takeKeptResponses() async -> [NotificationEvent] {
+  package func takeKeptResponses() async -> [NotificationEvent] {
     do {
       if let service {
-        // The service keeps the launch response for the app; the answers that waited are
-        // the host's (README "Inside a sandbox (Flatpak)").
-        return try await service.takeLaunchResponse().map { [NotificationEvent($0, origin: .launch)] } ?? []
+        // The host's store keeps them; the service takes each once, for this app only.
+        let launch = try await service.takeLaunchResponse()
+        let waiting = try await service.takeWaitingResponses()
+        return (launch.map { [NotificationEvent($0, origin: .launch)] } ?? [])
+          + waiting.map { NotificationEvent($0, origin: .waited) }
       }
       let (launch, waiting) = try await calls.run {
         () throws(NotifyError) -> (NotificationResponse?, [NotificationResponse]) in

@@ -16,7 +16,7 @@ extension SchedulerClient {
       return text.lowercased().contains("sound") ? .soundRejected(text) : .invalidContent(text)
     case "UnknownId": return .notFound(text)
     case "StoreBusy": return .storeBusy(text)
-    case "NotAllowed": return .storeUnavailable(text)
+    case "NotAllowed": return .notAllowed(text)
     default: break
     }
     if failure.isTimeout { return .temporary("notify's service did not answer in time: \(text)") }

@@ -143,7 +143,7 @@ package final class SchedulerClient: @unchecked Sendable {
   // MARK: The queue
 
   /// Calls `member` with `arguments` on the queue; the calling task suspends meanwhile.
-  private func call(_ member: String, _ arguments: [BusValue]) async throws(NotificationError) -> [BusValue] {
+  func call(_ member: String, _ arguments: [BusValue]) async throws(NotificationError) -> [BusValue] {
     try await call(member) { () throws(NotificationError) in (arguments, []) }
   }
 

@@ -63,6 +63,28 @@ extension SchedulerInterface {
           <arg name="app_id" type="s" direction="in"/>
           <arg name="categories" type="aa{sv}" direction="out"/>
         </method>
+        <method name="ListDelivered">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="events" type="aa{sv}" direction="out"/>
+        </method>
+        <method name="ListHistory">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="limit" type="u" direction="in"/>
+          <arg name="events" type="aa{sv}" direction="out"/>
+        </method>
+        <method name="ListHeld">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="notifications" type="aa{sv}" direction="out"/>
+        </method>
+        <method name="TakeResponses">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="responses" type="aa{sv}" direction="out"/>
+        </method>
+        <method name="RequestAuthorization">
+          <arg name="app_id" type="s" direction="in"/>
+          <arg name="kinds" type="u" direction="in"/>
+          <arg name="granted" type="u" direction="out"/>
+        </method>
         <method name="Subscribe">
           <arg name="app_id" type="s" direction="in"/>
         </method>

@@ -38,6 +38,8 @@ final class SchedulerService {
     "Schedule": "saa{sv}", "Cancel": "sas", "CancelAll": "s", "ListPending": "s", "Present": "sa{sv}",
     "Withdraw": "sas", "GetBadge": "s", "SetBadge": "su", "GetSettings": "s", "Subscribe": "s",
     "Unsubscribe": "s", "TakeLaunchResponse": "s", "SetCategories": "saa{sv}", "GetCategories": "s",
+    "ListDelivered": "s", "ListHistory": "su", "ListHeld": "s", "TakeResponses": "s",
+    "RequestAuthorization": "su",
   ]
 
   init(store: SQLiteStore, clock: any NotifyClock, owner: UInt32 = getuid(), presenter: Presenter? = nil) {
@@ -91,6 +93,8 @@ final class SchedulerService {
     case "GetCategories":
       let categories = try run { () throws(NotifyError) in try center(app).categories() }
       return [.array(element: "a{sv}", categories.map(Self.category))]
+    case "ListDelivered", "ListHistory", "ListHeld", "TakeResponses", "RequestAuthorization":
+      return try view(member, app: app, rest)
     case "Subscribe":
       try subscriptions.add(caller.connection, app: app)
       return []
@@ -238,7 +242,7 @@ final class SchedulerService {
   }
 
   /// The app's center, made as `notify` makes it (its sink is for nothing it delivers itself).
-  private func center(_ app: String) throws(NotifyError) -> LocalNotificationCenter {
+  func center(_ app: String) throws(NotifyError) -> LocalNotificationCenter {
     if let center = centers[app] { return center }
     if centers.count >= 256 { centers.removeAll() }
     let center = try LocalNotificationCenter(app: app, store: store, sink: StdoutSink(), clock: clock)
@@ -257,7 +261,7 @@ final class SchedulerService {
     }
   }
 
-  private func run<T>(_ body: () throws(NotifyError) -> T) throws(SchedulerError) -> T {
+  func run<T>(_ body: () throws(NotifyError) -> T) throws(SchedulerError) -> T {
     do { return try body() } catch { throw SchedulerError.from(error) }
   }
 }

@@ -53,6 +53,44 @@ struct SandboxCenterTests {
       "heard: \(text(heard)) \(text(sandbox.folder + "/listen.err"))")
   }
 
+  @Test func aSandboxedCenterSeesItsOwnAppsDeliveredAndAnswersOnly() throws {
+    // Given the daemon showing a bubble of org.example.Probe and one of org.example.Other,
+    // each with a button "yes", and Probe's sandbox
+    let bus = try SchedulerBus(withServer: true)
+    try bus.startDaemon(sink: "desktop")
+    let sandbox = try SandboxCenter(bus: bus, appID: "org.example.Probe")
+    var bubbles: [String: Int] = [:]
+    for (app, id) in [("org.example.Probe", "p1"), ("org.example.Other", "o1")] {
+      _ = try bus.gdbus(
+        "Present", app,
+        "{'id': <'\(id)'>, 'title': <'\(id)'>, 'actions': <[{'key': <'yes'>, 'title': <'Yes'>}]>}")
+      _ = waitUntil(timeout: 30) {
+        bubbles[id] =
+          bus.desktop.calls.first { $0["call"] as? String == "Notify" && $0["summary"] as? String == id }?[
+            "id"] as? Int
+        return bubbles[id] != nil
+      }
+    }
+    try #require(bubbles.count == 2, "not shown: \(bubbles) \(text(bus.folder.file("daemon.err")))")
+    // When its center asks what is on screen: Probe's only
+    let delivered = try sandbox.run("delivered")
+    #expect(delivered.stdout == "delivered: p1\n", "\(delivered.stdout) \(delivered.stderr)")
+    // When the user picks "yes" on both while neither app runs, and its center takes the
+    // answers kept for it
+    for id in ["p1", "o1"] { try bus.desktop.drive("Click", "\(bubbles[id]!)", "yes", "") }
+    let recorded = waitUntil(timeout: 30) {
+      ["org.example.Probe", "org.example.Other"].allSatisfy { app in
+        ((try? bus.notify("history", "--json", "--app", app).stdout) ?? "").contains("\"activated\"")
+      }
+    }
+    #expect(recorded, "daemon: \(text(bus.folder.file("daemon.err")))")
+    let taken = try sandbox.run("taken")
+    // Then it gets Probe's once; Other's still waits for Other
+    #expect(taken.stdout == "taken: p1 yes\n", "\(taken.stdout) \(taken.stderr)")
+    #expect(try sandbox.run("taken").stdout == "taken:\n")
+    #expect(try bus.notify("responses", "--app", "org.example.Other").stdout.contains("\"o1\""))
+  }
+
   @Test func aSandboxedCenterClaimingAnotherAppIsRefused() throws {
     // Given the daemon, and org.example.Probe's sandbox
     let bus = try SchedulerBus()

@@ -22,9 +22,10 @@ final class SchedulerBus {
   /// The environment of every process on this bus: the bus address and the store.
   let environment: [String: String]
   private var pids: [pid_t] = []
-  /// The daemon started last.
-  var daemonPID: pid_t? { daemons.last }
-  private var daemons: [pid_t] = []
+  /// The daemons among `pids` that still run.
+  private var daemons: Set<pid_t> = []
+  /// The daemon started last, while it runs.
+  var daemonPID: pid_t? { pids.last { daemons.contains($0) } }
 
   /// A bus, with the scripted notification server on it when `withServer`.
   init(withServer: Bool = false) throws {
@@ -52,9 +53,27 @@ final class SchedulerBus {
       environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
       stdout: folder.file("daemon.out"), stderr: folder.file("daemon.err"))
     pids.append(pid)
-    daemons.append(pid)
+    daemons.insert(pid)
     let up = waitUntil(timeout: 60, interval: 0.05) { !CommandRunner.hasExited(pid) && answers() }
     try #require(up, "the scheduler did not come up: \(text(folder.file("daemon.err")))")
+  }
+
+  /// Stops the daemon `startDaemon` started last (SIGTERM) and waits until it exited and
+  /// the scheduler's name has no owner.
+  func stopDaemon() throws {
+    let pid = try #require(pids.last { pid in daemons.contains(pid) }, "no daemon was started")
+    kill(pid, SIGTERM)
+    CommandRunner.wait(pid)
+    daemons.remove(pid)
+    pids.removeAll { $0 == pid }
+    let gone = waitUntil(timeout: 30) {
+      let asked = try? CommandRunner(executable: "/usr/bin/gdbus", environment: environment).run([
+        "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
+        "--method", "org.freedesktop.DBus.NameHasOwner", "io.github.notify.Scheduler1",
+      ])
+      return asked?.stdout.contains("false") ?? false
+    }
+    try #require(gone, "the scheduler's name kept its owner after the daemon exited")
   }
 
   /// True when the scheduler answers `Properties.Get(Version)` with its version.

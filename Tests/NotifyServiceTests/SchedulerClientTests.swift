@@ -80,7 +80,7 @@ struct SchedulerClientTests {
     (.storeBusy("busy"), .storeBusy("busy")),
     (
       .notAllowed("a sandboxed app acts for itself only"),
-      .storeUnavailable("a sandboxed app acts for itself only")
+      .notAllowed("a sandboxed app acts for itself only")
     ),
   ])
   func theServicesErrorsBecomeTheCasesAnAppSwitchesOn(sent: SchedulerError, expected: NotificationError) {

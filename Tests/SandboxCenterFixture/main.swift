@@ -6,8 +6,9 @@
 //
 // COMMAND: `probe` (prints `backend: service` or `backend: own-store`), `add ID` (in an
 // hour, with a button `yes`), `present ID` (now, with a button `yes`), `pending` (prints
-// `pending: ID ...`), `remove ID`, `listen` (prints `ready`, then `response ID KEY` for
-// each of `center.responses`). `--app` defaults to org.example.Probe; `--db` is the center's
+// `pending: ID ...`), `remove ID`, `delivered` (prints `delivered: ID ...`, what is on
+// screen), `taken` (prints `taken: ID KEY ...`, the answers kept for the app, taken once),
+// `listen` (prints `ready`, then `response ID KEY` for each of `center.responses`). `--app` defaults to org.example.Probe; `--db` is the center's
 // own store (inside the sandbox). A failure prints `error: KIND: TEXT` and exits 1.
 import Foundation
 import Notify
@@ -46,6 +47,18 @@ enum SandboxCenterFixture {
       case "remove":
         try await center.removePendingNotificationRequests(withIdentifiers: [id])
         say("removed \(id)")
+      case "delivered":
+        let ids = try await center.delivered().map(\.notificationID)
+        say((["delivered:"] + ids).joined(separator: " "))
+      case "taken":
+        let taken = await center.takeKeptResponses().map { response in
+          if case .activated(let key) = response.kind {
+            "\(response.notification.id) \(key)"
+          } else {
+            response.notification.id
+          }
+        }
+        say((["taken:"] + taken).joined(separator: " "))
       case "listen":
         let responses = center.responses.makeAsyncIterator()
         say("ready")

@@ -9,8 +9,9 @@ package enum SchedulerInterface {
   /// The object path.
   package static let path = "/io/github/notify/Scheduler1"
   /// The interface's `Version` property, raised by each compatible addition: 2 added
-  /// `SetCategories`, `GetCategories` and the `category` request key.
-  package static let version: UInt32 = 2
+  /// `SetCategories`, `GetCategories` and the `category` request key; 3 added
+  /// `ListDelivered`, `ListHistory`, `ListHeld`, `TakeResponses` and `RequestAuthorization`.
+  package static let version: UInt32 = 3
   /// The prefix of every error the service replies with (`...Error.LimitReached`).
   package static let errorPrefix = name + ".Error."
 

@@ -9,6 +9,10 @@ import Synchronization
 /// for the bus (no timer, no polling). Each signal goes to `onSignal` on that thread as its
 /// member and arguments.
 ///
+/// When the name gets a new owner (`NameOwnerChanged`: the daemon restarted, or was started
+/// again by activation) it subscribes again on the same connection, since the new daemon
+/// knows nothing of the old one's subscriptions: the app keeps hearing its clicks.
+///
 /// The thread owns the connection once started; `stop()` (or going away) shuts the
 /// connection's socket, which wakes the thread, and the thread closes the connection. A
 /// bus that goes away ends it too.
@@ -30,7 +34,7 @@ package final class SchedulerListener: Sendable {
   ) throws(SchedulerCallFailure) {
     let client = try SchedulerConnection(address: address, timeout: timeout)
     let bus = client.connection
-    let handler = Handler(onSignal)
+    let handler = Handler(onSignal, client: client, app: app)
     do throws(BusFailure) {
       try BusFailure.check(
         sd_bus_match_signal(
@@ -42,6 +46,18 @@ package final class SchedulerListener: Sendable {
             return 0
           }, Unmanaged.passUnretained(handler).toOpaque()),
         "subscribing to the scheduler's signals")
+      // The bus's NameOwnerChanged for the scheduler's name only (arg0), on the same thread.
+      try BusFailure.check(
+        sd_bus_add_match(
+          bus.handle, nil,
+          "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged',arg0='\(SchedulerInterface.name)'",
+          { message, userdata, _ in
+            guard let message, let userdata else { return 0 }
+            let handler = Unmanaged<Handler>.fromOpaque(userdata).takeUnretainedValue()
+            handler.ownerChanged(BusMessage(borrowing: message))
+            return 0
+          }, Unmanaged.passUnretained(handler).toOpaque()),
+        "watching the scheduler's name")
     } catch {
       throw SchedulerCallFailure(error)
     }
@@ -74,10 +90,33 @@ package final class SchedulerListener: Sendable {
     }
   }
 
-  /// The signal callback's target; reads each signal within bounds.
+  /// The signal callbacks' target; reads each signal within bounds. Used on the listener's
+  /// thread only (the callbacks run inside its `sd_bus_process`).
   private final class Handler {
     let onSignal: @Sendable (String, [BusValue]) -> Void
-    init(_ onSignal: @escaping @Sendable (String, [BusValue]) -> Void) { self.onSignal = onSignal }
+    /// The connection, unowned: the thread owns it, and the handler lives no longer.
+    unowned let client: SchedulerConnection
+    let app: String
+
+    init(
+      _ onSignal: @escaping @Sendable (String, [BusValue]) -> Void, client: SchedulerConnection, app: String
+    ) {
+      self.onSignal = onSignal
+      self.client = client
+      self.app = app
+    }
+
+    /// `NameOwnerChanged(name, old, new)` of the scheduler's name: with a new owner,
+    /// subscribe again (the daemon registers its object before it takes the name, so the
+    /// call finds it). A failure is left as it is: the next owner change tries again.
+    func ownerChanged(_ message: BusMessage) {
+      guard
+        let values = try? message.readValues(
+          limits: .init(stringBytes: 4096, arrayCount: 4, totalValues: 8, depth: 2)),
+        values.count == 3, case .string(let owner) = values[2], !owner.isEmpty
+      else { return }
+      _ = try? client.call("Subscribe", [.string(app)])
+    }
 
     func handle(_ message: BusMessage) {
       guard let member = sd_bus_message_get_member(message.handle).map({ String(cString: $0) }),
