@@ -49,7 +49,7 @@ package final class SchedulerEndpoint: LoopAttachable {
     handle = { [unowned self] call in self.handle(call) }
     server.onDisconnect = { [unowned self] name in
       self.callers[name] = nil
-      self.service.subscriptions.drop(name)
+      self.service.drop(name)
     }
     cursor = try? store.lastHistorySequence()
   }
@@ -90,6 +90,7 @@ package final class SchedulerEndpoint: LoopAttachable {
 
   /// Stops dispatching and releases the name.
   package func detach() {
+    service.leaveAll()
     if let watch { sd_event_source_disable_unref(watch) }
     if let relaySource { sd_event_source_disable_unref(relaySource) }
     watch = nil

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import Notify
 import NotifyCore
 import NotifyDesktop
@@ -17,7 +18,9 @@ final class SchedulerService {
   let owner: UInt32
   /// The apps' centers, made on first use.
   private var centers: [String: LocalNotificationCenter] = [:]
+  let logger = Logger(label: "notify.service")
   /// Which connections hear which apps' signals.
+  /// Changed through `changeSubscriptions` only, which keeps the apps' presence with it.
   var subscriptions = Subscriptions()
   /// Shows a notification now through the daemon's own sink (`Firer.present`: not counted
   /// toward the 64 limit, quiet hours and settings applied); nil stores it due now instead.
@@ -96,10 +99,10 @@ final class SchedulerService {
     case "ListDelivered", "ListHistory", "ListHeld", "TakeResponses", "RequestAuthorization":
       return try view(member, app: app, rest)
     case "Subscribe":
-      try subscriptions.add(caller.connection, app: app)
+      try subscribe(caller.connection, app: app)
       return []
     case "Unsubscribe":
-      subscriptions.remove(caller.connection, app: app)
+      changeSubscriptions { $0.remove(caller.connection, app: app) }
       return []
     default:
       throw .invalidArgs("no method \(member)")

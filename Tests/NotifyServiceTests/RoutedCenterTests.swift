@@ -83,21 +83,34 @@ struct RoutedCenterTests {
     #expect(history.contains { $0.kind == .delivered && $0.notificationID == "p1" })
     #expect(history.allSatisfy { $0.app == Self.probe })
 
-    // When the user picks "yes" on both bubbles (no process of either app runs: each answer waits)
-    try bus.desktop.drive("Click", "\(probeBubble)", "yes", "")
-    try bus.desktop.drive("Click", "\(otherBubble)", "yes", "")
-    let recorded = waitUntil(timeout: 30) {
-      let listed = (try? bus.notify("history", "--json", "--app", "org.example.Other").stdout) ?? ""
-      let mine = (try? bus.notify("history", "--json", "--app", Self.probe).stdout) ?? ""
-      return listed.contains("\"activated\"") && mine.contains("\"activated\"")
+    // When the user picks "yes" on both bubbles: Probe's center listens (a running app,
+    // present in the store while it is subscribed), no process of Other runs
+    let heard = Locked<[String]>([])
+    let events = center.events
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await event in events {
+          if case .activated(let key) = event.kind {
+            heard.update { $0.append("\(event.notification.id) \(key)") }
+          }
+        }
+      }
+      try bus.desktop.drive("Click", "\(probeBubble)", "yes", "")
+      try bus.desktop.drive("Click", "\(otherBubble)", "yes", "")
+      let recorded = waitUntil(timeout: 30) {
+        let listed = (try? bus.notify("history", "--json", "--app", "org.example.Other").stdout) ?? ""
+        return listed.contains("\"activated\"") && heard.value.contains("p1 yes")
+      }
+      #expect(recorded, "heard: \(heard.value) daemon: \(text(bus.folder.file("daemon.err")))")
+      group.cancelAll()
     }
-    #expect(recorded, "daemon: \(text(bus.folder.file("daemon.err")))")
-    // Then the center's responses take Probe's once, as waited; Other's still wait for Other
-    let kept = await center.takeKeptResponses()
-    #expect(kept.map(\.notification.id) == ["p1"])
-    #expect(kept.first?.origin == .waited)
-    #expect(kept.first?.userInfo["room"] == .string("4B"))
+    // Then Probe's click was heard once, live, as a running app's ("opened": "running"),
+    // and nothing of it waits to be taken again
+    #expect(heard.value == ["p1 yes"])
+    let mine = try bus.notify("history", "--json", "--app", Self.probe).stdout
+    #expect(mine.contains("\"opened\":\"running\""), "\(mine)")
     #expect(await center.takeKeptResponses().isEmpty)
+    // And Other's answer still waits for Other
     let others = try bus.notify("responses", "--app", "org.example.Other").stdout
     #expect(others.contains("\"o1\""), "\(others)")
 
