@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <spawn.h>
 
@@ -31,6 +32,36 @@ static inline int notify_journal_sendv(const struct iovec *iov, int n) {
 /// `/proc/PID/task/*/comm` show. At most 15 bytes are kept.
 static inline int notify_name_thread(const char *name) {
   return prctl(PR_SET_NAME, (unsigned long)name, 0, 0, 0);
+}
+
+/// `CMSG_SPACE(length)` (a macro Swift does not see).
+static inline int notify_cmsg_space(int length) { return (int)CMSG_SPACE((size_t)length); }
+
+/// Copies the descriptors of the `SCM_RIGHTS` messages in the control data `control`
+/// (`length` bytes, as `recvmsg` left them) into `out`, at most `capacity`; returns how many.
+static inline int notify_cmsg_rights(const void *control, int length, int *out, int capacity) {
+  struct msghdr message = {0};
+  message.msg_control = (void *)control;
+  message.msg_controllen = (size_t)length;
+  int count = 0;
+  for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+    if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+    int n = (int)((header->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+    const int *fds = (const int *)CMSG_DATA(header);
+    for (int i = 0; i < n && count < capacity; i++) out[count++] = fds[i];
+  }
+  return count;
+}
+
+/// Puts one descriptor in `message`'s control buffer as `SCM_RIGHTS` (its `msg_control`
+/// must hold `CMSG_SPACE(sizeof(int))` bytes) and sets `msg_controllen` to match.
+static inline void notify_cmsg_put_rights(struct msghdr *message, int fd) {
+  message->msg_controllen = CMSG_SPACE(sizeof(int));
+  struct cmsghdr *header = CMSG_FIRSTHDR(message);
+  header->cmsg_level = SOL_SOCKET;
+  header->cmsg_type = SCM_RIGHTS;
+  header->cmsg_len = CMSG_LEN(sizeof(int));
+  *(int *)CMSG_DATA(header) = fd;
 }
 
 /// The calling thread's id (`syscall` is variadic; glibc's `gettid` is not in the module).

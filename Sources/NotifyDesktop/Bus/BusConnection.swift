@@ -10,7 +10,26 @@ final class BusConnection {
   /// when one is given (tests, or a session other than this process's environment).
   init(address: String?, description: String) throws(BusFailure) {
     var bus: OpaquePointer? = nil
-    if let address {
+    if HandshakeRelay.isNeeded, let path = HandshakeRelay.socketPath(address: address) {
+      // Inside a Flatpak sandbox: through the relay that paces sd-bus's handshake.
+      let fd = try HandshakeRelay.connect(path: path)
+      try BusFailure.check(sd_bus_new(&bus), "creating a bus connection")
+      guard let bus else {
+        close(fd)
+        throw BusFailure(operation: "creating a bus connection", code: ENOMEM)
+      }
+      do {
+        try BusFailure.check(sd_bus_set_fd(bus, fd, fd), "connecting to the session bus")
+        try BusFailure.check(sd_bus_set_bus_client(bus, 1), "configuring the bus connection")
+        try BusFailure.check(sd_bus_set_trusted(bus, 1), "configuring the bus connection")
+        _ = sd_bus_set_description(bus, description)
+        try BusFailure.check(sd_bus_start(bus), "connecting to the session bus")
+      } catch {
+        sd_bus_flush_close_unref(bus)
+        throw error
+      }
+      handle = bus
+    } else if let address {
       try BusFailure.check(sd_bus_new(&bus), "creating a bus connection")
       guard let bus else { throw BusFailure(operation: "creating a bus connection", code: ENOMEM) }
       do {
