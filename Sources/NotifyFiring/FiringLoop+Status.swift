@@ -61,8 +61,8 @@ extension FiringLoop {
       // Another process mid-write (a WAL restarted by its first write, frames not yet
       // committed): what it writes cannot be read yet. Look again once it is done, with the
       // change not taken, so that its commit is read once, not a restart and then a commit.
-      // For 31 ms at most: a transaction held open longer (a stuck writer) must not keep
-      // the firer from what was committed before it.
+      // For a second at most: a transaction held open longer (a stuck writer) must not
+      // keep the firer from what was committed before it.
       if writing < Self.writingLooks, self.firer.store.othersAreWriting() {
         writing += 1
         try? recheck.source?.arm(at: self.clock.now() + Self.writingRecheckDelay(after: writing))
@@ -91,14 +91,15 @@ extension FiringLoop {
   }
 
   /// How long after the `count`th look in a row that found another process writing the
-  /// store it is looked at again: 1 ms, doubling.
+  /// store it is looked at again: 1 ms, doubling to `recheckDelay`.
   static func writingRecheckDelay(after count: Int) -> TimeInterval {
     min(recheckDelay, 0.001 * Double(1 << min(count - 1, 10)))
   }
 
-  /// How many looks in a row wait for another process's write (1 + 2 + 4 + 8 + 16 ms); the
-  /// next takes the change as it is.
-  static let writingLooks = 5
+  /// How many looks in a row wait for another process's write: 1, 2, 4 ... 32 ms, then
+  /// every 50 ms, about a second in all (a write held up on a loaded machine); the next
+  /// takes the change as it is.
+  static let writingLooks = 25
 
   /// The device and inode of the file at `path`, nil when there is none.
   static func fileIdentity(_ path: String) -> [UInt64]? {
