@@ -203,6 +203,23 @@ struct FiringStateMachineTests {
     #expect(slow.expectedClaimCost == FiringStateMachine.maxClaimCost)
   }
 
+  @Test("claims are kept soonest first, whether a batch follows the ones before it or comes between them")
+  func preparedStaysInOrder() {
+    var machine = FiringStateMachine(claimAhead: 1, claimCost: 0)
+    let first = [claim("a", at: t0 + 0.5, row: 1), claim("b", at: t0 + 0.5, row: 2)]
+    let after = [claim("c", at: t0 + 0.6, row: 3)]
+    var second = claim("d", at: t0 + 0.5, row: 1)
+    second.occurrence = 1
+    let between = [second, claim("e", at: t0 + 0.4, row: 9)]
+    #expect(machine.wake(now: t0, next: .init(t0 + 0.5)) == .claim(dueBy: t0 + 1))
+    #expect(machine.claimed(first, now: t0, next: .init(t0 + 0.6)) == .claim(dueBy: t0 + 1))
+    #expect(machine.prepared == first)
+    #expect(machine.claimed(after, now: t0, next: .init(t0 + 0.4)) == .claim(dueBy: t0 + 1))
+    #expect(machine.prepared == first + after)
+    #expect(machine.claimed(between, now: t0, next: nil) == .sleep(until: t0 + 0.4))
+    #expect(machine.prepared.map(\.notification.id) == ["e", "a", "d", "b", "c"])
+  }
+
   @Test("a wake-up hands over what is due before it claims anything")
   func handOverBeforeClaiming() {
     var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0)
