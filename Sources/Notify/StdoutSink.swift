@@ -119,7 +119,10 @@ package final class StdoutSink: BurstSink {
 
   /// The delivery's line as written: JSON, or readable on a terminal; newline included.
   private func line(_ delivery: Delivery) -> [UInt8] {
-    Array(((readable ? readableLine(delivery) : delivery.jsonRecord.compactText) + "\n").utf8)
+    guard !readable else { return Array((readableLine(delivery) + "\n").utf8) }
+    var bytes = delivery.jsonRecord.compactUTF8
+    bytes.append(UInt8(ascii: "\n"))
+    return bytes
   }
 
   private var journalReceipt: DeliveryReceipt {

@@ -297,8 +297,9 @@ public final class Firer {
   /// claimed 64 at a time confirmed all but the last batch, one read each).
   private func carryClaims(to version: StoreVersion?) {
     guard let version, version.since != nil else { return }
-    for (key, preparation) in prepared {
-      if let earlier = preparation.version, let carried = version.carried(from: earlier) {
+    // The keys first: changing `prepared` while iterating it would copy all of it.
+    for key in Array(prepared.keys) {
+      if let earlier = prepared[key]?.version, let carried = version.carried(from: earlier) {
         prepared[key]?.version = carried
       }
     }

@@ -15,6 +15,11 @@ enum NotificationRow {
 
   /// Decodes a row selected with `columns`.
   static func decode(_ row: Row) -> StoredNotification {
+    decode(ColumnValues(row))
+  }
+
+  /// Decodes the values of a row selected with `columns`.
+  static func decode(_ row: ColumnValues) -> StoredNotification {
     let fireDate: FireDate
     if let instant: Int64 = row["fire_instant"] {
       fireDate = .instant(Millis.date(instant))

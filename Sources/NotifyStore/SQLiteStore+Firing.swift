@@ -57,10 +57,13 @@ extension SQLiteStore: FiringStore {
       let deferred = app == nil ? try Self.runningFiringApps(in: db) : []
       // Only what is due: a dead daemon may have claimed an occurrence just before its instant.
       var journals: [String: [HandOffJournal.Key: Date]] = [:]
+      // A burst's earlier batches are read again by each later one: whether an owner lives
+      // is asked once per owner.
+      var alive: [String: Bool] = [:]
       let others = try Row.fetchAll(
         db, sql: "SELECT * FROM claim WHERE fire_at <= ? ORDER BY fire_at, notification_rowid",
         arguments: [Millis.from(now)]
-      ).map { row in self.claimRow(row, now: now, journals: &journals) }
+      ).map { row in self.claimRow(row, now: now, journals: &journals, alive: &alive) }
       var appFilter = app == nil ? "" : "AND app = ?"
       var arguments: StatementArguments = [Millis.from(now)]
       if let app { arguments += [app] }
@@ -280,13 +283,17 @@ extension SQLiteStore: FiringStore {
   /// its owner runs, by `/proc`; when it was claimed), and, for a claim the planner may take
   /// over (`ClaimPlanner.isAbandoned`), its snapshot and what the owner's hand-off journal
   /// says of it. Live owners' claims are not decoded and their journals not read.
-  private func claimRow(_ row: Row, now: Date, journals: inout [String: [HandOffJournal.Key: Date]])
-    -> ClaimPlanner.ClaimRow
-  {
+  private func claimRow(
+    _ claimRow: Row, now: Date, journals: inout [String: [HandOffJournal.Key: Date]],
+    alive: inout [String: Bool]
+  ) -> ClaimPlanner.ClaimRow {
+    let row = ColumnValues(claimRow)
     let owner: String = row["owner"]
+    let ownerAlive = alive[owner] ?? ClaimOwner.isAlive(owner)
+    alive[owner] = ownerAlive
     var claim = ClaimPlanner.ClaimRow(
       rowID: row["notification_rowid"], occurrence: row["occurrence"], fireDate: Millis.date(row["fire_at"]),
-      late: (row["late"] as Int) != 0, coalesced: row["coalesced"], ownerAlive: ClaimOwner.isAlive(owner),
+      late: (row["late"] as Int) != 0, coalesced: row["coalesced"], ownerAlive: ownerAlive,
       claimedAt: Millis.date(row["claimed_at"]), notification: nil)
     guard ClaimPlanner.isAbandoned(claim, now: now) else { return claim }
     claim.notification = ClaimSnapshot.decode(row["snapshot"])

@@ -194,6 +194,63 @@ struct FiringStateMachineTests {
     #expect(run.wake(now: t0 - 1, next: burst) == .sleep(until: t0))
   }
 
+  @Test(
+    "claims seen to be slower than claimCost move the next burst's claim earlier, and faster ones back slowly"
+  )
+  func marginLearnsTheClaimCost() {
+    var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0.0001)
+    let later = t0 + 60
+    let burst = (1...32).map { claim("c\($0)", at: t0, row: Int64($0)) }
+    // Given a claim of 32 that took 6.4 ms: 200 µs each, twice what was expected
+    let start = t0 - machine.margin(for: .init(t0, count: 32))
+    #expect(machine.wake(now: start, next: .init(t0, count: 32)) == .claim(dueBy: t0))
+    _ = machine.claimed(burst, now: start + 0.0064, next: .init(later, count: 1000))
+    // Then a burst is counted at twice that: 1000 are claimed 0.41 s ahead, not 0.11 s
+    #expect(abs(machine.observedClaimCost - 0.0002) < 1e-6)
+    #expect(abs(machine.margin(for: .init(later, count: 1000)) - 0.41) < 1e-6)
+    // And a faster claim (100 µs each) lowers the cost by an eighth of the difference
+    var faster = FiringStateMachine(claimAhead: 0.01, claimCost: 0.0001)
+    _ = faster.wake(now: start, next: .init(t0, count: 32))
+    _ = faster.claimed(burst, now: start + 0.0064, next: nil)
+    _ = takeAll(&faster, from: faster.wake(now: t0, next: nil), at: t0)
+    _ = faster.recorded(now: t0, next: .init(later, count: 32))
+    #expect(faster.wake(now: later - 0.02, next: .init(later, count: 32)) == .claim(dueBy: later))
+    _ = faster.claimed(
+      burst.map { claim($0.notification.id, at: later, row: $0.rowID) }, now: later - 0.0168, next: nil)
+    #expect(abs(faster.observedClaimCost - (0.0002 - 0.0001 / 8)) < 1e-6)
+    // And a claim of a few says nothing of the cost of one; with no claimCost the margin never grows
+    var few = FiringStateMachine(claimAhead: 0.01, claimCost: 0.0001)
+    #expect(few.wake(now: t0 - 0.01, next: .init(t0, count: 2)) == .claim(dueBy: t0))
+    _ = few.claimed(Array(burst.prefix(2)), now: t0 - 0.005, next: nil)
+    #expect(few.observedClaimCost == 0)
+    var flat = FiringStateMachine(claimAhead: 0.01, claimCost: 0)
+    #expect(flat.wake(now: t0 - 0.01, next: .init(t0, count: 32)) == .claim(dueBy: t0))
+    _ = flat.claimed(burst, now: t0 - 0.0036, next: nil)
+    #expect(flat.margin(for: .init(later, count: 1000)) == 0.01)
+    // And the cost counted is at most maxClaimCost
+    var slow = FiringStateMachine(claimAhead: 0.01, claimCost: 0.0001)
+    #expect(slow.wake(now: start, next: .init(t0, count: 32)) == .claim(dueBy: t0))
+    _ = slow.claimed(burst, now: start + 1, next: nil)
+    #expect(slow.expectedClaimCost == FiringStateMachine.maxClaimCost)
+  }
+
+  @Test("claims are kept soonest first, whether a batch follows the ones before it or comes between them")
+  func preparedStaysInOrder() {
+    var machine = FiringStateMachine(claimAhead: 1, claimCost: 0)
+    let first = [claim("a", at: t0 + 0.5, row: 1), claim("b", at: t0 + 0.5, row: 2)]
+    let after = [claim("c", at: t0 + 0.6, row: 3)]
+    var second = claim("d", at: t0 + 0.5, row: 1)
+    second.occurrence = 1
+    let between = [second, claim("e", at: t0 + 0.4, row: 9)]
+    #expect(machine.wake(now: t0, next: .init(t0 + 0.5)) == .claim(dueBy: t0 + 1))
+    #expect(machine.claimed(first, now: t0, next: .init(t0 + 0.6)) == .claim(dueBy: t0 + 1))
+    #expect(machine.prepared == first)
+    #expect(machine.claimed(after, now: t0, next: .init(t0 + 0.4)) == .claim(dueBy: t0 + 1))
+    #expect(machine.prepared == first + after)
+    #expect(machine.claimed(between, now: t0, next: nil) == .sleep(until: t0 + 0.4))
+    #expect(machine.prepared.map(\.notification.id) == ["e", "a", "d", "b", "c"])
+  }
+
   @Test("a wake-up hands over what is due before it claims anything")
   func handOverBeforeClaiming() {
     var machine = FiringStateMachine(claimAhead: 0.01, claimCost: 0)

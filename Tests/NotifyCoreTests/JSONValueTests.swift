@@ -23,6 +23,29 @@ struct JSONValueTests {
     #expect(try JSONValue.parse(value.compactText) == value)
   }
 
+  @Test("the UTF-8 writer gives the bytes of the text writer, escapes and sorted keys included")
+  func bytesAreTheText() throws {
+    // Given values of every kind, with text that needs escaping and text that does not
+    let values: [JSONValue] = [
+      .null, .bool(true), .int(-42), .double(1.5), .double(3), .double(.infinity), .string("plain"),
+      .string("quote \" backslash \\ newline \n ctl \u{01} del \u{7f} sep \u{2028} ✓ 🎉"),
+      .array([.int(1), .string("two"), .array([]), .object([:])]),
+      .object(["b": .int(1), "a": .object(["é\n": .string("x")]), "z": .null]),
+    ]
+    for value in values {
+      // When written as bytes; Then they are the text's
+      var bytes: [UInt8] = []
+      value.write(to: &bytes)
+      #expect(bytes == Array(value.compactText.utf8))
+    }
+    // And a record's line is its text, members in order
+    var record = JSONRecord()
+    record.set("id", "n\u{2029}1")
+    record.set("badge", nil as Int?)
+    record.set("info", .object(["k": .string("v"), "a": .bool(false)]))
+    #expect(record.compactUTF8 == Array(record.compactText.utf8))
+  }
+
   @Test("numbers keep their kind: integers stay integers, 1 is not true")
   func numberKinds() throws {
     #expect(try JSONValue.parse("1") == .int(1))

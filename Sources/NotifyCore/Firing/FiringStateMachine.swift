@@ -117,8 +117,8 @@ public struct FiringStateMachine: Sendable {
   enum State: Hashable, Sendable {
     /// Between wake-ups.
     case idle
-    /// A claim is being carried out.
-    case claiming
+    /// A claim is being carried out, asked for at `since`.
+    case claiming(since: Date)
     /// Hand-overs are being carried out.
     case handingOver(Burst)
     /// A claim refused on every attempt is being recorded `failed`.
@@ -141,9 +141,22 @@ public struct FiringStateMachine: Sendable {
   /// At most this many claims go in one `handOverBurst` (a burst of 1000 goes over in
   /// parts, so that its first lines do not wait for the last ones to be built).
   public static let burstLimit = 64
-  /// What claiming one occurrence is expected to cost: a burst of n due at one instant is
-  /// claimed `claimAhead + n × claimCost` ahead, so that it is all claimed by its instant.
+  /// What claiming one occurrence is expected to cost at least: a burst of n due at one
+  /// instant is claimed `claimAhead + n × expectedClaimCost` ahead, so that it is all
+  /// claimed by its instant. By default 0.3 ms: what the first claims of a daemon's life
+  /// cost, before it has claimed anything to learn from (BENCHMARKS.md, "1000 at one instant
+  /// (stop 35)").
   public let claimCost: TimeInterval
+  /// What claiming one occurrence cost in this firer's recent claims of at least
+  /// `learnsFromClaims` occurrences (from the `.claim` action to its `claimed` event): it
+  /// rises at once with a slower claim and falls back slowly. 0 until such a claim.
+  public private(set) var observedClaimCost: TimeInterval = 0
+  /// Claims of fewer occurrences say little about the cost of one (a transaction's own cost
+  /// dominates): they are not learned from.
+  public static let learnsFromClaims = 16
+  /// The margin counts each occurrence at twice the observed cost (a claim under load
+  /// varies), and at most this much.
+  public static let maxClaimCost: TimeInterval = 0.001
   /// How many claims in a row one wake-up may make before it re-arms instead (each claims
   /// up to a batch; more than this many batches due at once continue after other events).
   public let claimRounds: Int
@@ -166,7 +179,7 @@ public struct FiringStateMachine: Sendable {
   /// tries a refused delivery `attempts` times.
   public init(
     claimAhead: TimeInterval = 0, handOverLead: TimeInterval = 0, handsOverBursts: Bool = false,
-    claimCost: TimeInterval = 0.0001, claimRounds: Int = 16, attempts: Int = 3, stalledRetry: TimeInterval = 2
+    claimCost: TimeInterval = 0.0003, claimRounds: Int = 16, attempts: Int = 3, stalledRetry: TimeInterval = 2
   ) {
     self.handsOverBursts = handsOverBursts
     self.claimAhead = max(0, claimAhead)
@@ -177,9 +190,17 @@ public struct FiringStateMachine: Sendable {
     self.stalledRetry = max(0, stalledRetry)
   }
 
+  /// What claiming one occurrence is expected to cost: `claimCost`, or twice what the
+  /// firer's claims were seen to cost when that is more (at most `maxClaimCost`). 0 when
+  /// `claimCost` is 0 (a margin that does not grow with the burst).
+  public var expectedClaimCost: TimeInterval {
+    guard claimCost > 0 else { return 0 }
+    return max(claimCost, min(2 * observedClaimCost, Self.maxClaimCost))
+  }
+
   /// How long before `next` its occurrences are claimed.
   public func margin(for next: NextDue) -> TimeInterval {
-    claimAhead + Double(next.count) * claimCost
+    claimAhead + Double(next.count) * expectedClaimCost
   }
 
   /// True between wake-ups.
@@ -200,11 +221,15 @@ public struct FiringStateMachine: Sendable {
   /// The result of `.claim`: `claims` are now this firer's. Returns `.handOver` when one is
   /// due, else `.claim` (a full batch) or `.sleep`.
   public mutating func claimed(_ claims: [Claim], now: Date, next: NextDue?) -> Action {
-    precondition(state == .claiming, "claimed while \(state)")
+    guard case .claiming(let since) = state else { preconditionFailure("claimed while \(state)") }
+    learnClaimCost(now.timeIntervalSince(since), claimed: claims.count)
     rounds += 1
     lastClaimEmpty = claims.isEmpty
     report.claimed += claims.count
-    prepared = (prepared + claims).sorted(by: Self.order)
+    // A burst's batches come in order: appended in place, sorted only when they did not (a
+    // burst of 1000 sorted its claims 16 times over).
+    prepared.append(contentsOf: claims)
+    if !Self.isOrdered(prepared) { prepared.sort(by: Self.order) }
     return handOverOrPlan(now: now, next: next)
   }
 
@@ -420,8 +445,17 @@ public struct FiringStateMachine: Sendable {
       return .handOverBurst(Array(due.prefix(Self.burstLimit)))
     }
     let action = plan(now: now, next: next)
-    if case .claim = action { state = .claiming } else { state = .idle }
+    if case .claim = action { state = .claiming(since: now) } else { state = .idle }
     return action
+  }
+
+  /// A claim of `count` occurrences took `elapsed`: a larger cost per occurrence is taken at
+  /// once (the next burst is claimed early enough), a smaller one an eighth at a time.
+  private mutating func learnClaimCost(_ elapsed: TimeInterval, claimed count: Int) {
+    guard count >= Self.learnsFromClaims, elapsed > 0 else { return }
+    let cost = elapsed / Double(count)
+    observedClaimCost =
+      cost >= observedClaimCost ? cost : observedClaimCost + (cost - observedClaimCost) / 8
   }
 
   /// Claim when the next instant is within its margin; otherwise sleep until the earliest
@@ -445,6 +479,10 @@ public struct FiringStateMachine: Sendable {
 
   private static func order(_ a: Claim, _ b: Claim) -> Bool {
     (a.fireDate, a.rowID, a.occurrence) < (b.fireDate, b.rowID, b.occurrence)
+  }
+
+  private static func isOrdered(_ claims: [Claim]) -> Bool {
+    zip(claims, claims.dropFirst()).allSatisfy { !order($1, $0) }
   }
 
   /// How soon to look again when something due could not be claimed.

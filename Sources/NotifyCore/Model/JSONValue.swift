@@ -103,7 +103,7 @@ extension JSONValue {
   static func writeString(_ s: String, to out: inout String) {
     // Fast path: most text needs no escaping, and appending it whole avoids a
     // scalar-by-scalar copy (this is on the stdout sink's hot path).
-    if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F || $0 == 0xE2 }) {
+    if !s.utf8.contains(where: needsEscape) {
       out += "\""
       out += s
       out += "\""
@@ -129,6 +129,58 @@ extension JSONValue {
       }
     }
     out += "\""
+  }
+}
+
+extension JSONValue {
+  /// Appends compact JSON to `out` as UTF-8: the bytes of `write(to:)` (a `String`), without
+  /// building a string first (the stdout sink's line for every delivery of a burst).
+  public func write(to out: inout [UInt8]) {
+    switch self {
+    case .null: out.append(contentsOf: "null".utf8)
+    case .bool(let v): out.append(contentsOf: (v ? "true" : "false").utf8)
+    case .int(let v): out.append(contentsOf: String(v).utf8)
+    case .double:
+      var text = ""
+      write(to: &text)
+      out.append(contentsOf: text.utf8)
+    case .string(let v): JSONValue.writeString(v, to: &out)
+    case .array(let values):
+      out.append(UInt8(ascii: "["))
+      for (i, value) in values.enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        value.write(to: &out)
+      }
+      out.append(UInt8(ascii: "]"))
+    case .object(let members):
+      out.append(UInt8(ascii: "{"))
+      for (i, key) in members.keys.sorted().enumerated() {
+        if i > 0 { out.append(UInt8(ascii: ",")) }
+        JSONValue.writeString(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+        members[key]!.write(to: &out)
+      }
+      out.append(UInt8(ascii: "}"))
+    }
+  }
+
+  /// `writeString(_:to:)` as UTF-8: text that needs no escaping is copied whole.
+  static func writeString(_ s: String, to out: inout [UInt8]) {
+    guard s.utf8.contains(where: needsEscape) else {
+      out.append(UInt8(ascii: "\""))
+      out.append(contentsOf: s.utf8)
+      out.append(UInt8(ascii: "\""))
+      return
+    }
+    var text = ""
+    writeString(s, to: &text)
+    out.append(contentsOf: text.utf8)
+  }
+
+  /// Whether a UTF-8 byte may start something `writeString` escapes: a control character,
+  /// a quote, a backslash, DEL, or the first byte of U+2028 and U+2029.
+  static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == 0x22 || byte == 0x5C || byte == 0x7F || byte == 0xE2
   }
 }
 
@@ -174,6 +226,20 @@ public struct JSONRecord: Sendable {
       member.value.write(to: &out)
     }
     return out + "}"
+  }
+
+  /// `compactText` as UTF-8 bytes, built without a `String` in between.
+  public var compactUTF8: [UInt8] {
+    var out: [UInt8] = [UInt8(ascii: "{")]
+    out.reserveCapacity(512)
+    for (i, member) in members.enumerated() {
+      if i > 0 { out.append(UInt8(ascii: ",")) }
+      JSONValue.writeString(member.key, to: &out)
+      out.append(UInt8(ascii: ":"))
+      member.value.write(to: &out)
+    }
+    out.append(UInt8(ascii: "}"))
+    return out
   }
 
   /// Pretty JSON text (two-space indent) in insertion order, for people.
