@@ -40,6 +40,24 @@ struct RoutedCenterTests {
 
   static let yes: [NotificationAction] = [.button(key: "yes", title: "Yes")]
 
+  /// Runs `body` while `center`'s events are read, each click put in `heard` as `ID KEY`.
+  static func hearing(
+    _ center: LocalNotificationCenter, into heard: Locked<[String]>, _ body: () async throws -> Void
+  ) async throws {
+    let events = center.events
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      group.addTask {
+        for await event in events {
+          if case .activated(let key) = event.kind {
+            heard.update { $0.append("\(event.notification.id) \(key)") }
+          }
+        }
+      }
+      try await body()
+      group.cancelAll()
+    }
+  }
+
   /// Waits until the server shows a bubble titled `title`; its server id.
   static func shown(_ bus: SchedulerBus, title: String) throws -> Int {
     var shown: [String: Any]?
@@ -86,15 +104,7 @@ struct RoutedCenterTests {
     // When the user picks "yes" on both bubbles: Probe's center listens (a running app,
     // present in the store while it is subscribed), no process of Other runs
     let heard = Locked<[String]>([])
-    let events = center.events
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask {
-        for await event in events {
-          if case .activated(let key) = event.kind {
-            heard.update { $0.append("\(event.notification.id) \(key)") }
-          }
-        }
-      }
+    try await Self.hearing(center, into: heard) {
       try bus.desktop.drive("Click", "\(probeBubble)", "yes", "")
       try bus.desktop.drive("Click", "\(otherBubble)", "yes", "")
       let recorded = waitUntil(timeout: 30) {
@@ -102,7 +112,6 @@ struct RoutedCenterTests {
         return listed.contains("\"activated\"") && heard.value.contains("p1 yes")
       }
       #expect(recorded, "heard: \(heard.value) daemon: \(text(bus.folder.file("daemon.err")))")
-      group.cancelAll()
     }
     // Then Probe's click was heard once, live, as a running app's ("opened": "running"),
     // and nothing of it waits to be taken again
@@ -172,15 +181,7 @@ struct RoutedCenterTests {
     try bus.startDaemon(sink: "desktop")
     let center = try Self.center(bus)
     let heard = Locked<[String]>([])
-    let events = center.events
-    try await withThrowingTaskGroup(of: Void.self) { group in
-      group.addTask {
-        for await event in events {
-          if case .activated(let key) = event.kind {
-            heard.update { $0.append("\(event.notification.id) \(key)") }
-          }
-        }
-      }
+    try await Self.hearing(center, into: heard) {
       try bus.stopDaemon()
       try bus.startDaemon(sink: "desktop")
       // When the new daemon shows one of Probe's and the user picks "yes" (tried again with a
@@ -197,7 +198,6 @@ struct RoutedCenterTests {
       }
       // Then the center's events have the click
       #expect(arrived, "heard: \(heard.value) daemon: \(text(bus.folder.file("daemon.err")))")
-      group.cancelAll()
     }
   }
 }

@@ -9,47 +9,52 @@ final class BusConnection {
   /// Opens the user's session bus (`sd_bus_open_user`), or the session bus at `address`
   /// when one is given (tests, or a session other than this process's environment).
   init(address: String?, description: String) throws(BusFailure) {
-    var bus: OpaquePointer? = nil
     if HandshakeRelay.isNeeded, let path = HandshakeRelay.socketPath(address: address) {
       // Inside a Flatpak sandbox: through the relay that paces sd-bus's handshake.
       let fd = try HandshakeRelay.connect(path: path)
-      try BusFailure.check(sd_bus_new(&bus), "creating a bus connection")
-      guard let bus else {
-        close(fd)
-        throw BusFailure(operation: "creating a bus connection", code: ENOMEM)
-      }
+      var owned = false
       do {
-        try BusFailure.check(sd_bus_set_fd(bus, fd, fd), "connecting to the session bus")
-        try BusFailure.check(sd_bus_set_bus_client(bus, 1), "configuring the bus connection")
-        try BusFailure.check(sd_bus_set_trusted(bus, 1), "configuring the bus connection")
-        _ = sd_bus_set_description(bus, description)
-        try BusFailure.check(sd_bus_start(bus), "connecting to the session bus")
+        handle = try Self.started(description: description) { bus throws(BusFailure) in
+          try BusFailure.check(sd_bus_set_fd(bus, fd, fd), "connecting to the session bus")
+          owned = true
+        }
       } catch {
-        sd_bus_flush_close_unref(bus)
+        if !owned { close(fd) }
         throw error
       }
-      handle = bus
     } else if let address {
-      try BusFailure.check(sd_bus_new(&bus), "creating a bus connection")
-      guard let bus else { throw BusFailure(operation: "creating a bus connection", code: ENOMEM) }
-      do {
+      handle = try Self.started(description: description) { bus throws(BusFailure) in
         try BusFailure.check(sd_bus_set_address(bus, address), "setting the session bus address")
-        try BusFailure.check(sd_bus_set_bus_client(bus, 1), "configuring the bus connection")
-        // The same trust sd_bus_open_user gives the session bus: no per-method checks.
-        try BusFailure.check(sd_bus_set_trusted(bus, 1), "configuring the bus connection")
-        _ = sd_bus_set_description(bus, description)
-        try BusFailure.check(sd_bus_start(bus), "connecting to the session bus")
-      } catch {
-        sd_bus_flush_close_unref(bus)
-        throw error
       }
-      handle = bus
     } else {
+      var bus: OpaquePointer? = nil
       try BusFailure.check(sd_bus_open_user(&bus), "connecting to the session bus")
       guard let bus else { throw BusFailure(operation: "connecting to the session bus", code: ENOMEM) }
       _ = sd_bus_set_description(bus, description)
       handle = bus
     }
+  }
+
+  /// A new bus client connected by `connect` (an address or a descriptor), started; closed
+  /// again when any step fails.
+  private static func started(
+    description: String, _ connect: (OpaquePointer) throws(BusFailure) -> Void
+  ) throws(BusFailure) -> OpaquePointer {
+    var bus: OpaquePointer? = nil
+    try BusFailure.check(sd_bus_new(&bus), "creating a bus connection")
+    guard let bus else { throw BusFailure(operation: "creating a bus connection", code: ENOMEM) }
+    do {
+      try connect(bus)
+      try BusFailure.check(sd_bus_set_bus_client(bus, 1), "configuring the bus connection")
+      // The same trust sd_bus_open_user gives the session bus: no per-method checks.
+      try BusFailure.check(sd_bus_set_trusted(bus, 1), "configuring the bus connection")
+      _ = sd_bus_set_description(bus, description)
+      try BusFailure.check(sd_bus_start(bus), "connecting to the session bus")
+    } catch {
+      sd_bus_flush_close_unref(bus)
+      throw error
+    }
+    return bus
   }
 
   deinit {
