@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 """notify's D-Bus scheduler from Python, with the distribution's python3-gi (no pip):
-says which click launched it (when one did), schedules a reminder with two buttons,
+says which click launched it (when one did) and which buttons were picked while it was
+closed, schedules a reminder with two buttons,
 prints what happens to it while it runs (Delivered, Activated with the button's key,
 Dismissed), and withdraws it from the screen after a click on "Done". README "D-Bus service" documents every method and key.
 
@@ -44,6 +45,11 @@ def main():
         "TakeLaunchResponse", GLib.Variant("(s)", (options.app,)), 0, -1, None).unpack()
     if found:
         print("launched by a click on", response["id"], "action", response["actionKey"])
+    # Buttons picked while no process of the app ran, and that do not open it, waited in
+    # the store too: each is taken once (version 3 of the interface).
+    (waited,) = scheduler.call_sync("TakeResponses", GLib.Variant("(s)", (options.app,)), 0, -1, None).unpack()
+    for answer in waited:
+        print("while closed:", answer["id"], "action", answer["actionKey"])
     scheduler.connect("g-signal", heard)
     # Signals are sent to the app's subscribed connections only.
     scheduler.call_sync("Subscribe", GLib.Variant("(s)", (options.app,)), 0, -1, None)
