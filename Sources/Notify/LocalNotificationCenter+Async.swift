@@ -154,8 +154,9 @@ extension LocalNotificationCenter {
   }
 
   /// The app's history, newest first: delivered, discarded, cancelled, missed, failed,
-  /// activated and dismissed events.
+  /// activated and dismissed events; the `limit` newest (none for a limit below 1).
   public func history(limit: Int = 64) async throws(NotificationError) -> [HistoryEvent] {
+    guard limit > 0 else { return [] }
     if let service { return try await service.history(limit: limit) }
     return try await calls.run { () throws(NotifyError) in try self.recordedHistory(limit: limit) }
   }

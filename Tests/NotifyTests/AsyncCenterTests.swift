@@ -109,6 +109,10 @@ struct AsyncCenterTests {
     // Then only m1 is on screen, though all three are in history
     #expect(try await center.delivered().map(\.notificationID) == ["m1"])
     #expect(try await center.history().filter { $0.kind == .delivered }.count == 3)
+    // (a limit below 1 gives none, as through the service)
+    #expect(try await center.history(limit: 2).count == 2)
+    #expect(try await center.history(limit: 0).isEmpty)
+    #expect(try await center.history(limit: -1).isEmpty)
     // And m1 shown again after a close counts again
     try await center.add(
       NotificationRequest(identifier: "m2", content: NotificationContent(title: "m2"), trigger: nil))
