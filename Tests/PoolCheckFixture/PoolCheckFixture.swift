@@ -5,6 +5,8 @@
 //
 //   pool-check-fixture DB
 //   pool-check-fixture DB present-while-firing   (see PresentWhileFiring.swift)
+//   pool-check-fixture - machine-trap            (an impossible event for the firing machine:
+//                                                  it must trap; FiringStateMachineTests)
 //
 // Prints `entered=N ran=true|false delivered=N outside-tasks=true|false` and exits 0 when
 // every call was blocked in the sink at once, the unrelated task ran meanwhile, and no
@@ -21,6 +23,11 @@ import NotifyStore
 enum PoolCheckFixture {
   static func main() async throws {
     let db = CommandLine.arguments[1]
+    if CommandLine.arguments.dropFirst(2).first == "machine-trap" {
+      var machine = FiringStateMachine()
+      _ = machine.recorded(now: Date(), next: nil)
+      exit(0)  // not reached: an idle machine cannot have recorded anything
+    }
     if CommandLine.arguments.dropFirst(2).first == "present-while-firing" {
       exit(try await PresentWhileFiring.run(db: db) ? 0 : 1)
     }
