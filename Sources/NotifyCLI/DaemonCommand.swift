@@ -94,6 +94,9 @@ struct DaemonCommand: ParsableCommand {
     // The daemon checkpoints the WAL itself, after its wake-ups, never inside a burst's
     // commits (`takeCheckpoints`).
     try store.takeCheckpoints()
+    // The status line under systemd says how many are pending: counted in the firer's own
+    // reads (`FiringOutlook.pending`), and only then.
+    if ServiceNotifier().isActive { store.countPendingInOutlook() }
     loop.onWake = { store.checkpointIfLarge() }
     // A snooze clicked here stores its copy on this process's connection: re-arm for it.
     sinks.onPendingChange = { [unowned loop] in loop.nudge() }

@@ -119,7 +119,7 @@ extension SQLiteStore: FiringStore {
       let batch = ClaimBatch(
         claims: claims.sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }, settings: settings,
         quiet: claims.isEmpty ? nil : try? Self.quietHours(in: db), reach: reach, categories: categories,
-        outlook: try? Self.outlook(zones: zones, app: app, in: db))
+        outlook: try? self.outlook(zones: zones, app: app, in: db))
       return (batch, try finishedJournals(Set(journals.keys), in: db))
     }
     var batch = claimed
@@ -179,7 +179,7 @@ extension SQLiteStore: FiringStore {
     var (outlook, version) = try writeMarked { db -> FiringOutlook? in
       for handOff in handOffs { try Self.recordDelivered(handOff, in: db) }
       try? Self.refreshLocalZone(zones, in: db)
-      return try? Self.outlook(zones: zones, app: app, in: db)
+      return try? self.outlook(zones: zones, app: app, in: db)
     }
     outlook?.version = version
     handOffJournals.recorded(handOffs)

@@ -12,7 +12,7 @@ extension SQLiteStore {
     let version = storeVersion()
     let read = try read { db -> FiringOutlook? in
       guard try !Self.hasStaleLocalRows(zones, in: db) else { return nil }
-      return try Self.outlook(zones: zones, app: app, in: db)
+      return try outlook(zones: zones, app: app, in: db)
     }
     if var read {
       read.version = version
@@ -21,21 +21,30 @@ extension SQLiteStore {
     // The system zone moved since `local` rows were computed: compute them again first.
     var (written, mark) = try writeMarked { db in
       try Self.refreshLocalZone(zones, in: db)
-      return try Self.outlook(zones: zones, app: app, in: db)
+      return try outlook(zones: zones, app: app, in: db)
     }
     written.version = mark
     return written
   }
 
+  /// Counts the pending notifications in every outlook from now on (`FiringOutlook.pending`),
+  /// for the daemon's status line. Off by default: the count reads every pending row's
+  /// index entry (0.8 ms at 64,000), in every claim and record of the firer.
+  public func countPendingInOutlook() {
+    countsPending.value = true
+  }
+
   /// The outlook as the transaction `db` sees the store (`local` rows already current).
-  static func outlook(zones: Zones, app: String?, in db: Database) throws -> FiringOutlook {
-    let deferred = app == nil ? try runningFiringApps(in: db) : []
-    let held = try heldApps(app: app, in: db)
+  func outlook(zones: Zones, app: String?, in db: Database) throws -> FiringOutlook {
+    let deferred = app == nil ? try Self.runningFiringApps(in: db) : []
+    let held = try Self.heldApps(app: app, in: db)
     let filter = app == nil ? "" : "AND app = ?"
-    let pending = try Int.fetchOne(
-      db.cachedStatement(sql: "SELECT count(*) FROM notification WHERE next_fire_at IS NOT NULL \(filter)"),
-      arguments: app.map { [$0] } ?? [])
-    guard let earliest = try earliestDue(app: app, deferred: deferred, in: db) else {
+    let pending =
+      countsPending.value
+      ? try Int.fetchOne(
+        db.cachedStatement(sql: "SELECT count(*) FROM notification WHERE next_fire_at IS NOT NULL \(filter)"),
+        arguments: app.map { [$0] } ?? []) : nil
+    guard let earliest = try Self.earliestDue(app: app, deferred: deferred, in: db) else {
       return FiringOutlook(next: nil, heldApps: held, pending: pending)
     }
     var arguments: StatementArguments = [Millis.from(earliest)]

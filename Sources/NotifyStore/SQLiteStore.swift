@@ -19,6 +19,8 @@ public final class SQLiteStore: @unchecked Sendable {
   let dataVersion = Locked(0)
   /// The WAL's size and time of change when a checkpoint last copied all of it.
   let checkpointedWAL = Locked<[Int]>([])
+  /// Whether outlooks count the pending notifications (`countPendingInOutlook()`).
+  let countsPending = Locked(false)
   /// This connection's transactions, once counted (`countTransactions()`).
   let transactionCount = Locked(StoreTransactions())
   /// This connection's firers' hand-off journals.

@@ -16,8 +16,8 @@ public struct FiringOutlook: Hashable, Sendable {
   public var heldApps: [String]
   /// The store's state this was read at, when the store can tell (`StoreVersion`).
   public var version: StoreVersion?
-  /// How many notifications of the firer's apps are pending, when the store says (the
-  /// daemon's status line reads it here instead of asking the store again).
+  /// How many notifications of the firer's apps are pending, when the store was asked to
+  /// count them (the daemon's status line reads it here instead of asking the store again).
   public var pending: Int?
 
   /// Creates an outlook.
