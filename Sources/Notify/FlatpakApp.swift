@@ -12,7 +12,7 @@ package struct FlatpakApp: Hashable, Sendable {
   package var id: String
 
   /// Where Flatpak puts the instance's key file.
-  package static let infoPath = "/.flatpak-info"
+  package static let infoPath = FlatpakInfo.path
   /// The variable that names another file for tests.
   package static let infoPathVariable = "NOTIFY_FLATPAK_INFO"
 

@@ -58,19 +58,6 @@ struct RoutedCenterTests {
     }
   }
 
-  /// Waits until the server shows a bubble titled `title`; its server id.
-  static func shown(_ bus: SchedulerBus, title: String) throws -> Int {
-    var shown: [String: Any]?
-    _ = waitUntil(timeout: 30) {
-      shown = bus.desktop.calls.last {
-        $0["call"] as? String == "Notify" && $0["summary"] as? String == title
-      }
-      return shown != nil
-    }
-    return try #require(
-      shown?["id"] as? Int, "\(title) was not shown: \(text(bus.folder.file("daemon.err")))")
-  }
-
   @Test func everyReadGoesToTheServiceAndShowsTheCentersAppOnly() async throws {
     // Given the daemon showing on the server, a bubble of Probe (through its routed center)
     // and one of Other (through gdbus), both with a button "yes"
@@ -86,8 +73,8 @@ struct RoutedCenterTests {
     _ = try bus.gdbus(
       "Present", "org.example.Other",
       "{'id': <'o1'>, 'title': <'Other'>, 'actions': <[{'key': <'yes'>, 'title': <'Yes'>}]>}")
-    let probeBubble = try Self.shown(bus, title: "Probe")
-    let otherBubble = try Self.shown(bus, title: "Other")
+    let probeBubble = try bus.shown(title: "Probe")
+    let otherBubble = try bus.shown(title: "Other")
 
     // When it asks what is on screen, by thread too, and for its history
     let delivered = try await center.delivered()
@@ -193,7 +180,7 @@ struct RoutedCenterTests {
         _ = try bus.gdbus(
           "Present", Self.probe,
           "{'id': <'\(id)'>, 'title': <'\(id)'>, 'actions': <[{'key': <'yes'>, 'title': <'Yes'>}]>}")
-        try bus.desktop.drive("Click", "\(try Self.shown(bus, title: id))", "yes", "")
+        try bus.desktop.drive("Click", "\(try bus.shown(title: id))", "yes", "")
         arrived = waitUntil(timeout: 10) { heard.value.contains("\(id) yes") }
       }
       // Then the center's events have the click

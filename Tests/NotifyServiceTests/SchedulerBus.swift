@@ -116,6 +116,16 @@ final class SchedulerBus {
     return pid
   }
 
+  /// Waits until the scripted server shows a bubble titled `title`; its server id.
+  func shown(title: String) throws -> Int {
+    var shown: [String: Any]?
+    _ = waitUntil(timeout: 30) {
+      shown = desktop.calls.last { $0["call"] as? String == "Notify" && $0["summary"] as? String == title }
+      return shown != nil
+    }
+    return try #require(shown?["id"] as? Int, "\(title) was not shown: \(text(folder.file("daemon.err")))")
+  }
+
   /// `notify ARGUMENTS` on the same store.
   func notify(_ arguments: String...) throws -> CommandRunner.Result {
     try CommandRunner(environment: environment).run(arguments)

@@ -21,7 +21,7 @@ struct SchedulerExampleTests {
     _ = try bus.gdbus(
       "Present", Self.app,
       "{'id': <'earlier'>, 'title': <'Earlier'>, 'actions': <[{'key': <'later'>, 'title': <'Later'>}]>}")
-    try bus.desktop.drive("Click", "\(try Self.shown(bus, title: "Earlier"))", "later", "")
+    try bus.desktop.drive("Click", "\(try bus.shown(title: "Earlier"))", "later", "")
     let waits = waitUntil(timeout: 30) {
       ((try? bus.notify("history", "--json", "--app", Self.app).stdout) ?? "").contains("\"activated\"")
     }
@@ -38,7 +38,7 @@ struct SchedulerExampleTests {
     #expect(scheduled, "\(text(out)) \(text(bus.folder.file("example.err")))")
     #expect(text(out).contains("while closed: earlier action later"), "\(text(out))")
     // When its reminder is shown and the user picks "Done"
-    let bubble = try Self.shown(bus, title: "Stretch")
+    let bubble = try bus.shown(title: "Stretch")
     try bus.desktop.drive("Click", "\(bubble)", "done", "")
     // Then it heard the click on "Done" and ended with 0 (its withdraw finds the bubble gone
     // already or closes it: a server closes a bubble when one of its buttons is picked)
@@ -48,18 +48,5 @@ struct SchedulerExampleTests {
     #expect(CommandRunner.exitCode(ofWaitStatus: status) == 0, "\(text(bus.folder.file("example.err")))")
     #expect(text(out).contains("Activated"), "\(text(out))")
     #expect(text(out).contains("'done'"), "\(text(out))")
-  }
-
-  /// Waits until the server shows a bubble titled `title`; its server id.
-  static func shown(_ bus: SchedulerBus, title: String) throws -> Int {
-    var shown: [String: Any]?
-    _ = waitUntil(timeout: 30) {
-      shown = bus.desktop.calls.last {
-        $0["call"] as? String == "Notify" && $0["summary"] as? String == title
-      }
-      return shown != nil
-    }
-    return try #require(
-      shown?["id"] as? Int, "\(title) was not shown: \(text(bus.folder.file("daemon.err")))")
   }
 }

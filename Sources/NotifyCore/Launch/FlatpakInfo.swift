@@ -7,6 +7,9 @@ package struct FlatpakInfo: Equatable, Sendable {
   /// The values by group, then key (keys with a locale, `name[de]`, are kept as written).
   package private(set) var groups: [String: [String: String]] = [:]
 
+  /// Where Flatpak binds the instance's file inside its sandbox.
+  package static let path = "/.flatpak-info"
+
   /// The most bytes read of the file (real ones are a few KiB).
   package static let maximumBytes = 65_536
 

@@ -1,6 +1,7 @@
 import CSystemd
 import Foundation
 import Glibc
+import NotifyCore
 
 /// A bus connection made inside a Flatpak sandbox, through a relay that holds sd-bus's
 /// `BEGIN` back until the bus has answered its authentication (README "Decisions",
@@ -17,7 +18,7 @@ import Glibc
 enum HandshakeRelay {
   /// Whether connections of this process go through the relay: inside a Flatpak sandbox,
   /// whose session bus is the proxy's (`/.flatpak-info` is there in every one).
-  static let isNeeded = access("/.flatpak-info", F_OK) == 0
+  static let isNeeded = access(FlatpakInfo.path, F_OK) == 0
 
   /// The path of the session bus at `address` (`unix:path=...`, the first such entry), or
   /// of this process's (`DBUS_SESSION_BUS_ADDRESS`, else `$XDG_RUNTIME_DIR/bus`).
@@ -83,11 +84,15 @@ enum HandshakeRelay {
       pollfd(fd: client, events: Int16(POLLIN), revents: 0),
       pollfd(fd: server, events: Int16(POLLIN), revents: 0),
     ]
+    // One buffer and one control buffer for the connection's life, not one per message.
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    var control = [UInt8](
+      repeating: 0, count: Int(notify_cmsg_space(Int32(maximumDescriptors * MemoryLayout<Int32>.size))))
     while true {
       guard poll(&fds, 2, -1) >= 0 || errno == EINTR else { return }
       for (index, entry) in fds.enumerated() where entry.revents != 0 {
         let (from, to) = index == 0 ? (client, server) : (server, client)
-        guard copy(from: from, to: to) else {
+        guard copy(from: from, to: to, buffer: &buffer, control: &control) else {
           shutdown(to, Int32(SHUT_RDWR))
           return
         }
@@ -164,10 +169,7 @@ enum HandshakeRelay {
 
   /// Copies what one `recvmsg` on `from` returns to `to`, descriptors included (sent with
   /// the first bytes, as they came, then closed here). False at end of file or on an error.
-  private static func copy(from: Int32, to: Int32) -> Bool {
-    var buffer = [UInt8](repeating: 0, count: 65536)
-    let controlSize = Int(notify_cmsg_space(Int32(maximumDescriptors * MemoryLayout<Int32>.size)))
-    var control = [UInt8](repeating: 0, count: controlSize)
+  private static func copy(from: Int32, to: Int32, buffer: inout [UInt8], control: inout [UInt8]) -> Bool {
     var received = 0
     var controlLength = 0
     buffer.withUnsafeMutableBytes { data in
