@@ -31,6 +31,17 @@ static inline int notify_sqlite_wal_index_header(sqlite3 *db, unsigned char *out
   return 0;
 }
 
+/// Syncs the WAL of `db`'s main database through SQLite's own descriptor of it (`xSync`):
+/// every commit made to it so far is on the disk when this returns 0 (SQLITE_OK). A store
+/// with no WAL open has nothing to sync. A first sync of a new WAL also syncs its folder,
+/// as SQLite's own commits do.
+static inline int notify_sqlite_sync_wal(sqlite3 *db) {
+  sqlite3_file *file = 0;
+  if (sqlite3_file_control(db, "main", SQLITE_FCNTL_JOURNAL_POINTER, &file) != SQLITE_OK) return SQLITE_ERROR;
+  if (!file || !file->pMethods) return SQLITE_OK;
+  return file->pMethods->xSync(file, SQLITE_SYNC_NORMAL);
+}
+
 /// The busy handler of every store connection (`notify_sqlite_busy_timeout`): while another
 /// connection holds the lock, look again every 100 µs for the first 10 ms, then every
 /// millisecond, until `timeout_ms` have passed since the first look (CLOCK_MONOTONIC, per

@@ -12,7 +12,11 @@ import NotifyCore
 /// the next firer finds these lines beside the dead firer's claims and records those
 /// occurrences as delivered instead of handing them over again. Only the one hand-off a
 /// crash interrupts between the sink's write and this line can repeat. The page cache
-/// keeps the line through `kill -9`, as it keeps SQLite's WAL (`synchronous = NORMAL`).
+/// keeps the line through `kill -9`; a power cut may take it, since it is not synced (a
+/// sync per hand-off would cost every delivery a disk write): the occurrences handed over
+/// since the firer's last record are then handed over again after the cut, marked late.
+/// A recorded delivery is never shown again, since the record is on the disk before
+/// anyone can read it (`SQLiteStore.Durability.eachCommit`).
 ///
 /// The file sits beside the store, `STORE-handoff-PID-STARTTIME-BOOT`, 0600 like every
 /// file of the store; it is emptied once its lines are recorded and removed when the

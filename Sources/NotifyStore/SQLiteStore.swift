@@ -36,6 +36,23 @@ public final class SQLiteStore: @unchecked Sendable {
   /// This connection's busy timeout.
   public let busyTimeout: TimeInterval
 
+  /// When a commit of this connection reaches the disk.
+  public let durability: Durability
+
+  /// When a commit reaches the disk: what an answer given after it promises.
+  public enum Durability: Sendable {
+    /// Each commit is on the disk before it returns, and before any process can read it
+    /// (SQLite's `synchronous = FULL` in WAL mode: the WAL is synced before the commit is
+    /// published in the WAL index). Whatever a caller is told after a write survives a power
+    /// cut. The default.
+    case eachCommit
+    /// A commit is published at once and reaches the disk at the next `sync()`
+    /// (`synchronous = NORMAL`): for a connection that answers many callers and makes
+    /// their commits durable together, one sync for all, before it answers any of them
+    /// (the D-Bus service's group commit).
+    case whenSynced
+  }
+
   /// The default store path: `$XDG_STATE_HOME/notify/notify.db` (`~/.local/state`).
   public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment)
     -> String
@@ -58,12 +75,14 @@ public final class SQLiteStore: @unchecked Sendable {
   /// a file of its own by one process and linked into place (`StoreCreator`); only a new,
   /// old or half-made store takes the migration lock (`StoreLock`).
   /// The whole open, lock and SQLite's busy waits together, keeps to one `busyTimeout`.
-  public init(path given: String, busyTimeout: TimeInterval = SQLiteStore.defaultBusyTimeout)
-    throws(NotifyError)
-  {
+  public init(
+    path given: String, busyTimeout: TimeInterval = SQLiteStore.defaultBusyTimeout,
+    durability: Durability = .eachCommit
+  ) throws(NotifyError) {
     let path = StoreFiles.filePath(given)
     self.path = path
     self.busyTimeout = busyTimeout
+    self.durability = durability
     var random = SystemRandomNumberGenerator()
     let writer = "\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
     self.writer = writer
@@ -75,9 +94,11 @@ public final class SQLiteStore: @unchecked Sendable {
     config.prepareDatabase { db in
       // A short process that closes last leaves the WAL for the next one: no checkpoint and
       // its syncs at every exit (the daemon checkpoints as it goes idle, `checkpointIfWritten()`).
+      // Its commits are on the disk already (`durability`).
       notify_sqlite_no_checkpoint_on_close(db.sqliteConnection)
       notify_sqlite_busy_timeout(db.sqliteConnection, deadline.remainingMilliseconds)
-      try db.execute(sql: "PRAGMA synchronous = NORMAL")
+      try db.execute(
+        sql: durability == .eachCommit ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
       // The WAL is cut back to this size whenever a checkpoint lets it start over.
       try db.execute(sql: "PRAGMA journal_size_limit = \(Self.walSizeLimit)")
       // History rows name their writer (HistoryWriter) without every caller passing it.
@@ -142,6 +163,20 @@ public final class SQLiteStore: @unchecked Sendable {
       throw error
     } catch {
       throw StoreErrors.map(error, path: path, busyTimeout: busyTimeout)
+    }
+  }
+
+  /// Puts every commit this connection made on the disk (one sync of the WAL): what a
+  /// `whenSynced` connection calls before it answers the callers whose writes it made. A
+  /// no-op cost for an `eachCommit` one, whose commits are on the disk already.
+  public func sync() throws(NotifyError) {
+    let status = try mappingErrors {
+      try queue.inDatabase { db in notify_sqlite_sync_wal(db.sqliteConnection) }
+    }
+    guard status == SQLITE_OK else {
+      throw NotifyError(
+        .ioError, "cannot sync the store \(Escaper.visible(path)) to the disk (SQLite error \(status))",
+        fix: "check the disk: notify cannot promise what it wrote there")
     }
   }
 

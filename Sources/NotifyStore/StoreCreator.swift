@@ -37,7 +37,7 @@ enum StoreCreator {
           throw Self.failure("link into place", temporary)
         }
       }
-      syncFolder(folder)
+      StoreFiles.syncFolder(folder)
     }
   }
 
@@ -83,15 +83,6 @@ enum StoreCreator {
     guard fd >= 0 else { throw failure("open", path) }
     defer { close(fd) }
     guard fsync(fd) == 0 else { throw failure("sync", path) }
-  }
-
-  /// Makes the new name durable (best effort: a folder that cannot be opened for it is one
-  /// the store could not be linked into either).
-  private static func syncFolder(_ folder: String) {
-    let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { return }
-    fsync(fd)
-    close(fd)
   }
 
   private static func failure(_ step: String, _ path: String) -> NotifyError {

@@ -86,6 +86,14 @@ enum StoreFiles {
   static func prepare(path: String) throws(NotifyError) {
     let folder = (path as NSString).deletingLastPathComponent
     if !folder.isEmpty, !FileManager.default.fileExists(atPath: folder) {
+      // The folders made here are made durable too: a store linked into a folder whose own
+      // name never reached the disk would be lost with it in a power cut.
+      var missing: [String] = []
+      var level = folder
+      while !level.isEmpty, level != "/", !FileManager.default.fileExists(atPath: level) {
+        missing.append(level)
+        level = (level as NSString).deletingLastPathComponent
+      }
       do {
         try FileManager.default.createDirectory(
           atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -94,6 +102,7 @@ enum StoreFiles {
           .ioError, "cannot create the store folder \(Escaper.visible(folder))",
           fix: "check the permissions of its parent")
       }
+      for made in missing.reversed() { syncFolder((made as NSString).deletingLastPathComponent) }
     }
     // An existing store is never opened here: closing any descriptor of a file drops every
     // POSIX lock this process holds on it, SQLite's included.
@@ -113,6 +122,15 @@ enum StoreFiles {
     var info = stat()
     guard stat(path, &info) == 0 else { return [] }
     return [Int(info.st_size), info.st_mtim.tv_sec, info.st_mtim.tv_nsec]
+  }
+
+  /// Makes the names in `folder` durable (`fsync` of the folder). Best effort: a folder that
+  /// cannot be opened for it is one nothing could be made in either.
+  static func syncFolder(_ folder: String) {
+    let fd = open(folder.isEmpty ? "." : folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    fsync(fd)
+    close(fd)
   }
 
   /// Whether anything is at `path` (a link included: `secure` refuses those).

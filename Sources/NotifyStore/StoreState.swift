@@ -24,7 +24,7 @@ enum StoreState: Equatable {
     return mode.lowercased() == "wal" ? .current : .needsSetUp
   }
 
-  /// Brings the store on `queue` to `current`: WAL mode (`synchronous` is already NORMAL),
+  /// Brings the store on `queue` to `current`: WAL mode (`synchronous` is already set),
   /// then the migrations. The caller holds the migration lock; another process may have
   /// finished the work while this one waited for it, so the state is read again first.
   static func setUp(_ queue: DatabaseQueue, path: String) throws {

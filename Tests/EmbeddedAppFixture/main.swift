@@ -5,7 +5,7 @@
 //
 //   embedded-app-fixture [--db PATH] --app APP [--sink auto|desktop|stdout]
 //                        [--presentation all|none] [--launch-response FILE [--exit]] [--no-fire]
-//                        [--log-level LEVEL]
+//                        [--log-level LEVEL] [--add N]
 //
 // Deliveries go to the chosen sink (stdout: JSON Lines, as `notify daemon --sink stdout`).
 // READY=1 goes to $NOTIFY_SOCKET once the firing loop has armed its timer; deliveries,
@@ -17,7 +17,9 @@
 // the way iOS tutorials show the launch path; with `--exit` it then exits. `--no-fire`
 // leaves its scheduled notifications to the daemon (it only listens). `--log-level info`
 // raises the library's log level (`NotifyLogging.level`, warning by default) before the
-// center is made, as an app that wants the library's info lines does.
+// center is made, as an app that wants the library's info lines does. `--add N` schedules
+// N notifications (`lib-1` ... `lib-N`, due in an hour) through the async `add`, writes
+// `added ID` to stdout as each call returns, and exits: what the app was told was stored.
 import Foundation
 import Logging
 import Notify
@@ -45,8 +47,20 @@ enum EmbeddedAppFixture {
     let launchFile = value("--launch-response")
     let exitAfterLaunch = arguments.contains("--exit")
     if let level = value("--log-level").flatMap(Logger.Level.init(rawValue:)) { NotifyLogging.level = level }
+    let adds = value("--add").flatMap(Int.init)
     do {
       let center = try LocalNotificationCenter(app: app, storePath: db, sink: sink)
+      if let adds {
+        for index in 1...max(1, adds) {
+          let id = "lib-\(index)"
+          try await center.add(
+            NotificationRequest(
+              identifier: id, content: NotificationContent(body: "added \(index)"),
+              trigger: .after(.seconds(3600))))
+          FileHandle.standardOutput.write(Data("added \(id)\n".utf8))
+        }
+        return
+      }
       if let launchFile {
         let response = try center.takeLaunchResponse()
         let text = response.map { $0.jsonRecord.compactText } ?? "none"

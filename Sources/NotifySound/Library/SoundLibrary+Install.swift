@@ -43,6 +43,8 @@ extension SoundLibrary {
           .ioError, "cannot install '\(Escaper.visible(destination))': \(Errno(rawValue: errno))",
           fix: "check the folder's permissions")
       }
+      // The new name is on the disk before the install is reported done.
+      Self.syncFolder(installFolder)
       return destination
     } catch {
       unlink(temporary)
@@ -103,12 +105,16 @@ extension SoundLibrary {
     _ = fsync(output)
   }
 
-  /// Creates `folder` and any missing parents with mode 0700.
+  /// Creates `folder` and any missing parents with mode 0700, each new one's name synced
+  /// to the disk.
   static func makeFolders(_ folder: String) throws(NotifyError) {
     var path = ""
     for component in folder.split(separator: "/") {
+      let parent = path.isEmpty ? "/" : path
       path += "/\(component)"
-      if mkdir(path, 0o700) != 0 && errno != EEXIST {
+      if mkdir(path, 0o700) == 0 {
+        syncFolder(parent)
+      } else if errno != EEXIST {
         throw NotifyError(
           .ioError, "cannot create '\(Escaper.visible(path))': \(Errno(rawValue: errno))",
           fix: "check that the folder's parent is writable, or set XDG_DATA_HOME")
@@ -119,6 +125,15 @@ extension SoundLibrary {
       throw NotifyError(
         .ioError, "'\(Escaper.visible(folder))' is not a folder", fix: "move the file away")
     }
+  }
+
+  /// Makes the names in `folder` durable (best effort: one that cannot be opened is one
+  /// nothing was written into).
+  static func syncFolder(_ folder: String) {
+    let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { return }
+    fsync(fd)
+    close(fd)
   }
 
   /// Copies in bounded chunks into a new file created 0600 with O_EXCL.
