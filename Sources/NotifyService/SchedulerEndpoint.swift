@@ -29,15 +29,29 @@ package final class SchedulerEndpoint: LoopAttachable {
   private var relaySource: OpaquePointer?
   /// The store's file names in its folder: a commit changes one of them.
   private let storeFiles: Set<String>
+  /// The answers of the calls run since the last sync, sent once their writes are on the
+  /// disk (`flush`): one sync for every call that came in meanwhile (group commit).
+  private var outbox: [(call: BusCall, answer: BusAnswer?)] = []
+  private var flushSource: OpaquePointer?
+  /// Whether answers wait for a shared sync; false: each call's commits are synced as they
+  /// are made and its answer goes at once (`NOTIFY_SERVICE_SYNC=each`, the baseline the
+  /// group commit is measured against).
+  private let groupsCommits: Bool
+  /// The most answers that wait for one sync: a client that sends without waiting for its
+  /// answers cannot hold the others' back for long.
+  static let outboxLimit = 64
 
   /// Opens a store connection at `storePath` and takes the bus name (on the bus at
   /// `address`, else the user's session bus); fails when another daemon has it.
   /// `present` shows a notification at once through the daemon's sink (`Firer.present`).
   package init(
-    storePath: String, address: String? = nil, clock: any NotifyClock,
+    storePath: String, address: String? = nil, clock: any NotifyClock, groupCommits: Bool = true,
     present: ((LocalNotification) throws(NotifyError) -> Void)? = nil
   ) throws {
-    let store = try SQLiteStore(path: storePath)
+    // Its commits are published at once and put on the disk together before any answer
+    // goes out (`flush`).
+    let store = try SQLiteStore(path: storePath, durability: groupCommits ? .whenSynced : .eachCommit)
+    groupsCommits = groupCommits
     self.storePath = storePath
     let base = (storePath as NSString).lastPathComponent
     storeFiles = [base, base + "-wal", base + "-journal"]
@@ -64,6 +78,16 @@ package final class SchedulerEndpoint: LoopAttachable {
   package func attach(to event: OpaquePointer, priority: Int32) throws {
     try server.attach(to: event, priority: priority)
     let me = Unmanaged.passUnretained(self).toOpaque()
+    // After every call the bus has ready (the bus's sources come first): one sync, then
+    // the answers.
+    _ = sd_event_add_defer(
+      event, &flushSource,
+      { _, userdata in
+        Unmanaged<SchedulerEndpoint>.fromOpaque(userdata!).takeUnretainedValue().flush()
+        return 0
+      }, me)
+    _ = sd_event_source_set_enabled(flushSource, Int32(SD_EVENT_OFF))
+    _ = sd_event_source_set_priority(flushSource, Int64(priority) + 1)
     // History grows by commits to the WAL: one relay per loop iteration, however many.
     _ = sd_event_add_defer(
       event, &relaySource,
@@ -90,12 +114,51 @@ package final class SchedulerEndpoint: LoopAttachable {
 
   /// Stops dispatching and releases the name.
   package func detach() {
+    flush()
     service.leaveAll()
     if let watch { sd_event_source_disable_unref(watch) }
     if let relaySource { sd_event_source_disable_unref(relaySource) }
+    if let flushSource { sd_event_source_disable_unref(flushSource) }
     watch = nil
     relaySource = nil
+    flushSource = nil
     server.detach()
+  }
+
+  // MARK: Answers
+
+  /// Keeps `answer` for the next flush (at once without group commit).
+  private func send(_ answer: BusAnswer?, to call: BusCall) {
+    outbox.append((call, answer))
+    if !groupsCommits || outbox.count >= Self.outboxLimit || flushSource == nil {
+      flush()
+    } else {
+      _ = sd_event_source_set_enabled(flushSource, Int32(SD_EVENT_ONESHOT))
+    }
+  }
+
+  /// Puts every commit of the calls answered since the last flush on the disk, with one
+  /// sync, then sends their answers (reads too: no caller hears of a write that a power
+  /// cut could take back). A sync that fails turns every answer into a `Failed` error.
+  func flush() {
+    guard !outbox.isEmpty else { return }
+    let answers = outbox
+    outbox.removeAll(keepingCapacity: true)
+    var failure: NotifyError?
+    if groupsCommits {
+      do { try service.store.syncIfChanged() } catch { failure = error }
+    }
+    for (call, answer) in answers {
+      do {
+        if let failure {
+          try call.failure(SchedulerError.failed(failure.description).name, failure.description)?.send()
+        } else {
+          try answer?.send()
+        }
+      } catch {
+        logger.notice("could not answer \(call.member) from \(call.sender): \(error)")
+      }
+    }
   }
 
   /// Sends the signals for what history gained since the last relay.
@@ -114,28 +177,29 @@ package final class SchedulerEndpoint: LoopAttachable {
 
   private func handle(_ call: BusCall) {
     do {
+      let answer: BusAnswer?
       switch (call.interface, call.member) {
       case ("org.freedesktop.DBus.Introspectable", "Introspect"):
-        try call.reply([.string(SchedulerInterface.introspection)])
+        answer = try call.answer([.string(SchedulerInterface.introspection)])
       case ("org.freedesktop.DBus.Properties", _):
-        try properties(call)
+        answer = try properties(call)
       case (SchedulerInterface.name, let member), (nil, let member):
-        try method(member, call)
+        answer = try method(member, call)
       default:
-        try call.fail(
+        answer = try call.failure(
           "org.freedesktop.DBus.Error.UnknownInterface",
           "no interface \(call.interface ?? "") at \(SchedulerInterface.path)")
       }
+      send(answer, to: call)
     } catch {
       logger.notice("could not answer \(call.member) from \(call.sender): \(error)")
     }
   }
 
-  private func method(_ member: String, _ call: BusCall) throws(BusFailure) {
+  private func method(_ member: String, _ call: BusCall) throws(BusFailure) -> BusAnswer? {
     guard let signature = SchedulerService.signatures[member] else {
-      try call.fail(
+      return try call.failure(
         "org.freedesktop.DBus.Error.UnknownMethod", "no method \(member) in \(SchedulerInterface.name)")
-      return
     }
     do {
       guard call.signature == signature else {
@@ -154,30 +218,31 @@ package final class SchedulerEndpoint: LoopAttachable {
           logger.notice("cannot tell when \(caller.connection) leaves: \(error)")
         }
       }
-      try call.reply(reply)
+      return try call.answer(reply)
     } catch let error as SchedulerError {
-      try call.fail(error.name, error.description)
+      return try call.failure(error.name, error.description)
     } catch let error as BusFailure {
       throw error
     } catch {
-      try call.fail("org.freedesktop.DBus.Error.Failed", "\(error)")
+      return try call.failure("org.freedesktop.DBus.Error.Failed", "\(error)")
     }
   }
 
-  private func properties(_ call: BusCall) throws(BusFailure) {
+  private func properties(_ call: BusCall) throws(BusFailure) -> BusAnswer? {
     let arguments = (try? call.arguments(limits: SchedulerService.readLimits)) ?? []
     let version = BusValue.uint32(SchedulerInterface.version)
     switch (call.member, call.signature, arguments.first) {
     case ("Get", "ss", .string(SchedulerInterface.name)?) where arguments.last == .string("Version"):
-      try call.reply([.variant(version)])
+      return try call.answer([.variant(version)])
     case ("GetAll", "s", .string(SchedulerInterface.name)?):
-      try call.reply([.vardict([("Version", version)])])
+      return try call.answer([.vardict([("Version", version)])])
     case ("GetAll", "s", _):
-      try call.reply([.vardict([])])
+      return try call.answer([.vardict([])])
     case ("Set", _, _):
-      try call.fail("org.freedesktop.DBus.Error.PropertyReadOnly", "the scheduler's properties are read-only")
+      return try call.failure(
+        "org.freedesktop.DBus.Error.PropertyReadOnly", "the scheduler's properties are read-only")
     default:
-      try call.fail("org.freedesktop.DBus.Error.InvalidArgs", "no such property")
+      return try call.failure("org.freedesktop.DBus.Error.InvalidArgs", "no such property")
     }
   }
 
@@ -211,7 +276,11 @@ extension SchedulerEndpoint {
     // the default stays off while the suite's many daemons share one bus (README).
     guard environment["NOTIFY_SCHEDULER"] == "on" else { return nil }
     do {
-      return try SchedulerEndpoint(storePath: storePath, clock: clock, present: present)
+      // NOTIFY_SERVICE_SYNC=each: a sync per commit and each answer at once, the baseline
+      // of the group commit's benchmark (BENCHMARKS).
+      return try SchedulerEndpoint(
+        storePath: storePath, clock: clock, groupCommits: environment["NOTIFY_SERVICE_SYNC"] != "each",
+        present: present)
     } catch {
       Logger(label: "notify.service").notice(
         "no \(SchedulerInterface.name) on the session bus: \(error)")

@@ -19,6 +19,8 @@ public final class SQLiteStore: @unchecked Sendable {
   let dataVersion = Locked(0)
   /// The WAL's size and time of change when a checkpoint last copied all of it.
   let checkpointedWAL = Locked<[Int]>([])
+  /// The connection's count of changed rows at its last `syncIfChanged()`.
+  let syncedChanges = Locked(0)
   /// Whether outlooks count the pending notifications (`countPendingInOutlook()`).
   let countsPending = Locked(false)
   /// This connection's transactions, once counted (`countTransactions()`).
@@ -178,6 +180,17 @@ public final class SQLiteStore: @unchecked Sendable {
         .ioError, "cannot sync the store \(Escaper.visible(path)) to the disk (SQLite error \(status))",
         fix: "check the disk: notify cannot promise what it wrote there")
     }
+  }
+
+  /// Syncs (`sync()`) when this connection changed a row since its last sync; returns
+  /// whether it synced. What a `whenSynced` connection runs before its answers go out.
+  @discardableResult
+  public func syncIfChanged() throws(NotifyError) -> Bool {
+    let changes = try mappingErrors { try queue.inDatabase { $0.totalChangesCount } }
+    guard changes != syncedChanges.value else { return false }
+    try sync()
+    syncedChanges.value = changes
+    return true
   }
 
   /// The schema this version writes: its last migration's name (`notify --version`).

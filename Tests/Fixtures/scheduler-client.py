@@ -19,9 +19,14 @@ distribution's python3-gi. Each command prints one JSON object on stdout:
   scheduler-client.py listen APP RECORD      Subscribe(APP), then append each signal it receives
                                              to RECORD as a JSON line; prints {"result": "ready"}
                                              once subscribed; runs until killed
+
+With CUT_AFTER_ANSWER=1 in the environment the client kills its whole process group
+(SIGKILL) right after printing: a power cut the moment an answer arrived.
 """
 import json
+import os
 import re
+import signal
 import sys
 
 import gi
@@ -52,6 +57,10 @@ def call(method, parameters, timeout_ms=60000, fds=None):
 
 def out(value):
     print(json.dumps(value), flush=True)
+    if os.environ.get("CUT_AFTER_ANSWER") == "1":
+        # The power goes the moment the answer is in (the power-cut tests): everything of
+        # this process group stops before the daemon can do anything more.
+        os.killpg(0, signal.SIGKILL)
 
 
 def main(argv):

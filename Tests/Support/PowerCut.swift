@@ -80,8 +80,9 @@ public final class PowerCut: @unchecked Sendable {
 
   /// Runs `script` under `/bin/sh` in a session of its own, every process of it with the
   /// shim; cuts the power after `cutAfterSyncs` syncs or `cutAfter` seconds, whichever
-  /// comes first, and otherwise waits for it to end (at most `timeout` seconds). After a
-  /// cut every process of the run is gone when this returns, and `restore()` comes next.
+  /// comes first, and otherwise once the script ended (at most `timeout` seconds: what it
+  /// left running goes with the power). Every process of the run is gone when this
+  /// returns, and `restore()` comes next.
   public func run(
     _ script: String, arguments: [String] = [], environment extra: [String: String] = [:],
     cutAfterSyncs: Int? = nil, cutAfter seconds: Double? = nil, timeout: TimeInterval = 120
@@ -107,11 +108,10 @@ public final class PowerCut: @unchecked Sendable {
       usleep(1000)
     }
     let killedByShim = ended && (status & 0x7f) == SIGKILL
-    if !ended {
-      // The power goes now (or the run took too long: that is a failure, reported below).
-      kill(-leader, SIGKILL)
-      _ = waitpid(leader, &status, 0)
-    }
+    // The power goes now, for what the run left running too (a daemon it started), or the
+    // run took too long: that is a failure, reported below.
+    kill(-leader, SIGKILL)
+    if !ended { _ = waitpid(leader, &status, 0) }
     // Every process of the group, the ones the shell left behind included, is gone
     // before the disk is looked at.
     let gone = Date() + 10

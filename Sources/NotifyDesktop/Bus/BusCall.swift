@@ -42,21 +42,47 @@ package struct BusCall {
 
   /// Answers with `values`.
   package func reply(_ values: [BusValue]) throws(BusFailure) {
-    guard expectsReply else { return }
-    var reply: OpaquePointer? = nil
-    try BusFailure.check(sd_bus_message_new_method_return(message.handle, &reply), "creating a reply")
-    let answer = BusMessage(adopting: reply!)
-    for value in values { try answer.append(value) }
-    try BusFailure.check(
-      sd_bus_send(sd_bus_message_get_bus(message.handle), answer.handle, nil), "sending a reply")
+    try answer(values)?.send()
   }
 
   /// Answers with the D-Bus error `name` (`org.example.Error.NotFound`) and `text`.
   package func fail(_ name: String, _ text: String) throws(BusFailure) {
-    guard expectsReply else { return }
+    try failure(name, text)?.send()
+  }
+
+  /// The reply with `values`, made now and sent later (`BusAnswer.send`); nil when the
+  /// caller wants none.
+  package func answer(_ values: [BusValue]) throws(BusFailure) -> BusAnswer? {
+    guard expectsReply else { return nil }
+    var reply: OpaquePointer? = nil
+    try BusFailure.check(sd_bus_message_new_method_return(message.handle, &reply), "creating a reply")
+    let answer = BusMessage(adopting: reply!)
+    for value in values { try answer.append(value) }
+    return BusAnswer(message: answer)
+  }
+
+  /// The error reply `name` with `text`, made now and sent later; nil when the caller
+  /// wants none.
+  package func failure(_ name: String, _ text: String) throws(BusFailure) -> BusAnswer? {
+    guard expectsReply else { return nil }
     var error = notify_bus_error_null()
     defer { sd_bus_error_free(&error) }
     _ = sd_bus_error_set(&error, name, text)
-    try BusFailure.check(sd_bus_reply_method_error(message.handle, &error), "sending an error reply")
+    var reply: OpaquePointer? = nil
+    try BusFailure.check(
+      sd_bus_message_new_method_error(message.handle, &reply, &error), "creating an error reply")
+    return BusAnswer(message: BusMessage(adopting: reply!))
+  }
+}
+
+/// A reply made and not yet sent: a server that promises something in it (a write on the
+/// disk) sends it once the promise holds.
+package struct BusAnswer {
+  let message: BusMessage
+
+  /// Sends it on the connection the call came in on.
+  package func send() throws(BusFailure) {
+    try BusFailure.check(
+      sd_bus_send(sd_bus_message_get_bus(message.handle), message.handle, nil), "sending a reply")
   }
 }
