@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The figures of issue 26 in one table (BENCHMARKS.md, "Issue 26"): bursts of 5 at one
+# The figures of issue 26 in one table (BENCHMARKS.md, "Firing"): bursts of 5 at one
 # instant, 1000 at one instant, single arrivals 0.5 s apart (each against the sd-event
 # floor of the same round, round by round), the idle daemon's wake-ups and RSS, and store
 # transactions per delivery. Run it through `.ci/bench`, which builds first:

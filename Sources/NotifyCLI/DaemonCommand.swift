@@ -45,7 +45,7 @@ struct DaemonCommand: ParsableCommand {
     // Before any thread exists, so that SIGTERM reaches the loop's signalfd only.
     FiringLoop.blockTerminationSignals()
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
-    // The daemon logs every delivery, click and sink switch (README, "Logs inside an app").
+    // The daemon logs every delivery, click and sink switch (docs/decisions/0064).
     NotifyLogging.level = .info
     let grace = try misfireGrace.map { text throws(NotifyError) in
       try DurationArgument.parse(text, option: "--misfire-grace")
@@ -62,7 +62,7 @@ struct DaemonCommand: ParsableCommand {
         clickReach: sinks.clickReach))
     // The loop's thread owns the firer and the sinks; other threads send it jobs.
     let owner = SinkOwner(label: "notify.daemon")
-    // The scheduler on the session bus (README "D-Bus service"), on a thread of its own so
+    // The scheduler on the session bus (docs/dbus.md), on a thread of its own so
     // that no call holds a hand-off; it shows `Present`ed notifications through this
     // firer, on the loop's thread, as `notify now` does.
     // Safe: used by the job below only, which runs on the owner, the loop's thread.

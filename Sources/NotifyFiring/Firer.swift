@@ -495,7 +495,7 @@ public final class Firer {
   /// reader, the notification server) is usually put on this CPU, the kernel expecting the
   /// writer to sleep next; recording, logging and re-arming would keep it waiting for about
   /// a millisecond. Yield once, after the whole burst: when nothing else wants this CPU, it
-  /// returns at once. (BENCHMARKS.md, Fire latency: what the extra millisecond is.)
+  /// returns at once.
   private func record(_ burst: [HandOff]) {
     var handOffs = burst
     if !recordedEarly.isEmpty {

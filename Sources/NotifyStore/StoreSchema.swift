@@ -103,7 +103,7 @@ enum StoreSchema {
           """)
     }
     // `notify daemon` wrote dismissal reasons as Swift case names (`dismissedByUser`) while
-    // apps wrote the names README promises (`dismissed-by-user`); one engine writes the
+    // apps wrote the names history documents (`dismissed-by-user`); one engine writes the
     // latter now, and earlier rows are renamed so that history reads one way.
     migrator.registerMigration("v3-dismiss-reason-names") { db in
       for (old, new) in [

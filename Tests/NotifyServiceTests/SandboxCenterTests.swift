@@ -2,8 +2,8 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// The library inside a Flatpak sandbox goes through notify's service on the host (README
-/// "Inside a sandbox (Flatpak)"): the daemon on the harness's private bus with the
+/// The library inside a Flatpak sandbox goes through notify's service on the host
+/// (docs/sandboxes.md): the daemon on the harness's private bus with the
 /// scripted notification server, `sandbox-center-fixture` inside `bwrap` with a
 /// `/.flatpak-info` naming org.example.Probe, and `notify` on the host store as the judge.
 @Suite(
