@@ -82,8 +82,9 @@ struct DaemonCommand: ParsableCommand {
         sinks.desktop, scheduler.map { LoopThread($0, name: "notify.service", owner: owner) }),
       owner: owner)
     // Short-lived processes close without a checkpoint: the daemon makes one as it goes idle,
-    // and removes the attachment copies no notification uses any more (issue 28: a last
-    // delivery's bubble closed, a notification replaced by another process).
+    // and removes the attachment copies no notification uses any more (after a
+    // last delivery's bubble closed, or a notification replaced by another process, nothing
+    // else may notice).
     loop.onIdle = {
       do { try store.checkpointIfWritten() } catch {
         Logger(label: "notify.store").notice("no checkpoint: \(error)")

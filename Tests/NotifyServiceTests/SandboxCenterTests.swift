@@ -17,7 +17,7 @@ import Testing
 struct SandboxCenterTests {
   /// Also through `xdg-dbus-proxy --filter --talk=io.github.notify.Scheduler1`, as Flatpak's
   /// `--talk-name` filters a sandbox's session bus: Debian 12's proxy (0.1.4) cuts off
-  /// sd-bus's pipelined handshake (flatpak/xdg-dbus-proxy issue 21), which the library's
+  /// sd-bus's pipelined handshake (https://github.com/flatpak/xdg-dbus-proxy/issues/21), which the library's
   /// `HandshakeRelay` paces.
   @Test(arguments: [false, true])
   func aSandboxedCenterSchedulesListsCancelsAndHearsClicksThroughTheService(throughProxy: Bool) throws {
