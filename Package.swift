@@ -1,7 +1,7 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// The targets read as the architecture (see README "Architecture"):
+// The targets read as the architecture (see docs/architecture.md):
 //
 //   NotifyCLI ─┬─ Notify ─┬─ NotifyFiring ─┬─ NotifySound ─┐
 //   ChatClient ┘          │                └─ NotifyZones ─┤
@@ -72,7 +72,7 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]
     ),
-    // The scheduler on the session bus (README "D-Bus service"), run by `notify daemon`.
+    // The scheduler on the session bus (docs/dbus.md), run by `notify daemon`.
     .target(
       name: "NotifyService",
       dependencies: [
@@ -112,6 +112,12 @@ let package = Package(
     // An app inside a Flatpak-like sandbox whose center goes through notify's service.
     .executableTarget(
       name: "sandbox-center-fixture", dependencies: ["Notify"], path: "Tests/SandboxCenterFixture"),
+    // The documentation's Swift examples (README.md, docs/, the DocC catalog), compiled here;
+    // .ci/doc-snippets checks that every example appears in it and uses public API only.
+    .executableTarget(
+      name: "doc-snippets",
+      dependencies: ["Notify", .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")],
+      path: "Tests/DocSnippets"),
     .testTarget(name: "NotifyCoreTests", dependencies: ["NotifyTestSupport", "NotifyCore"]),
     .testTarget(name: "NotifyZonesTests", dependencies: ["NotifyTestSupport", "NotifyZones"]),
     .testTarget(name: "NotifySoundTests", dependencies: ["NotifyTestSupport", "NotifySound"]),

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Scheduling over the D-Bus service (issue 27; BENCHMARKS.md, "Scheduling over the D-Bus
-# service: flood, systemd-run, one call"). Run it through `.ci/bench`, which builds first:
+# Scheduling over the D-Bus service (BENCHMARKS.md, "The D-Bus service"): one call against
+# its floors and the CLI, batches, other apps' fire latency while a client floods the
+# service, and systemd-run under a real user manager. Run it through `.ci/bench`, which builds first:
 #
 #   bash .ci/bench --only bus                 # about 6 minutes once built
 #   BUS_RT=1 bash .ci/bench --only bus        # everything under `chrt -f 1` (root)

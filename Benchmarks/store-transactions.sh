@@ -1,5 +1,5 @@
 #!/bin/bash
-# Store transactions per delivery of `notify daemon` (issue 26; BENCHMARKS.md, "Store
+# Store transactions per delivery of `notify daemon` (BENCHMARKS.md, "Store
 # transactions per delivery"): the daemon idle before, N notifications scheduled by other
 # processes for one instant 3 s ahead, counted from the moment they are scheduled until
 # they are delivered and the daemon is idle again. NOTIFY_STORE_TRACE=1 makes the store log

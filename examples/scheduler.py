@@ -3,7 +3,7 @@
 says which click launched it (when one did) and which buttons were picked while it was
 closed, schedules a reminder with two buttons,
 prints what happens to it while it runs (Delivered, Activated with the button's key,
-Dismissed), and withdraws it from the screen after a click on "Done". README "D-Bus service" documents every method and key.
+Dismissed), and withdraws it from the screen after a click on "Done". docs/dbus.md documents every method and key.
 
   examples/scheduler.py [--app org.example.Reminder] [--in 10s]
 

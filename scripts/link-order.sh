@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Writes scripts/link-order.txt: the functions notify runs, in the order the release link
 # puts them first (scripts/release-flags.sh). Run it again after large changes; a stale
-# list costs memory and start-up time (BENCHMARKS.md, "Idle cost"), never correctness:
+# list costs memory and start-up time (BENCHMARKS.md, "Idle cost"; docs/decisions/0066), never correctness:
 # names it lists that no longer exist are ignored, and new functions are placed after.
 #
 #   bash scripts/link-order.sh     about 3 minutes; needs valgrind, xvfb, dbus, dunst

@@ -1,7 +1,7 @@
 # The link layout of the installed notify, sourced by scripts/install.sh and .ci/bench so
 # that what is benchmarked is what is installed. Sets `release_flags`, the arguments to
 # add to `swift build -c release --static-swift-stdlib`. Why each (BENCHMARKS.md, "Idle
-# cost"):
+# cost"; docs/decisions/0066):
 #
 #   -function-sections        each function in a section of its own, so the linker can move it
 #   -use-ld=lld               lld: the symbol ordering below, and RELR

@@ -1,7 +1,6 @@
 #!/usr/bin/python3
 """Times calls of notify's D-Bus scheduler (io.github.notify.Scheduler1) against a running
-`notify daemon` on the session bus of the environment (BENCHMARKS.md, "Scheduling over the
-D-Bus service"). Prints one JSON object: milliseconds per case, with the floors of one
+`notify daemon` on the session bus of the environment (BENCHMARKS.md, "The D-Bus service"). Prints one JSON object: milliseconds per case, with the floors of one
 call (the bus daemon's GetId, notify's Peer.Ping and Version property) timed in the same
 rounds as one Schedule, and as many Schedule calls back to back.
 

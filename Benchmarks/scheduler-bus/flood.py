@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Floods notify's D-Bus scheduler (io.github.notify.Scheduler1) with `Schedule` calls, one
 batch of 64 after the other for one app, as fast as it can, until SIGTERM (BENCHMARKS.md,
-"Scheduling over the D-Bus service: flood, systemd-run, one call"). The batch's ids repeat,
+"The D-Bus service"). The batch's ids repeat,
 so each call replaces the app's 64 pending notifications (due in an hour: none fires).
 
   flood.py [--batch N] REPORT [APP]

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """One scheduled job made and removed, four ways, interleaved, under a real user manager
-(BENCHMARKS.md, "Scheduling over the D-Bus service: flood, systemd-run, one call"):
+(BENCHMARKS.md, "The D-Bus service"):
 
 - `systemd-run --user --on-active=1h --unit U true` (a process; the transient timer U.timer
   and its U.service), removed with `systemctl --user stop U.timer` (a process);

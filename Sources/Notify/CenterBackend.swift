@@ -1,6 +1,6 @@
 import NotifyCore
 
-/// Where a center's calls go (README "Inside a sandbox (Flatpak)"), decided once when the
+/// Where a center's calls go (docs/sandboxes.md), decided once when the
 /// center is made:
 ///
 /// - outside a sandbox: its own store (the one the daemon shares), as always;

@@ -3,7 +3,7 @@ import NotifyCore
 
 /// The Flatpak app this process runs as, when it runs inside a Flatpak sandbox: Flatpak
 /// binds the instance's key file at `/.flatpak-info`, and its `[Application] name` is the
-/// app id the portal and notify's D-Bus service act for (README "Inside a sandbox").
+/// app id the portal and notify's D-Bus service act for (docs/sandboxes.md).
 ///
 /// `NOTIFY_FLATPAK_INFO` names another file instead (an empty value: none), so that tests
 /// run the sandboxed paths without a sandbox; Flatpak never sets it.

@@ -71,8 +71,8 @@ extension LocalNotificationCenter {
 
   /// The app's notifications the desktop still shows, newest first
   /// (`deliveredNotifications()`): the `delivered` event of each one a notification server
-  /// took and that, as far as notify knows, is still on screen. See README "Embedding: the
-  /// Notify library" for exactly what counts; `history(limit:)` has every delivery.
+  /// took and that, as far as notify knows, is still on screen. The DocC article "Getting
+  /// started" says exactly what counts; `history(limit:)` has every delivery.
   public func delivered() async throws(NotificationError) -> [HistoryEvent] {
     if let service { return try await service.delivered() }
     let app = self.app

@@ -60,8 +60,8 @@ public final class LocalNotificationCenter: Sendable {
   /// as the `notify` command assembles its sinks: a `DesktopSink` gets the sound fallback
   /// and its answers go to history).
   ///
-  /// With `service`, the app's API goes to notify's service instead of `store` (README
-  /// "Inside a sandbox (Flatpak)"), and the service's signals reach `events` and `responses`.
+  /// With `service`, the app's API goes to notify's service instead of `store`
+  /// (docs/sandboxes.md), and the service's signals reach `events` and `responses`.
   package init(
     app: String, store: SQLiteStore, sink: any DeliverySink, clock: any NotifyClock = SystemClock(),
     service: SchedulerClient? = nil

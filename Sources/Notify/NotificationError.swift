@@ -47,8 +47,8 @@ public enum NotificationError: Error, Hashable, Sendable, CustomStringConvertibl
   /// (`io.github.notify.Scheduler1.Error.NotAllowed`).
   case notAllowed(String)
   /// The call has no equivalent where this center's calls go: inside a Flatpak sandbox they
-  /// go to notify's service on the host, which has no method for it (README "Inside a
-  /// sandbox (Flatpak)"); the text says why and what to do instead.
+  /// go to notify's service on the host, which has no method for it (docs/sandboxes.md
+  /// in notify's repository); the text says why and what to do instead.
   case notAvailable(String)
 
   /// What happened and what to do.

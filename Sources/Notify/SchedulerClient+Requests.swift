@@ -4,7 +4,7 @@ import NotifyDesktop
 import NotifySound
 
 /// The requests the client sends: one notification as the `a{sv}` the service's decoder
-/// takes (`SchedulerInterface.Keys`, README "Request keys"), its schedule as the trigger
+/// takes (`SchedulerInterface.Keys`, docs/dbus.md, "Request keys"), its schedule as the trigger
 /// keys, its files as descriptors.
 extension SchedulerClient {
   /// The open files of one request: the attachments' descriptors, then the sound file's

@@ -6,7 +6,7 @@ import NotifyDesktop
 /// `NotificationError` cases, `ListPending`'s records as `StoredNotification`s, the
 /// settings, the launch response, and its signals as `NotificationEvent`s.
 extension SchedulerClient {
-  /// The case for a failed call (README "Inside a sandbox (Flatpak)" has the table).
+  /// The case for a failed call (docs/sandboxes.md has the table).
   static func error(_ failure: SchedulerCallFailure) -> NotificationError {
     let text = failure.message
     switch failure.schedulerError {

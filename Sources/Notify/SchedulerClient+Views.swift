@@ -2,7 +2,7 @@ import Foundation
 import NotifyCore
 import NotifyDesktop
 
-/// The calls of the service's version 3 (README "D-Bus service"): what is on screen, the
+/// The calls of the service's version 3 (docs/dbus.md): what is on screen, the
 /// history, what quiet hours hold, the answers that waited, categories and the
 /// authorization request, each for the client's app only (the service decides which app
 /// that is), read back into the library's values.

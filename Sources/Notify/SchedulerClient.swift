@@ -4,8 +4,8 @@ import NotifyCore
 import NotifyDesktop
 import NotifySound
 
-/// A thin client of notify's service (`io.github.notify.Scheduler1`, README "D-Bus
-/// service") for a center inside a Flatpak sandbox (`CenterBackend.service`): each call is
+/// A thin client of notify's service (`io.github.notify.Scheduler1`,
+/// docs/dbus.md) for a center inside a Flatpak sandbox (`CenterBackend.service`): each call is
 /// one method of the service, its values the library's, its failures `NotificationError`s
 /// (`SchedulerClient+Responses.swift`). What it sends is what the service's decoder takes
 /// (`SchedulerClient+Requests.swift`, the keys in `SchedulerInterface.Keys`); files

@@ -30,8 +30,8 @@ public enum SinkChoice: String, CaseIterable, Sendable {
     case .stdout: return StdoutSink()
     case .desktop: return try DesktopSink()
     case .auto:
-      // A Flatpak app shows what is due through the Notification portal (README "Inside a
-      // sandbox"); outside a sandbox the portal is never used.
+      // A Flatpak app shows what is due through the Notification portal (docs/sandboxes.md);
+      // outside a sandbox the portal is never used.
       if FlatpakApp.current() != nil, let portal = try? PortalSink() { return portal }
       guard let desktop = try? DesktopSink(followingServer: .init()) else { return StdoutSink() }
       return AutoSink(desktop: desktop, stdout: StdoutSink())

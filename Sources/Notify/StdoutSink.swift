@@ -17,7 +17,7 @@ import NotifyZones
 ///
 /// A stdout that is the journal (a systemd unit's, named by `JOURNAL_STREAM`) gets nothing:
 /// the firer's log line ("delivered", with the id and app) is the record there, and the
-/// content stays in the store's history, never in the journal (README "Decisions").
+/// content stays in the store's history, never in the journal (docs/decisions/0011).
 package final class StdoutSink: BurstSink {
   public let name = "stdout"
   /// A burst's lines go out with one `write(2)`.

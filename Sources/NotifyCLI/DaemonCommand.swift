@@ -45,7 +45,7 @@ struct DaemonCommand: ParsableCommand {
     // Before any thread exists, so that SIGTERM reaches the loop's signalfd only.
     FiringLoop.blockTerminationSignals()
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
-    // The daemon logs every delivery, click and sink switch (README, "Logs inside an app").
+    // The daemon logs every delivery, click and sink switch (docs/decisions/0064).
     NotifyLogging.level = .info
     let grace = try misfireGrace.map { text throws(NotifyError) in
       try DurationArgument.parse(text, option: "--misfire-grace")
@@ -62,7 +62,7 @@ struct DaemonCommand: ParsableCommand {
         clickReach: sinks.clickReach))
     // The loop's thread owns the firer and the sinks; other threads send it jobs.
     let owner = SinkOwner(label: "notify.daemon")
-    // The scheduler on the session bus (README "D-Bus service"), on a thread of its own so
+    // The scheduler on the session bus (docs/dbus.md), on a thread of its own so
     // that no call holds a hand-off; it shows `Present`ed notifications through this
     // firer, on the loop's thread, as `notify now` does.
     // Safe: used by the job below only, which runs on the owner, the loop's thread.
@@ -82,8 +82,9 @@ struct DaemonCommand: ParsableCommand {
         sinks.desktop, scheduler.map { LoopThread($0, name: "notify.service", owner: owner) }),
       owner: owner)
     // Short-lived processes close without a checkpoint: the daemon makes one as it goes idle,
-    // and removes the attachment copies no notification uses any more (issue 28: a last
-    // delivery's bubble closed, a notification replaced by another process).
+    // and removes the attachment copies no notification uses any more (after a
+    // last delivery's bubble closed, or a notification replaced by another process, nothing
+    // else may notice).
     loop.onIdle = {
       do { try store.checkpointIfWritten() } catch {
         Logger(label: "notify.store").notice("no checkpoint: \(error)")

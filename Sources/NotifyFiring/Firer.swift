@@ -47,7 +47,7 @@ public final class Firer {
   /// store reads stay off the hand-off).
   private var prepared: [ClaimKey: Preparation] = [:]
 
-  /// The store's last answer (issue 26), kept while nothing was committed since
+  /// The store's last answer, kept while nothing was committed since
   /// (`FiringStore.isUnchanged(since:)`) and the system zone is the one it was read in: a
   /// wake-up on the firer's own timer then claims or hands over without reading first.
   private var outlook: (FiringOutlook, zone: String)?
@@ -200,7 +200,8 @@ public final class Firer {
 
   /// A wake-up's result: the machine's `next` instant, or sooner when what quiet hours hold
   /// asks for a look when they end (held before and `stillHeld`, or held by this wake-up:
-  /// issue 25, the wake that holds the first one must arm the end of quiet too), or a
+  /// the wake that holds the first one must arm the end of quiet too, or quiet hours that
+  /// end by themselves would keep it held until something else woke the firer), or a
   /// release the store could not record yet asks to be recorded.
   private func finished(_ report: BatchReport, next: Date?, stillHeld: Bool) -> Wake {
     let release = releaseDeadline(holding: stillHeld || report.held > 0)
@@ -293,8 +294,8 @@ public final class Firer {
   /// After one of the firer's own commits (a claim, a record) left the store at `version`:
   /// claims prepared at the mark that commit started from are still known to be this
   /// firer's (nobody committed in between), so they need no confirmation before their
-  /// hand-off for having been followed by the firer's own commit (issue 26: a burst of 1000
-  /// claimed 64 at a time confirmed all but the last batch, one read each).
+  /// hand-off for having been followed by the firer's own commit (else a burst of 1000
+  /// claimed 64 at a time would confirm all but the last batch, one read each).
   private func carryClaims(to version: StoreVersion?) {
     guard let version, version.since != nil else { return }
     // The keys first: changing `prepared` while iterating it would copy all of it.
@@ -495,7 +496,7 @@ public final class Firer {
   /// reader, the notification server) is usually put on this CPU, the kernel expecting the
   /// writer to sleep next; recording, logging and re-arming would keep it waiting for about
   /// a millisecond. Yield once, after the whole burst: when nothing else wants this CPU, it
-  /// returns at once. (BENCHMARKS.md, Fire latency: what the extra millisecond is.)
+  /// returns at once.
   private func record(_ burst: [HandOff]) {
     var handOffs = burst
     if !recordedEarly.isEmpty {

@@ -28,7 +28,7 @@ extension FiringLoop {
   /// `3 pending, next at 2026-11-22T08:00:00Z; delivering to desktop`.
   func statusLine() -> String {
     // The firer's outlook as its last transaction left it: no read of its own while the
-    // store is unchanged since (issue 26: transactions per delivery).
+    // store is unchanged since, so a status line costs the store nothing.
     let outlook = try? firer.currentOutlook()
     let count = outlook?.pending ?? (try? pendingCount?()).flatMap { $0 }
     let next = outlook.map { $0.next?.instant }

@@ -380,7 +380,7 @@ public final class FiringLoop: @unchecked Sendable {
     }
     // A new folder of zones, or /etc/localtime leading elsewhere, joins the watch: after
     // the hand-offs, which it would delay by about 50 µs (it resolves /etc/localtime and
-    // compares the watched folders; BENCHMARKS.md, "Issue 26").
+    // compares the watched folders).
     defer { zoneDataWatch?.update() }
     do {
       let wake = try firer.wake(task: task) { [unowned self] in self.pingWatchdog() }

@@ -6,8 +6,7 @@ import Foundation
 /// A checkpoint restarts the WAL, and the next commit after it syncs the WAL's new header;
 /// the checkpoint itself syncs the WAL and the store file. Run after every commit of a
 /// client calling the D-Bus service back to back, that was three `fdatasync`s per call,
-/// one of them inside the call (BENCHMARKS.md, "Scheduling over the D-Bus service: flood,
-/// systemd-run, one call"). Paced, a stream of commits is checkpointed once per `spacing`
+/// one of them inside the call (BENCHMARKS.md, "The D-Bus service"). Paced, a stream of commits is checkpointed once per `spacing`
 /// and once after its last commit; a single commit after a quiet time still at once.
 ///
 /// ```swift

@@ -6,7 +6,7 @@ import Synchronization
 
 /// Runs something attachable on an sd-event loop and a thread of its own instead of on
 /// the loop it is attached to: `notify daemon`'s D-Bus service, so that a long call (a
-/// batch of 1000) never holds a hand-off that is due (README "D-Bus service"). The member
+/// batch of 1000) never holds a hand-off that is due (docs/decisions/0058). The member
 /// is used on that thread only, from `attach` to `detach`; it reaches the firing loop's
 /// firer and sinks only through their owner's jobs (`SinkOwner.runBlocking`).
 package final class LoopThread: LoopAttachable, @unchecked Sendable {

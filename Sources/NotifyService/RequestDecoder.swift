@@ -3,8 +3,7 @@ import NotifyCore
 import NotifyDesktop
 
 /// Turns one request's `a{sv}` into a checked `LocalNotification`: the keys mirror
-/// `notify schedule`'s flags and the JSON of `notify list --json` (README "D-Bus
-/// service"), the schedule comes from the CLI's own `ScheduleSpec` and the content from
+/// `notify schedule`'s flags and the JSON of `notify list --json` (docs/dbus.md), the schedule comes from the CLI's own `ScheduleSpec` and the content from
 /// the CLI's `Validator`, so a notification scheduled over the bus is one the CLI could
 /// have stored. Pure: `now` and the zones come in. An unknown key or a value of the wrong
 /// type is refused, naming the key.

@@ -6,7 +6,7 @@ import NotifyDesktop
 import NotifyFiring
 import NotifyStore
 
-/// The scheduler on the session bus (README "D-Bus service"): owns
+/// The scheduler on the session bus (docs/dbus.md): owns
 /// `io.github.notify.Scheduler1`, answers calls to its object with `SchedulerService`,
 /// and sends the `Delivered`, `Activated` and `Dismissed` signals of an app to the
 /// connections that subscribed to it, and to no other.
@@ -273,7 +273,7 @@ extension SchedulerEndpoint {
   ) -> SchedulerEndpoint? {
     // Off unless NOTIFY_SCHEDULER=on (the unit and the activation file set it). The once a
     // second wake-up once blamed on it was libdispatch's workqueue monitor (StoreCreator);
-    // the default stays off while the suite's many daemons share one bus (README).
+    // the default stays off while the suite's many daemons share one bus (docs/decisions/0069).
     guard environment["NOTIFY_SCHEDULER"] == "on" else { return nil }
     do {
       // NOTIFY_SERVICE_SYNC=each: a sync per commit and each answer at once, the baseline

@@ -8,7 +8,7 @@ extension SchedulerInterface {
   package static let introspection = """
     <!DOCTYPE node PUBLIC "-//freedesktop//DTD D-BUS Object Introspection 1.0//EN"
      "http://www.freedesktop.org/standards/dbus/1.0/introspect.dtd">
-    <!-- notify's scheduler, version 1: README "D-Bus service" says what every key means. -->
+    <!-- notify's scheduler, version 1: docs/dbus.md says what every key means. -->
     <node name="/io/github/notify/Scheduler1">
       <interface name="io.github.notify.Scheduler1">
         <method name="Schedule">

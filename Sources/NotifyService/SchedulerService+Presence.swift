@@ -2,7 +2,7 @@ import Foundation
 import NotifyCore
 import NotifyStore
 
-/// A subscribed app is a running app (README "Decisions"): while a connection hears an
+/// A subscribed app is a running app (docs/decisions/0037): while a connection hears an
 /// app's signals, the daemon keeps a presence row for the app in the store, as a process
 /// of the app that runs a center does. A click then reaches it as it reaches any running
 /// app (history, heard as `Activated`) instead of also being kept as an answer that waits

@@ -2,7 +2,7 @@ import NotifyCore
 import NotifyDesktop
 import NotifyStore
 
-/// The methods of version 3 (README "D-Bus service", "Methods"): what a sandboxed app's
+/// The methods of version 3 (docs/dbus.md, "Methods"): what a sandboxed app's
 /// center reads through the service instead of a store it cannot reach (what is on screen,
 /// history, what quiet hours hold, the answers that waited) and its authorization request.
 /// Each reads or takes the calling app's rows only (`app` is the one `Caller.app(claimed:)`

@@ -1,7 +1,7 @@
 import Foundation
 import NotifyCore
 
-/// Where a store keeps its notifications' attachments (issue 28): a folder beside the store
+/// Where a store keeps its notifications' attachments: a folder beside the store
 /// file, `<store>.attachments/<app>/`, 0700 like the store's, each kept copy 0600 and named
 /// by its notification and the scheduling that kept it (`<id>.<token>.<index>.<ext>`), so
 /// that a replacement never touches the copies of the notification it replaces.

@@ -3,7 +3,7 @@ import GRDB
 /// A row whose columns are found by hashing their names. GRDB finds a column of a copied row
 /// by comparing the name, lowercased, with every column name, lowercased, at each look-up:
 /// the 32 look-ups of a `notification` row cost about 20 µs, a quarter of what a claim costs
-/// per occurrence (BENCHMARKS.md, "1000 at one instant (stop 35)"). Values convert as the
+/// per occurrence (perf, a burst of 1000). Values convert as the
 /// row's own subscript converts them (GRDB's `decode(atIndex:)`); names are matched exactly,
 /// as the `SELECT`s of this module spell them, the leftmost of a name winning.
 struct ColumnValues {

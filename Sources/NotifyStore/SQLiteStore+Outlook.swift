@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import NotifyCore
 
-/// The one read of a wake-up (issue 26): everything the firer needs to know of the store
+/// The one read of a wake-up: everything the firer needs to know of the store
 /// before it decides, in one transaction, with the instants (due rows, running apps'
 /// deferrals, abandoned claims, live firers' lease expiries) folded into one `next`.
 extension SQLiteStore {

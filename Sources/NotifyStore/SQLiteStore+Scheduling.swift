@@ -126,7 +126,7 @@ extension SQLiteStore {
         // checks before handing over and skips it.
         let claimed = try cancelClaims(
           app: app, id: id, recording: rows.isEmpty, at: now, probes: probes, in: db)
-        // What quiet hours hold is the app's to withdraw too (issue 25).
+        // What quiet hours hold is the app's to withdraw too.
         let held = try cancelHeld(app: app, id: id, at: now, probes: probes, in: db)
         if rows.isEmpty && !claimed && held.isEmpty { missing.append(id) }
       }

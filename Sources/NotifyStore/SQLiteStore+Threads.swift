@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import NotifyCore
 
-/// The `thread_bubble` table: the bubble each app's thread shows (issue 28), as the
+/// The `thread_bubble` table: the bubble each app's thread shows, as the
 /// notification it shows now and how many it stood for. The bubble itself is that
 /// notification's `desktop_id`, so a bubble the server closed (its id forgotten) is no
 /// thread's any more. Written with the delivery that showed it, read with the claim that

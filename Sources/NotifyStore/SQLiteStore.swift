@@ -125,7 +125,7 @@ public final class SQLiteStore: @unchecked Sendable {
     } catch {
       throw StoreErrors.map(error, path: path, busyTimeout: busyTimeout)
     }
-    // Issue 26: what each command costs the store, counted by anyone (`StoreTransactions`).
+    // What each command costs the store, counted by anyone (`StoreTransactions`).
     if let trace = ProcessInfo.processInfo.environment["NOTIFY_STORE_TRACE"], !trace.isEmpty, trace != "0" {
       countTransactions(log: true)
     }
@@ -203,8 +203,8 @@ public final class SQLiteStore: @unchecked Sendable {
   /// This connection checkpoints the WAL itself (the daemon): SQLite's automatic checkpoint,
   /// which runs inside a commit once the WAL holds 1000 pages and syncs the store file
   /// twice, is turned off for it, so a burst's claims and records never wait for a
-  /// checkpoint (issue 26: the last of 1000 at one instant came 99-304 ms late under disk
-  /// load with it, 36-43 ms without). `checkpointIfLarge()` after each wake-up and
+  /// checkpoint (with it, under disk load, the last of 1000 at one instant came 99-304 ms
+  /// late; without it 36-43 ms). `checkpointIfLarge()` after each wake-up and
   /// `checkpointIfWritten()` at idle keep the WAL bounded instead; other processes keep the
   /// automatic one.
   public func takeCheckpoints() throws(NotifyError) {

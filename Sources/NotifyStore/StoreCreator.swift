@@ -56,7 +56,7 @@ enum StoreCreator {
     // Kept, closed, for the life of the process: releasing a GRDB queue disposes of its
     // dispatch queue on a dispatch worker thread, and the first worker thread starts
     // libdispatch's workqueue monitor on Linux, a 1 s timer that never stops; a daemon that
-    // created its store would then wake once a second while idle (issue 26: 0 wake-ups).
+    // created its store would then wake once a second while idle, where it must make none.
     builders.withLock { $0.append(queue) }
   }
 

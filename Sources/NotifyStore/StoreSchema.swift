@@ -103,7 +103,7 @@ enum StoreSchema {
           """)
     }
     // `notify daemon` wrote dismissal reasons as Swift case names (`dismissedByUser`) while
-    // apps wrote the names README promises (`dismissed-by-user`); one engine writes the
+    // apps wrote the names history documents (`dismissed-by-user`); one engine writes the
     // latter now, and earlier rows are renamed so that history reads one way.
     migrator.registerMigration("v3-dismiss-reason-names") { db in
       for (old, new) in [
@@ -238,7 +238,7 @@ enum StoreSchema {
           CREATE INDEX event_app_writer ON event(app, seq, writer);
           """)
     }
-    // Actions (issue 13): the buttons of a notification wherever its content is kept; a
+    // Actions: the buttons of a notification wherever its content is kept; a
     // snoozed copy of an occurrence (`snoozed_occurrence`), pending beside its repeating
     // original, so the pending index allows one of each per id; the reply text and whether
     // a response launched its app; history gains the kind 'snoozed' (the table is copied
@@ -303,7 +303,7 @@ enum StoreSchema {
         sql: "ALTER TABLE presence ADD COLUMN sink TEXT CHECK (sink IS NULL OR length(sink) <= 32)")
     }
     migrator.registerMigration("v10-rich-content") { db in
-      // Rich content (issue 28): a subtitle, the interruption level (NULL in rows stored
+      // Rich content: a subtitle, the interruption level (NULL in rows stored
       // before levels: the urgency stands for it), the thread, the attachments kept in the
       // store's attachment folder (a JSON array), whether the body is marked up, wherever a
       // notification's content is kept.
@@ -322,7 +322,7 @@ enum StoreSchema {
       try db.execute(sql: sql)
     }
     migrator.registerMigration("v11-categories") { db in
-      // Categories (issue 28): the buttons an app registers once under a name
+      // Categories: the buttons an app registers once under a name
       // (`NotificationCategory`), as the JSON array a notification's own `actions` are kept
       // in (NULL: none); and the category a notification names, wherever its content is kept.
       var sql = """
@@ -344,7 +344,7 @@ enum StoreSchema {
       try db.execute(sql: sql)
     }
     migrator.registerMigration("v12-threads") { db in
-      // Threads as one bubble (issue 28): the summary format wherever a notification's
+      // Threads as one bubble: the summary format wherever a notification's
       // content is kept, and each thread's bubble: the notification it shows now (its bubble
       // is that one's `desktop_id`: gone once the bubble is closed) and how many
       // notifications it has shown since it was new.
@@ -368,7 +368,7 @@ enum StoreSchema {
       try db.execute(sql: sql)
     }
     migrator.registerMigration("v13-realert") { db in
-      // Alarms (issue 28): `{"every": SECONDS, "times": M}` wherever a notification's content
+      // Alarms: `{"every": SECONDS, "times": M}` wherever a notification's content
       // is kept, plus `"number"` in a re-alert copy (a pending row with `snoozed_occurrence`
       // set, the occurrence it re-alerts).
       var sql = ""
@@ -388,7 +388,7 @@ enum StoreSchema {
         sql: "ALTER TABLE app_settings ADD COLUMN time_sensitive INTEGER CHECK (time_sensitive IN (0, 1))")
     }
     migrator.registerMigration("v15-thread-shown-by") { db in
-      // Who showed a thread's bubble and when (issue 28): a bubble whose process stopped
+      // Who showed a thread's bubble and when: a bubble whose process stopped
       // since has nobody to hear its close (`ThreadSummary.likelyClosed`). NULL (a bubble
       // from before): heard.
       try db.execute(

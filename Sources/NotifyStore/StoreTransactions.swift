@@ -2,7 +2,7 @@ import Foundation
 import GRDB
 import NotifyCore
 
-/// How many transactions one connection ran, reads and writes apart (issue 26: what one
+/// How many transactions one connection ran, reads and writes apart (what one
 /// delivery costs the store). Counted from SQLite's statement trace (`sqlite3_trace_v2`,
 /// `SQLITE_TRACE_STMT`): a `BEGIN IMMEDIATE` is a write, any other `BEGIN` a read, and a
 /// statement run outside a transaction is a transaction of its own (a `SELECT` or

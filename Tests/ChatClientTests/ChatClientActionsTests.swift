@@ -8,7 +8,7 @@ import NotifyTestSupport
 import NotifyZones
 import Testing
 
-/// The chat client's actions (issue 13) on the scripted notification server, which has
+/// The chat client's actions on the scripted notification server, which has
 /// KDE's inline reply (dunst has none): a reply typed into a private message's bubble is
 /// sent to the sender on IRC; Mark read reads; a reminder has Snooze 5 min.
 @Suite(.serialized, .ownThreads, .needsIRCServer)

@@ -8,7 +8,7 @@ import NotifyTestSupport
 import NotifyZones
 import Testing
 
-/// The chat client when its IRC server drops it (issue 29, item 4.4): it reconnects with
+/// The chat client when its IRC server drops it: it reconnects with
 /// a bounded backoff, saying so on its transcript, and goes on notifying. Against a real
 /// ngIRCd on loopback, restarted on the same port.
 @Suite(.serialized, .ownThreads, .needsIRCServer)

@@ -2,7 +2,7 @@ import Notify
 import NotifyCore
 import Testing
 
-/// The chat client threads its notifications by conversation (issue 28).
+/// The chat client threads its notifications by conversation.
 struct ChatMessageThreadTests {
   func message(_ sender: String, _ reason: ChatMessage.Reason, channel: String = "#team") -> ChatMessage {
     ChatMessage(id: "m", sender: sender, text: "hi", reason: reason, channel: channel)

@@ -2,7 +2,7 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// Long text over IRC (issue 25 item 8): a typed line, a `/msg` and an inline reply longer
+/// Long text over IRC: a typed line, a `/msg` and an inline reply longer
 /// than one IRC line are sent as several, split between characters, each within 512 bytes
 /// as the server relays it; the client stays connected.
 struct IRCLineSplitterTests {

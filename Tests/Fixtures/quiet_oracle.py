@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Says whether a weekly quiet-hours schedule is quiet at given instants, with Python's own
-calendar and zoneinfo: an implementation of SPEC.md §2 and issue 14 that shares no code with
-notify's, for QuietHoursOracleTests.
+calendar and zoneinfo: an implementation of SPEC.md §2 and the quiet-hours rules that shares no code
+with notify's, for QuietHoursOracleTests.
 
     /usr/bin/python3 quiet_oracle.py < cases.json > results.json
 

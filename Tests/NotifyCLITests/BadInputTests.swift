@@ -260,7 +260,7 @@ struct BadInputTests {
       Case(
         name: "--keep-days not a number", arguments: ["history", "--keep-days", "ninety"], status: 65,
         says: "from 1 to 36525"),
-      // Actions (issue 13): each refused on `schedule` and on `now`.
+      // Actions: each refused on `schedule` and on `now`.
     ]
     + actionCases.flatMap { c in
       [

@@ -2,7 +2,7 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// `notify category set/list/remove` and `schedule --category` (issue 28), running the
+/// `notify category set/list/remove` and `schedule --category`, running the
 /// built binary.
 @Suite("categories: notify category, schedule --category, end to end", .ownThreads)
 struct CategoryCommandTests {

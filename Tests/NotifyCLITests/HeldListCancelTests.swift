@@ -2,7 +2,7 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// Issue 25 item 5: `notify list` shows what quiet hours hold, and `notify cancel` withdraws
+/// `notify list` shows what quiet hours hold, and `notify cancel` withdraws
 /// it, as for pending notifications. Held here by `notify now` during quiet hours.
 @Suite(.ownThreads)
 struct HeldListCancelTests {

@@ -2,7 +2,7 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// `notify … --help` as a terminal shows it (issue 29 item 4): swift-argument-parser wraps
+/// `notify … --help` as a terminal shows it: swift-argument-parser wraps
 /// each line of a discussion to the terminal's width, so prose is written one paragraph a
 /// line and left to it, and examples are indented lines short enough for 80 columns. The
 /// same text makes the man pages (generate-manual), hence the rules on what it may hold.

@@ -3,7 +3,7 @@ import NotifyTestSupport
 import Testing
 
 /// The man pages render without a groff warning, and their prose pairs its quotes and
-/// parentheses (issue 29 item 4: `('Europe/Berlin, ':Europe/Berlin'')`). The hand-written
+/// parentheses (a page once read `('Europe/Berlin, ':Europe/Berlin'')`). The hand-written
 /// sections in man/ are checked always (with groff); the whole pages as installed when
 /// generate-manual is built (`swift build --product generate-manual`, which
 /// `.ci/install-check` runs before the tests).
@@ -34,7 +34,7 @@ struct ManualPageTests {
   }
 
   @Test(
-    "the check finds what the issue reported, and passes prose that pairs up",
+    "the check finds prose whose quotes or parentheses do not pair up, and passes prose that does",
     arguments: [
       ("a zone name ('Europe/Berlin, ':Europe/Berlin''), an absolute path", false),
       ("APP's notification sounds (notify sound install), default ~/.local/share), then each", false),

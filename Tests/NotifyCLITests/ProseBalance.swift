@@ -1,6 +1,6 @@
 /// Whether the quotes, parentheses, brackets and braces of a piece of prose pair up, in
 /// order, as a reader would pair them: what `('Europe/Berlin, ':Europe/Berlin'')` or
-/// `(notify sound install), default ~/.local/share)` in a man page fails (issue 29 item 4).
+/// `(notify sound install), default ~/.local/share)` in a man page fails.
 ///
 /// `'` and `"` open and close alike, so which one a mark is comes from where it stands: after
 /// a space, an opening bracket, another opening mark, `:`, `=` or `,` it opens (`'{"k":"v"}'`),

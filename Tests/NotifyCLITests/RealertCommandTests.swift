@@ -2,7 +2,7 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// Alarms through the command line (issue 28): `--realert-every`, `--realert-times`, their
+/// Alarms through the command line: `--realert-every`, `--realert-times`, their
 /// exit codes, the JSON key and the `list` line of a re-alert.
 @Suite("alarms: --realert-every, --realert-times, end to end", .ownThreads)
 struct RealertCommandTests {

@@ -2,7 +2,7 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// Subtitle, level, thread and attachments through the command line (issue 28): stored,
+/// Subtitle, level, thread and attachments through the command line: stored,
 /// shown in JSON, attachments kept as private copies and removed when nothing uses them.
 @Suite("rich content: --subtitle, --level, --thread, --attach, end to end", .ownThreads)
 struct RichContentCommandTests {

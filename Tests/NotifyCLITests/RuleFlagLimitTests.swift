@@ -2,7 +2,7 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// Issue 25 items 9 and 10: rule flags that meant something else than they read, lists
+/// Rule flags that meant something else than they read, lists
 /// that reached the store's limits, and durations refused with two exit codes. Each is
 /// refused with the spec's exit code, a message naming the flag and the fix, and the
 /// store byte for byte as it was. These run the built binary.

@@ -3,7 +3,7 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// The body markup subset an app may opt in to (issue 28), checked against Pango, which
+/// The body markup subset an app may opt in to, checked against Pango, which
 /// dunst and GNOME Shell parse bodies with.
 struct BodyMarkupTests {
   struct Case: Sendable, CustomTestStringConvertible {

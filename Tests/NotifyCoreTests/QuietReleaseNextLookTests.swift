@@ -4,7 +4,8 @@ import Testing
 @testable import NotifyCore
 
 /// `QuietRelease.nextLook`: after a wake-up that leaves something held, when the firer looks
-/// again (issue 25: the wake that holds must arm the end of quiet too).
+/// again (the wake that holds must arm the end of quiet too, or quiet that ends by itself
+/// would keep it held).
 @Suite("QuietRelease.nextLook: the end of quiet is a deadline while anything is held")
 struct QuietReleaseNextLookTests {
   struct Case: CustomTestStringConvertible, Sendable {

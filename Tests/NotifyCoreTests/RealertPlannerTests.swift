@@ -3,7 +3,7 @@ import Testing
 
 @testable import NotifyCore
 
-/// Alarms (issue 28): what follows a delivery, and what stops it.
+/// Alarms: what follows a delivery, and what stops it.
 @Suite("RealertPlanner: re-alert until acknowledged")
 struct RealertPlannerTests {
   let base = Date(timeIntervalSince1970: 1_800_000_000)

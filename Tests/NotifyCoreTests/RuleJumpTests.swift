@@ -4,7 +4,7 @@ import Testing
 
 @testable import NotifyCore
 
-/// A rule that starts long ago (issue 25 item 1): its next occurrence, and its number,
+/// A rule that starts long ago: its next occurrence, and its number,
 /// are computed by jumping over whole periods, not by walking them. Each query runs with
 /// a step limit, so that a walk from the start fails the test instead of hanging it.
 @Suite("Rules that start long ago: a jump to now, the same occurrence numbers")

@@ -1,7 +1,7 @@
 import NotifyCore
 import Testing
 
-/// The WAL index mark a firer keeps (issue 26): trusted after its own write only when the
+/// The WAL index mark a firer keeps: trusted after its own write only when the
 /// header moved by that commit alone.
 @Suite("StoreVersion: a mark that never hides another commit")
 struct StoreVersionTests {

@@ -2,7 +2,7 @@ import Foundation
 import NotifyCore
 import Testing
 
-/// A thread as one bubble (issue 28): the count line, and the thread's bubble after each
+/// A thread as one bubble: the count line, and the thread's bubble after each
 /// delivery, as pure decisions.
 struct ThreadSummaryTests {
   static let bubble = ServerBubbleID(7, server: "bus/:1.5")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import NotifyDesktop
 
-/// How a notification's actions reach the server (issue 13): buttons where the server has
+/// How a notification's actions reach the server: buttons where the server has
 /// `actions`, KDE's reply field where it has `inline-reply`, nothing (and a note) where it
 /// has neither.
 struct NotifyRequestActionsTests {

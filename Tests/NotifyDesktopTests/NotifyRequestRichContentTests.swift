@@ -4,7 +4,7 @@ import Testing
 
 @testable import NotifyDesktop
 
-/// Subtitle, level and attachments on the freedesktop call (issue 28), without a bus.
+/// Subtitle, level and attachments on the freedesktop call, without a bus.
 struct NotifyRequestRichContentTests {
   func request(
     title: String? = "alice", subtitle: String?, body: String? = "hi <there>", capabilities: Set<String>,

@@ -3,7 +3,7 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// Actions on a notification (issue 13), end to end on a real desktop: buttons picked in
+/// Actions on a notification, end to end on a real desktop: buttons picked in
 /// dunst's menu (a scripted dmenu) reach the app whichever way it was shown; a snooze comes
 /// back once, on time, across a `kill -9`; KDE's inline reply on the scripted server.
 @Suite(

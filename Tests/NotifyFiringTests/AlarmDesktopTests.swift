@@ -11,7 +11,7 @@ enum AlarmFirer: String, CaseIterable, CustomTestStringConvertible {
   var testDescription: String { rawValue }
 }
 
-/// Alarms end to end (issue 28): a notification that re-alerts until acknowledged, shown on
+/// Alarms end to end: a notification that re-alerts until acknowledged, shown on
 /// a scripted notification server on a private bus, with a `kill -9` of the firer between
 /// two re-alerts, acknowledged on its third re-alert, then settled with nothing pending.
 ///

@@ -3,7 +3,7 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// A bubble carries its app's icon and desktop entry (issue 28): the entry's `Icon=` as
+/// A bubble carries its app's icon and desktop entry: the entry's `Icon=` as
 /// `app_icon`, the entry's id as the `desktop-entry` hint, whoever shows it. On the scripted
 /// server, which records each `Notify`.
 @Suite(.serialized, .ownThreads)

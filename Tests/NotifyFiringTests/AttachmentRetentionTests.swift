@@ -4,7 +4,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// Attachments end to end (issue 28): a copy kept at `schedule --attach` (0600 in a 0700
+/// Attachments end to end: a copy kept at `schedule --attach` (0600 in a 0700
 /// folder) stays while its notification is on screen, through `fire-due` runs, and goes once
 /// history retention dropped the delivery that showed it, at the next sweep.
 @Suite(

@@ -4,7 +4,7 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// `--sink auto` follows the bus (issue 12, "Signals and slow peers"): a daemon started
+/// `--sink auto` follows the bus: a daemon started
 /// before the notification server moves to the desktop when the server takes its name
 /// (NameOwnerChanged), back to stdout when it goes, and says so in its log; nothing is
 /// recorded `failed` meanwhile.

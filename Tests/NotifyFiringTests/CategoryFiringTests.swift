@@ -5,7 +5,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// Categories (issue 28) on a real store, through the one hand-off path: a notification
+/// Categories on a real store, through the one hand-off path: a notification
 /// naming a category is shown with the category's buttons as they are at its delivery,
 /// whether it fires, is presented now or comes out of quiet hours.
 @Suite("Categories: looked up at delivery, for every hand-off", .ownThreads)

@@ -5,7 +5,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// Claims that outlive their owner's attention (issue 12): a live firer stopped with
+/// Claims that outlive their owner's attention: a live firer stopped with
 /// Ctrl-Z cannot hold an occurrence past `ClaimLease.duration`, a cancel wins over a claim
 /// not handed over, and a firer that resumes does not hand over what it lost.
 @Suite("Claim leases", .ownThreads)

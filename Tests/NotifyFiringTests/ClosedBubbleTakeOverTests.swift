@@ -3,7 +3,7 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// A bubble the user closed while no process listened (issue 29, item 4.1): the process
+/// A bubble the user closed while no process listened: the process
 /// that showed it stopped and left it for a take-over, the user closed it, and the firer
 /// that starts next must not bring it back. Dunst under Xvfb: `dunstctl close` closes the
 /// newest bubble as a user does (reason 2) and sends the signal to the connection that

@@ -8,7 +8,7 @@ import Testing
 /// `notify daemon` as a user runs it, and an app firing in process as the chat client does:
 /// the built binaries, a real store file, real sd-event. These tests check that deliveries
 /// come, in order, once, and never before their instant, whichever driver fires. How soon
-/// after is a figure for the benchmarks (BENCHMARKS.md, fire latency): a test on a busy
+/// after is a figure for the benchmarks (BENCHMARKS.md, "Firing"): a test on a busy
 /// machine cannot hold it.
 @Suite("firing end to end: notify daemon and an app in process", .serialized, .ownThreads)
 struct DaemonEndToEndTests {

@@ -3,7 +3,7 @@ import NotifyTestSupport
 import Testing
 
 /// What a delivery costs `notify daemon`'s store connection, counted in the daemon itself
-/// (`NOTIFY_STORE_TRACE`) with the real change filter on inotify (issue 26: at most 3
+/// (`NOTIFY_STORE_TRACE`) with the real change filter on inotify (at most 3
 /// transactions per stdout delivery). Counts, not times.
 @Suite(.ownThreads)
 struct DaemonStoreReadsTests {

@@ -4,7 +4,7 @@ import NotifyTestSupport
 import Testing
 
 /// The default action is offered only where a click on the bubble can reach its app
-/// (issue 29, item 4.2): xfce4-notifyd shows it as a button, so a "View" that opens nothing
+///: xfce4-notifyd shows it as a button, so a "View" that opens nothing
 /// is a button that lies. On the scripted server, which records the `actions` of each
 /// `Notify`, for every way a notification is shown.
 @Suite(.serialized, .ownThreads)

@@ -4,7 +4,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// The store's half of a delivery's receipt (issue 26): the server id a sink got is written
+/// The store's half of a delivery's receipt: the server id a sink got is written
 /// with the delivery, and comes back with the next claim of the same notification, together
 /// with what a click can reach of its app, so that the sink reads nothing.
 @Suite("SQLite store: receipts recorded with the delivery, read with the claim", .ownThreads)

@@ -38,7 +38,7 @@ struct DesktopDaemonTests {
     try f.schedule("bye", at: Date() + 0.5)
     #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(firer.errorText)")
     try desktop.dunstctl("close-all")
-    // Then the dismissal is recorded with the reason README promises, whoever fired it
+    // Then the dismissal is recorded with the reason docs/command.md documents, whoever fired it
     #expect(
       waitUntil(timeout: 10) { (try? f.events(.dismissed).map(\.notificationID))?.contains("bye") == true })
     let dismissed = try #require(try f.events(.dismissed).first { $0.notificationID == "bye" })

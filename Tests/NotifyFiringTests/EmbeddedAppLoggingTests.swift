@@ -3,8 +3,8 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// What the library writes on an embedding app's stderr (issue 29, item 4.3): warnings and
-/// errors only, as README says, unless the app raises the level. The embedded-app fixture
+/// What the library writes on an embedding app's stderr: warnings and
+/// errors only, as docs/decisions/0064 says, unless the app raises the level. The embedded-app fixture
 /// writes its own lines as `event: …`; anything else on its stderr is the library's.
 @Suite(.serialized, .ownThreads)
 struct EmbeddedAppLoggingTests {

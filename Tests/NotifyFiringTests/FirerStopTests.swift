@@ -4,7 +4,7 @@ import NotifyFiring
 import NotifyStore
 import Testing
 
-/// The firer's side of stopping and of sink faults (issue 12, "Signals and slow peers"),
+/// The firer's side of stopping and of sink faults,
 /// in process against a real SQLite file: what is handed over, given back, recorded.
 @Suite("Firer: a stop request and a faulty sink")
 struct FirerStopTests {

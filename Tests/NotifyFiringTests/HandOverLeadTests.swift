@@ -7,7 +7,7 @@ import Testing
 
 /// A loop's firer hands an occurrence to its sink a lead before its instant, and the sink
 /// waits at its gate (`DeliveryGate`) for the instant itself, its line or message made by
-/// then (issue 26: what is left at the instant is the one call that shows it).
+/// then: what is left at the instant is the one call that shows it.
 @Suite("Hand-over lead: built before the instant, shown at it, never earlier")
 struct HandOverLeadTests {
   let t0 = Date(timeIntervalSince1970: 1_800_000_000)

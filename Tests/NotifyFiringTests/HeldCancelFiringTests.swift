@@ -3,7 +3,7 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// Issue 25 item 5: what quiet hours hold is the app's to withdraw: `notify cancel` removes
+/// What quiet hours hold is the app's to withdraw: `notify cancel` removes
 /// it, whoever fires, and it is never shown when quiet ends.
 @Suite(.ownThreads)
 struct HeldCancelFiringTests {

@@ -5,7 +5,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// Issue 25 item 5, during a release: a held notification the app cancels after a releaser
+/// During a release, a held notification the app cancels after a releaser
 /// claimed it, but before its hand-off, is not shown (a cancel wins unless the hand-off is
 /// under way).
 @Suite("Quiet hours: a cancel during a release")

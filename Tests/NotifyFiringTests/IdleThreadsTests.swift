@@ -2,7 +2,7 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// An idle daemon wakes for nothing (issue 26: 0 wake-ups). On Linux the first dispatch
+/// An idle daemon wakes for nothing (0 wake-ups a minute). On Linux the first dispatch
 /// worker thread starts libdispatch's workqueue monitor, a 1 s timer that never stops, so
 /// the daemon must start none, also when it had to create its store.
 @Suite(.ownThreads)

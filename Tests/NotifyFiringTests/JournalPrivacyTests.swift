@@ -4,7 +4,7 @@ import NotifyTestSupport
 import Testing
 
 /// Under systemd the stdout sink's stdout is the journal (`JOURNAL_STREAM` names it): it
-/// writes no content there, only the firer's log line says what was delivered (issue 29).
+/// writes no content there, only the firer's log line says what was delivered.
 @Suite("stdout that is the journal gets no private content", .ownThreads)
 struct JournalPrivacyTests {
   @Test("fire-due --sink stdout into the journal's stream: no title, body or userInfo; history keeps them")

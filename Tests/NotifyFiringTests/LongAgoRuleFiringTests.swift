@@ -3,7 +3,7 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// A rule that starts long ago (issue 25 item 1) holds no firer: the daemon, an app firing
+/// A rule that starts long ago holds no firer: the daemon, an app firing
 /// in process and `fire-due` jump to now rather than walk 535 million minutes, so another
 /// app's notification is delivered, and `show --upcoming` answers with the next minutes.
 /// No timing is asserted: a walk from the start would run past the runner's timeout.

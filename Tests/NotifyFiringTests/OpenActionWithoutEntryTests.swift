@@ -4,7 +4,7 @@ import NotifyTestSupport
 import Testing
 
 /// An action marked `open` picked for an app that nothing can open (no desktop entry, not
-/// running) is not lost: its response waits in the store, and history says so (issue 29).
+/// running) is not lost: its response waits in the store, and history says so.
 @Suite(
   .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
 struct OpenActionWithoutEntryTests {

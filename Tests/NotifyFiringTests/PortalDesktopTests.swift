@@ -3,13 +3,13 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// The portal path end to end (README "Inside a sandbox"): xdg-desktop-portal 1.16 and
+/// The portal path end to end (docs/sandboxes.md): xdg-desktop-portal 1.16 and
 /// xdg-desktop-portal-gtk on a headless desktop with dunst, and the embedded app inside
 /// `bwrap` with a `/.flatpak-info` naming org.example.Probe. Its `--sink auto` picks the
 /// portal; what falls due reaches dunst as a `Notify` with `desktop-entry`, and a button
 /// picked in dunst's menu comes back to the app as `ActionInvoked`. The sandbox reaches the
 /// bus directly (Flatpak's `--socket=session-bus`): through xdg-dbus-proxy 0.1.4 an sd-bus
-/// client is cut off ("Invalid message header read"; README, Decisions).
+/// client is cut off ("Invalid message header read"; docs/decisions/0061).
 @Suite(
   .serialized, .ownThreads,
   .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"),

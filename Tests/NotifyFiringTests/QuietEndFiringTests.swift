@@ -5,7 +5,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// Issue 25 item 4: a firer that holds a notification for quiet hours shows it when they
+/// A firer that holds a notification for quiet hours shows it when they
 /// end by themselves (`quiet on --for`, a nightly window), with nobody turning quiet off
 /// and no restart: the end of quiet is a deadline it arms while anything is held.
 @Suite(.ownThreads)

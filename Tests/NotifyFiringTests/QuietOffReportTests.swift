@@ -2,8 +2,8 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// Issue 29 item 4: `notify quiet off` printed "held: 6, shown when quiet ends" after quiet
-/// had ended. What it says of the held notifications is what then happens: a running daemon
+/// `notify quiet off` must not say "held: 6, shown when quiet ends" once quiet has ended.
+/// What it says of the held notifications is what then happens: a running daemon
 /// or app process shows them at once (the store change wakes it), and with neither they
 /// wait for a `fire-due` run, which then shows them.
 @Suite(.ownThreads)

@@ -5,7 +5,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// Issue 24: what quiet hours held is shown once when they end, even when recording that
+/// What quiet hours held is shown once when they end, even when recording that
 /// it was shown fails (the store busy) or the releasing firer dies before it could record.
 @Suite("Quiet hours: a released notification is never shown twice")
 struct QuietReleaseOnceTests {

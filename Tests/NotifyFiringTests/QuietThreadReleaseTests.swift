@@ -4,7 +4,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// What quiet hours held comes out threaded (issue 28): each held notification of a thread
+/// What quiet hours held comes out threaded: each held notification of a thread
 /// goes into its thread's bubble like any delivery of the thread (`replaces_id`, a count
 /// line), the app's summary counts only the rest. For the daemon, an app firing in process
 /// and `fire-due`, on the scripted server, which records every `Notify`.

@@ -4,7 +4,7 @@ import NotifyTestSupport
 import Testing
 
 /// A reply comes from the notification server, so notify cannot refuse it: it keeps one as
-/// long as a body may be (issue 25 item 10d), cut at a character boundary, and history notes
+/// long as a body may be, cut at a character boundary, and history notes
 /// the cut.
 @Suite(.serialized, .ownThreads)
 struct ReplyLimitTests {

@@ -4,7 +4,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// A response belongs to one process (issue 25 item 7): two processes of one app online
+/// A response belongs to one process: two processes of one app online
 /// (two chat clients under one app id) both hear deliveries, but a click or a reply that
 /// another process recorded reaches only the app's process online longest; one that an
 /// app process recorded itself reaches no other.

@@ -14,7 +14,7 @@ let secondServerMissing: String? = {
 }()
 
 /// notify against a second real notification server, GNOME's notification-daemon (Debian
-/// `notification-daemon`), on a private session bus under Xvfb (issue 12): it is found and
+/// `notification-daemon`), on a private session bus under Xvfb: it is found and
 /// described, bubbles are shown, replaced in place and withdrawn, and its capabilities
 /// (it plays sounds itself) are used.
 @Suite(

@@ -3,7 +3,7 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// The notification server, second round (issue 12): ids belong to the server instance
+/// The notification server, second round: ids belong to the server instance
 /// that gave them; a `Notify` that timed out is not sent again; a badge is published once.
 @Suite(
   .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)

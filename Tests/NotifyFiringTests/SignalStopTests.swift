@@ -5,7 +5,7 @@ import NotifyTestSupport
 import Testing
 
 /// SIGTERM, SIGINT and SIGHUP stop `notify daemon` and `notify fire-due` while the
-/// notification server answers slowly or never (issue 12, "Signals and slow peers"): no new
+/// notification server answers slowly or never: no new
 /// hand-off starts, the one in flight ends within the sink's own timeout, what was not
 /// shown goes back to pending, and the next firer shows nothing twice. Real processes on a
 /// private session bus with the scripted server (`--notify-delay`, `--silent`).

@@ -4,7 +4,7 @@ import NotifyTestSupport
 import Testing
 
 /// A snooze clicked on a bubble whose notification was replaced since is refused, and
-/// history says so on the click (issue 25 item 6), on the scripted notification server.
+/// history says so on the click, on the scripted notification server.
 @Suite(.serialized, .ownThreads)
 struct SnoozeRefusalDesktopTests {
   @Test(

@@ -4,8 +4,8 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// A stdout whose reader stops reading or goes away is a fault of the sink (issue 12,
-/// "Signals and slow peers"; SPEC.md §6): retried, the daemon stays responsive and obeys
+/// A stdout whose reader stops reading or goes away is a fault of the sink
+/// (SPEC.md §6): retried, the daemon stays responsive and obeys
 /// SIGTERM, nothing is recorded `failed`, and a reader gone for good ends the daemon with
 /// a message instead of SIGPIPE. The daemon's stdout is a FIFO the test reads, or not.
 @Suite("A stdout reader that stalls or leaves", .serialized, .ownThreads)

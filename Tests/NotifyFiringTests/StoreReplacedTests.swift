@@ -4,7 +4,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// The store file deleted or replaced under a running firer (issue 12): it stops with exit
+/// The store file deleted or replaced under a running firer: it stops with exit
 /// 75 and says why, instead of firing from the unlinked file forever; started again, it
 /// fires from the file now at the path.
 @Suite(.serialized, .ownThreads)

@@ -5,7 +5,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// What one delivery costs the store, in transactions (issue 26; BENCHMARKS.md, "Store
+/// What one delivery costs the store, in transactions (BENCHMARKS.md, "Store
 /// transactions per delivery"). Counts, not times: a firer's store work is the same on
 /// every run, so an upper bound on it is a fact a test can hold.
 ///
@@ -119,7 +119,7 @@ struct StoreTransactionsTests {
     #expect(h.sink.deliveries.isEmpty)
   }
 
-  /// What the firer may cost at most, for one delivery or a burst at one instant (issue 26):
+  /// What the firer may cost at most, for one delivery or a burst at one instant:
   /// one read (the outlook, at the change), the claim, the record.
   static let writeBound = 2
   static let totalBound = 3

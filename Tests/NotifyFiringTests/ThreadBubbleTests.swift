@@ -4,7 +4,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// A thread shows as one bubble (issue 28), for every firer: each delivery of a thread
+/// A thread shows as one bubble, for every firer: each delivery of a thread
 /// replaces the bubble its previous one got (`replaces_id`) while it is on screen, with a
 /// count line in its body; another thread has its own bubble; once the bubble is clicked
 /// (and so closed) the next delivery is a new bubble, and the click names the latest. On the

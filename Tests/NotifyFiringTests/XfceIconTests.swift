@@ -3,7 +3,7 @@ import NotifyCore
 import NotifyTestSupport
 import Testing
 
-/// A bubble carries its app's icon and desktop entry (issue 28), against a server nobody
+/// A bubble carries its app's icon and desktop entry, against a server nobody
 /// here wrote: xfce4-notifyd on Xvfb. What it recorded is what it got: its notification
 /// log has the `app_icon` of each bubble, its list of known applications the
 /// `desktop-entry` hint, and a screenshot shows the icon file it read.

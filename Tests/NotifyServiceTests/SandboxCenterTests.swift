@@ -2,8 +2,8 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// The library inside a Flatpak sandbox goes through notify's service on the host (README
-/// "Inside a sandbox (Flatpak)"): the daemon on the harness's private bus with the
+/// The library inside a Flatpak sandbox goes through notify's service on the host
+/// (docs/sandboxes.md): the daemon on the harness's private bus with the
 /// scripted notification server, `sandbox-center-fixture` inside `bwrap` with a
 /// `/.flatpak-info` naming org.example.Probe, and `notify` on the host store as the judge.
 @Suite(
@@ -17,7 +17,7 @@ import Testing
 struct SandboxCenterTests {
   /// Also through `xdg-dbus-proxy --filter --talk=io.github.notify.Scheduler1`, as Flatpak's
   /// `--talk-name` filters a sandbox's session bus: Debian 12's proxy (0.1.4) cuts off
-  /// sd-bus's pipelined handshake (flatpak/xdg-dbus-proxy issue 21), which the library's
+  /// sd-bus's pipelined handshake (https://github.com/flatpak/xdg-dbus-proxy/issues/21), which the library's
   /// `HandshakeRelay` paces.
   @Test(arguments: [false, true])
   func aSandboxedCenterSchedulesListsCancelsAndHearsClicksThroughTheService(throughProxy: Bool) throws {

@@ -9,7 +9,7 @@ import Testing
 /// The library's client and the service agree: what the client sends decodes, through the
 /// service's own `RequestDecoder`, to the notification the center made; what `ListPending`
 /// answers reads back as the stored notification; the service's errors become the cases an
-/// app switches on; and the routing decision is the README's table.
+/// app switches on; and the routing decision is the table of docs/sandboxes.md.
 struct SchedulerClientTests {
   static let now = Date(timeIntervalSince1970: 1_790_000_000)
   static let wall = WallClock(year: 2026, month: 11, day: 23, hour: 9)

@@ -2,7 +2,7 @@ import Foundation
 import NotifyTestSupport
 import Testing
 
-/// `examples/scheduler.py`, the Python client README points to, run as a user runs it on the
+/// `examples/scheduler.py`, the Python client docs/dbus.md points to, run as a user runs it on the
 /// harness's bus with the daemon and the scripted notification server: it takes a button
 /// picked while it was closed, schedules with buttons, hears the click on "Done" and ends.
 @Suite(

@@ -3,7 +3,7 @@ import NotifyTestSupport
 import Testing
 
 /// The scheduler answers on a thread of its own, so that no call holds a hand-off of the
-/// firing loop (issue 27: fire latency unchanged while a client floods the service), and
+/// firing loop (other apps' fire latency unchanged while a client floods the service), and
 /// `Present` still shows through the loop's firer, on the loop's thread.
 @Suite(.enabled(if: SchedulerBus.usable, "needs dbus-daemon, gdbus and python3-gi"))
 struct SchedulerThreadTests {

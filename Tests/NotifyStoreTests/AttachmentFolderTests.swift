@@ -5,7 +5,7 @@ import NotifyTestSupport
 import Testing
 
 /// Attachments are checked by their contents when given, and kept as private copies
-/// beside the store (issue 28).
+/// beside the store.
 @Suite("AttachmentFolder: checked by contents, kept private")
 struct AttachmentFolderTests {
   let folder = TemporaryFolder()

@@ -6,7 +6,7 @@ import Testing
 
 @testable import NotifyStore
 
-/// The daemon checkpoints the WAL itself, after its wake-ups (issue 26): never inside a
+/// The daemon checkpoints the WAL itself, after its wake-ups: never inside a
 /// burst's commits.
 @Suite("The daemon's own checkpoints")
 struct DaemonCheckpointTests {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NotifyStore
 
-/// History retention (issue 12): a count and an age, applied in the transactions that
+/// History retention: a count and an age, applied in the transactions that
 /// write history, with a tally of what was pruned.
 @Suite("History retention", .ownThreads)
 struct HistoryRetentionTests {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import NotifyStore
 
-/// Alarms in the store (issue 28): the write that records a delivery stores the next
+/// Alarms in the store: the write that records a delivery stores the next
 /// re-alert; the write that records an acknowledgement deletes it.
 @Suite("Alarms in the store", .ownThreads)
 struct RealertStoreTests {

@@ -6,7 +6,7 @@ import Testing
 @testable import NotifyStore
 
 /// A snooze clicked on a bubble still on screen brings its notification back only when
-/// that notification is still the one the app has (issue 25 item 6): not after it was
+/// that notification is still the one the app has: not after it was
 /// cancelled, nor after a new schedule took its id.
 @Suite("Snoozing what is gone", .ownThreads)
 struct SnoozeRefusalTests {

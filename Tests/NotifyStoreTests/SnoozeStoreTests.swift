@@ -5,7 +5,7 @@ import Testing
 
 @testable import NotifyStore
 
-/// A snooze in the store (issue 13): a copy of the shown occurrence, pending beside its
+/// A snooze in the store: a copy of the shown occurrence, pending beside its
 /// notification, durable, counted against the 64 limit, recorded as `snoozed`.
 @Suite("Snoozing in the store", .ownThreads)
 struct SnoozeStoreTests {

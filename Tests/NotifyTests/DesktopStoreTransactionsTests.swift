@@ -7,7 +7,7 @@ import NotifyStore
 import NotifyTestSupport
 import Testing
 
-/// What one delivery to the desktop costs the store, in transactions (issue 26; BENCHMARKS.md,
+/// What one delivery to the desktop costs the store, in transactions (BENCHMARKS.md,
 /// "Store transactions per delivery"), as `StoreTransactionsTests` counts it for stdout: the
 /// sinks as `notify daemon --sink desktop` assembles them (the sound fallback, the click
 /// router, the server ids kept in the store) on a real session bus with dunst, and the firer

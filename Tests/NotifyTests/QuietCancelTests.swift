@@ -8,7 +8,7 @@ import NotifyTestSupport
 import NotifyZones
 import Testing
 
-/// Issue 25 item 5 in an app embedding the library: `cancel` withdraws what quiet hours hold.
+/// In an app embedding the library, `cancel` withdraws what quiet hours hold.
 @Suite(.ownThreads)
 struct QuietCancelTests {
   let folder = TemporaryFolder(prefix: "notify-quiet-cancel")

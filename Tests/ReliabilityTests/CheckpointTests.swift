@@ -3,7 +3,7 @@ import Glibc
 import NotifyTestSupport
 import Testing
 
-/// Who checkpoints the WAL (issue 24): short processes never do as they close; the daemon
+/// Who checkpoints the WAL: short processes never do as they close; the daemon
 /// does as it goes idle. Read from the WAL index (`-shm`), without touching the store:
 /// `mxFrame` (the last frame written, byte 16) and `nBackfill` (the frames copied into
 /// the store file, byte 96), as SQLite's `wal.c` lays them out.

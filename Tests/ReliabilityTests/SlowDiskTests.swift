@@ -3,11 +3,11 @@ import Glibc
 import NotifyTestSupport
 import Testing
 
-/// Many processes on one store over a slow disk (issue 24): every fsync takes 50 ms and
+/// Many processes on one store over a slow disk: every fsync takes 50 ms and
 /// runs one at a time across processes (`Tests/Fixtures/slow-sync.c` under `LD_PRELOAD`),
 /// with two CPU-bound processes beside. No process may answer busy (exit 75), nothing may
 /// be lost, the 64 limit stays exact. `SLOW_SYNC_MS` in the environment sets another delay
-/// (BENCHMARKS "Reliability" has the figures at 50 and 200 ms).
+/// (BENCHMARKS.md, "Reliability", has the figures at 50 and 200 ms).
 @Suite(
   "Reliability: a slow disk under many processes", .serialized, .ownThreads,
   .enabled(if: SlowDisk.compiler != nil, "needs a C compiler (cc) to build the slow-sync shim"))

@@ -3,7 +3,7 @@ import Glibc
 import NotifyTestSupport
 import Testing
 
-/// What a user meets in a real login session (issue 29), under a real `systemd --user`
+/// What a user meets in a real login session, under a real `systemd --user`
 /// (`UserManager`): an app opened by a click runs as the user's apps run, not inside
 /// `notify.service`; a notification server that starts after the daemon is used, and
 /// status tells where deliveries go.

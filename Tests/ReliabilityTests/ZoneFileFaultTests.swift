@@ -3,7 +3,7 @@ import Glibc
 import NotifyTestSupport
 import Testing
 
-/// Zone files that cost too much or lie (issue 25, items 2 and 3): one app's zone must not
+/// Zone files that cost too much or lie: one app's zone must not
 /// stop another app's notifications, and a file out of RFC 8536's bounds is refused (65)
 /// naming the file, quickly.
 @Suite(

@@ -1,6 +1,6 @@
 // sandbox-center-fixture: an app embedding the Notify library, run inside a bwrap sandbox
 // with a /.flatpak-info by `SandboxCenterTests`, which checks that its center goes through
-// notify's service on the host (README "Inside a sandbox (Flatpak)"). Not an example to copy.
+// notify's service on the host (docs/sandboxes.md). Not an example to copy.
 //
 //   sandbox-center-fixture COMMAND [ID] [--app APP] [--db PATH]
 //

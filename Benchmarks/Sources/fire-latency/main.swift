@@ -16,7 +16,7 @@
 // thousands of processes would take minutes. --raw appends one line per delivery
 // (system, round, index, latency in µs) to FILE, for a closer look. --summary appends one
 // tab-separated line per round with the floor's and the daemon's figures of that round
-// (Benchmarks/issue26.py reads it: ratios are taken round by round, then their median).
+// (Benchmarks/firing_table.py reads it: ratios are taken round by round, then their median).
 // --flood adds a third system to each round: the daemon again, while COMMAND (split at
 // spaces; `Benchmarks/scheduler-bus/flood.py REPORT`) floods its D-Bus service with
 // `Schedule` calls for another app. The environment must give the daemon a session bus and

@@ -2,7 +2,7 @@
 // holding 64 notifications an hour away, measured side by side over the same window:
 // wake-ups per minute (voluntary + involuntary context switches of all threads, from
 // /proc/PID/task/*/status) and resident memory (VmRSS). See BENCHMARKS.md. `--python none`
-// measures the daemon alone (Benchmarks/issue26.sh).
+// measures the daemon alone (Benchmarks/firing-table.sh).
 //   usage: idle-cost --notify PATH --python PATH|none --peer apscheduler_peer.py [--window S] [--count N] [--smoke]
 import BenchSupport
 import Foundation

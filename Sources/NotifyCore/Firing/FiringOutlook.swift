@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the store holds ahead of a firer, read in one transaction (issue 26): the next
+/// What the store holds ahead of a firer, read in one transaction: the next
 /// instant anything of its apps is due and how many fall due at it (abandoned claims,
 /// running apps' deferrals and live firers' lease expiries folded in as instants), and the
 /// apps with occurrences held for quiet hours that no live firer is releasing.

@@ -144,8 +144,7 @@ public struct FiringStateMachine: Sendable {
   /// What claiming one occurrence is expected to cost at least: a burst of n due at one
   /// instant is claimed `claimAhead + n × expectedClaimCost` ahead, so that it is all
   /// claimed by its instant. By default 0.3 ms: what the first claims of a daemon's life
-  /// cost, before it has claimed anything to learn from (BENCHMARKS.md, "1000 at one instant
-  /// (stop 35)").
+  /// cost, before it has claimed anything to learn from (docs/decisions/0023).
   public let claimCost: TimeInterval
   /// What claiming one occurrence cost in this firer's recent claims of at least
   /// `learnsFromClaims` occurrences (from the `.claim` action to its `claimed` event): it

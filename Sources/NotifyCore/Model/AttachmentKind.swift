@@ -1,4 +1,4 @@
-/// The kinds of file a notification may carry as an attachment (issue 28), as
+/// The kinds of file a notification may carry as an attachment, as
 /// UNNotificationAttachment takes them: images, told by their first bytes, never by their
 /// name.
 public enum AttachmentKind: String, Hashable, Sendable, CaseIterable {

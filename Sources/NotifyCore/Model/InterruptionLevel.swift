@@ -1,4 +1,4 @@
-/// How strongly a notification may interrupt (UNNotificationInterruptionLevel, issue 28).
+/// How strongly a notification may interrupt (UNNotificationInterruptionLevel).
 /// It maps onto the freedesktop urgency and onto quiet hours:
 ///
 /// | level | urgency | quiet hours |

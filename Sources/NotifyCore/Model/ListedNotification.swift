@@ -2,7 +2,7 @@ import Foundation
 
 /// One entry of an app's list (`notify list`): a pending notification, or an occurrence
 /// quiet hours hold. A held one is the app's as much as a pending one: it lists it and can
-/// cancel it until quiet ends (issue 25).
+/// cancel it until quiet ends.
 public enum ListedNotification: Hashable, Sendable {
   /// Held for quiet hours: shown when they end, unless cancelled first.
   case held(HeldNotification)

@@ -1,4 +1,4 @@
-/// A file a notification carries (issue 28): checked and copied into the store's own
+/// A file a notification carries: checked and copied into the store's own
 /// folder when the notification is scheduled, so that what is shown later is what was
 /// given, whatever happens to the original.
 public struct NotificationAttachment: Hashable, Sendable {

@@ -1,4 +1,4 @@
-/// The bubble a thread shows on the desktop (issue 28): one per app and thread, replaced in
+/// The bubble a thread shows on the desktop: one per app and thread, replaced in
 /// place (`replaces_id`) by each delivery of the thread while it is on screen. It shows the
 /// thread's latest notification and stands for every notification it showed since it was
 /// new, the count its summary line gives (`ThreadSummary`).

@@ -9,7 +9,7 @@ public protocol ClickReachability: Sendable {
   func reaches(app: String, known: AppReach?) -> Bool
 
   /// What the desktop knows of `app` for its bubbles: whether a click reaches it, and its
-  /// desktop entry's icon and id (issue 28: `app_icon` and the `desktop-entry` hint).
+  /// desktop entry's icon and id (for `app_icon` and the `desktop-entry` hint).
   func look(app: String, known: AppReach?) -> AppLook
 }
 

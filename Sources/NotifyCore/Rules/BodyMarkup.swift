@@ -1,4 +1,4 @@
-/// The body markup an app may opt in to (issue 28): the notification spec's subset, `<b>`,
+/// The body markup an app may opt in to: the notification spec's subset, `<b>`,
 /// `<i>`, `<u>` and `<a href="...">`, with the entities `&amp;` `&lt;` `&gt;` `&quot;`
 /// `&apos;` and numeric ones. Pure: parsed once, checked, and rendered two ways: as markup
 /// for a server with `body-markup` (every tag closed, every text escaped, links only to

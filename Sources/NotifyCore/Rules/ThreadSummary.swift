@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a thread shows as one bubble (issue 28), as pure decisions: which bubble a delivery of
+/// How a thread shows as one bubble, as pure decisions: which bubble a delivery of
 /// a thread replaces, the count line its body carries, and the thread's bubble after it.
 ///
 /// A delivery of thread T of app A replaces T's bubble while it is on screen (the store

@@ -4,7 +4,7 @@ import Glibc
 import NotifyCore
 
 /// A bus connection made inside a Flatpak sandbox, through a relay that holds sd-bus's
-/// `BEGIN` back until the bus has answered its authentication (README "Decisions",
+/// `BEGIN` back until the bus has answered its authentication (docs/decisions/0061:
 /// xdg-dbus-proxy).
 ///
 /// sd-bus sends `AUTH`, `NEGOTIATE_UNIX_FD` and `BEGIN` at once, without waiting for the

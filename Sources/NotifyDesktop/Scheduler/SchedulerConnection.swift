@@ -1,8 +1,8 @@
 import CSystemd
 import NotifyCore
 
-/// A client's connection to notify's scheduler (`io.github.notify.Scheduler1`, README
-/// "D-Bus service"): method calls with `BusValue` arguments and replies, each failure the
+/// A client's connection to notify's scheduler (`io.github.notify.Scheduler1`,
+/// docs/dbus.md): method calls with `BusValue` arguments and replies, each failure the
 /// D-Bus error the service or the bus sent. The library's `SchedulerClient` turns values
 /// and errors into its own types; this type knows only the bus.
 ///

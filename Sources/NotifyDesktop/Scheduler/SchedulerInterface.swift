@@ -1,4 +1,4 @@
-/// The names of the scheduler's D-Bus interface, version 1 (README "D-Bus service"): the
+/// The names of the scheduler's D-Bus interface, version 1 (docs/dbus.md): the
 /// version is in the bus name, the interface and the object path, so that a version 2 can
 /// be served beside it (the D-Bus API design guide). Shared by the service (`notify
 /// daemon`) and the library's client (`SchedulerClient`), so the two never disagree on a
@@ -15,7 +15,7 @@ package enum SchedulerInterface {
   /// The prefix of every error the service replies with (`...Error.LimitReached`).
   package static let errorPrefix = name + ".Error."
 
-  /// The keys of a request's `a{sv}` (README "Request keys"): what the service's decoder
+  /// The keys of a request's `a{sv}` (docs/dbus.md, "Request keys"): what the service's decoder
   /// takes and the client sends, nothing else.
   package enum Keys {
     /// The keys of the content (`Schedule` and `Present`).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Jumps over a rule's whole periods (issue 25 item 1): a rule started in year 1000 is
+/// Jumps over a rule's whole periods: a rule started in year 1000 is
 /// asked about now at the cost of one started last week.
 ///
 /// When every period makes the same number of times (`RuleExpansion.fixedCountPerPeriod`),

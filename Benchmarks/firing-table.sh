@@ -1,53 +1,53 @@
 #!/usr/bin/env bash
-# The figures of issue 26 in one table (BENCHMARKS.md, "Issue 26"): bursts of 5 at one
+# The firing figures in one table (BENCHMARKS.md, "Firing"): bursts of 5 at one
 # instant, 1000 at one instant, single arrivals 0.5 s apart (each against the sd-event
 # floor of the same round, round by round), the idle daemon's wake-ups and RSS, and store
 # transactions per delivery. Run it through `.ci/bench`, which builds first:
 #
-#   bash .ci/bench --only issue26                 # about 10 minutes once built
-#   ISSUE26_REPEATS=5 bash .ci/bench --only issue26
-#   ISSUE26_RT=1 bash .ci/bench --only issue26   # latency under SCHED_FIFO (root), below
-#   ISSUE26_ONLY="burst5 single" bash .ci/bench --only issue26   # some of: burst5 burst1000
-#                                                 # single idle transactions
+#   bash .ci/bench --only firing                # about 10 minutes once built
+#   FIRING_REPEATS=5 bash .ci/bench --only firing
+#   FIRING_RT=1 bash .ci/bench --only firing    # latency under SCHED_FIFO (root), below
+#   FIRING_ONLY="burst5 single" bash .ci/bench --only firing   # some of: burst5 burst1000
+#                                                # single idle transactions
 #
 # or on its own, with the folder of a build that has notify, fire-latency, sd-event-floor
 # and idle-cost:
 #
-#   bash Benchmarks/issue26.sh BIN_DIR [REPEATS]
+#   bash Benchmarks/firing-table.sh BIN_DIR [REPEATS]
 #
 # Each latency scenario runs REPEATS rounds (default 3), the floor and the daemon
 # interleaved; a ratio is taken within a round and the table gives the median of the
 # rounds' ratios, with the range. Idle runs REPEATS daemons side by side (they sleep), the
 # transactions REPEATS times each. The load (`uptime`) is printed before and after: on a
 # shared machine a figure means little without it. The table goes to stdout; the raw
-# figures stay in $ISSUE26_KEEP when it is set.
+# figures stay in $FIRING_KEEP when it is set.
 #
-# ISSUE26_RT=1 runs the latency scenarios (harness, floor and daemon alike) under
+# FIRING_RT=1 runs the latency scenarios (harness, floor and daemon alike) under
 # `chrt -f 1`: the real-time class runs them ahead of every ordinary task, so the figures
 # are the software's cost with the machine's other load (parallel builds) taken out. On a
 # busy shared machine these are the figures to judge the absolute targets (20 ms, 2 ms) on;
 # the ordinary run says how the daemon fares beside the load. Needs root (or CAP_SYS_NICE).
 set -euo pipefail
 bin=$1
-repeats=${2:-${ISSUE26_REPEATS:-3}}
+repeats=${2:-${FIRING_REPEATS:-3}}
 here=$(cd "$(dirname "$0")" && pwd)
 for tool in notify fire-latency sd-event-floor idle-cost; do
-  [ -x "$bin/$tool" ] || { echo "issue26: no $bin/$tool; build first (bash .ci/bench --only issue26)" >&2; exit 66; }
+  [ -x "$bin/$tool" ] || { echo "firing-table: no $bin/$tool; build first (bash .ci/bench --only firing)" >&2; exit 66; }
 done
-work=${ISSUE26_KEEP:-$(mktemp -d /tmp/notify-issue26.XXXXXX)}
+work=${FIRING_KEEP:-$(mktemp -d /tmp/notify-firing.XXXXXX)}
 mkdir -p "$work"
-[ -n "${ISSUE26_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
-log() { printf '\n== issue26: %s (%s)\n' "$*" "$(uptime | sed 's/.*load/load/')" >&2; }
+[ -n "${FIRING_KEEP:-}" ] || trap 'rm -rf "$work"' EXIT
+log() { printf '\n== firing-table: %s (%s)\n' "$*" "$(uptime | sed 's/.*load/load/')" >&2; }
 # A step that fails is reported and leaves its rows empty; the others still run.
 failed=0
-step() { "$@" || { echo "issue26: failed: $*" >&2; failed=1; }; }
-only=" ${ISSUE26_ONLY:-burst5 burst1000 single idle transactions} "
+step() { "$@" || { echo "firing-table: failed: $*" >&2; failed=1; }; }
+only=" ${FIRING_ONLY:-burst5 burst1000 single idle transactions} "
 wants() { [[ "$only" == *" $1 "* ]]; }
 
 uptime >"$work/load-before"
-[ -z "${ISSUE26_RT:-}" ] || echo "latency under SCHED_FIFO (chrt -f 1)" >"$work/policy"
+[ -z "${FIRING_RT:-}" ] || echo "latency under SCHED_FIFO (chrt -f 1)" >"$work/policy"
 fire=()
-[ -z "${ISSUE26_RT:-}" ] || fire=(chrt -f 1)
+[ -z "${FIRING_RT:-}" ] || fire=(chrt -f 1)
 fire+=("$bin/fire-latency" --notify "$bin/notify" --floor "$bin/sd-event-floor" --repeats "$repeats")
 if wants burst5; then
   log "bursts of 5 at one instant, 20 instants 0.5 s apart"
@@ -69,7 +69,7 @@ if wants idle; then
     "$bin/idle-cost" --notify "$bin/notify" --python none >"$work/idle-$i.md" 2>"$work/idle-$i.err" &
     pids+=($!)
   done
-  for pid in "${pids[@]}"; do wait "$pid" || { echo "issue26: an idle run failed" >&2; failed=1; }; done
+  for pid in "${pids[@]}"; do wait "$pid" || { echo "firing-table: an idle run failed" >&2; failed=1; }; done
 fi
 
 if wants transactions; then
@@ -84,5 +84,5 @@ if wants transactions; then
 fi
 uptime >"$work/load-after"
 
-python3 "$here/issue26_table.py" "$work" "$repeats"
+python3 "$here/firing_table.py" "$work" "$repeats"
 exit "$failed"

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""The issue-26 table from the raw figures Benchmarks/issue26.sh leaves in WORK.
+"""The firing table from the raw figures Benchmarks/firing-table.sh leaves in WORK.
 
-    issue26_table.py WORK REPEATS
+    firing_table.py WORK REPEATS
 
 Latency ratios are taken round by round (the daemon against the floor of the same round),
 then the median of the rounds is given with their range; absolute figures are medians of
@@ -142,7 +142,7 @@ for (sink, n), runs in sorted(counts.items()):
         spread(own, lambda v: f"{v:g}"), detail, target,
         verdict(statistics.median(own) <= 3) if target else "", ""))
 
-print(f"### Issue 26 figures ({repeats} rounds)")
+print(f"### Firing figures ({repeats} rounds)")
 print()
 print(f"load before: {read('load-before')}  ")
 print(f"load after:  {read('load-after')}  ")
