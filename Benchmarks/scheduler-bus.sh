@@ -1,17 +1,17 @@
 #!/usr/bin/env bash
 # Scheduling over the D-Bus service (BENCHMARKS.md, "The D-Bus service"): one call against
-# its floors and the CLI, batches, other apps' fire latency while a client floods the
-# service, and systemd-run under a real user manager. Run it through `.ci/bench`, which builds first:
+# its floors and the CLI, batches, many clients at once (the group commit), other apps'
+# fire latency while a client floods the service, and systemd-run under a real user manager. Run it through `.ci/bench`, which builds first:
 #
 #   bash .ci/bench --only bus                 # about 6 minutes once built
 #   BUS_RT=1 bash .ci/bench --only bus        # everything under `chrt -f 1` (root)
-#   BUS_ONLY="calls flood" bash .ci/bench --only bus   # some of: calls flood transient
+#   BUS_ONLY="calls flood" bash .ci/bench --only bus   # some of: calls concurrent flood transient
 #
 # or on its own, with the folder of a build that has notify, fire-latency and sd-event-floor:
 #
 #   bash Benchmarks/scheduler-bus.sh BIN_DIR [SINGLE_CALLS] [BATCH_ROUNDS] [FLOOD_ARRIVALS] [ROUNDS]
 #
-# Three steps, each printing a table:
+# Four steps, each printing a table (concurrent is described where it is defined):
 #
 # calls: a private session bus (Tests/Fixtures/private-bus.sh), `notify daemon --sink
 #   stdout` on it with a fresh store, and the python3-gi client of scheduler-bus/bench.py:
@@ -45,7 +45,7 @@ arrivals=${4:-60}
 repeats=${5:-2}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-only=" ${BUS_ONLY:-calls flood transient} "
+only=" ${BUS_ONLY:-calls concurrent flood transient} "
 wants() { [[ "$only" == *" $1 "* ]]; }
 for tool in notify fire-latency sd-event-floor; do
   [ -x "$bin/$tool" ] || { echo "scheduler-bus: no $bin/$tool; build first (bash .ci/bench --only bus)" >&2; exit 66; }
@@ -140,6 +140,50 @@ print("bus / CLI, p50: 1 : %.1f; Schedule minus the Version property (what the s
 EOF
 }
 
+# concurrent: CLIENTS (16) processes calling `Schedule` at once, CALLS (100) each, against
+#   this build's daemon with its group commit and with NOTIFY_SERVICE_SYNC=each (a sync per
+#   commit, each answer at once), alternating, BUS_PASSES (3) times; on this machine's disk
+#   and with every sync taking SLOW_SYNC_MS (5) ms (Tests/Fixtures/slow-sync.c, as a
+#   laptop's disk with its write cache flushed).
+concurrent() {
+  local clients=${BUS_CLIENTS:-16} calls=${BUS_CALLS:-100} passes=${BUS_PASSES:-3} shim="$work/slow-sync.so" i
+  cc -shared -fPIC -O2 -o "$shim" "$root/Tests/Fixtures/slow-sync.c" -ldl || return 1
+  for i in $(seq "$passes"); do
+    for disk in fast slow; do
+      for mode in group each; do
+        local preload="" sync=""
+        [ "$disk" = slow ] && preload=$shim
+        [ "$mode" = each ] && sync=each
+        LD_PRELOAD=$preload SLOW_SYNC_MS=${SLOW_SYNC_MS:-5} NOTIFY_SERVICE_SYNC=$sync \
+          start_daemon "$bin/notify" "concurrent-$disk-$mode-$i" || return 1
+        "${rt[@]}" /usr/bin/python3 "$here/scheduler-bus/concurrent.py" "$clients" "$calls" \
+          >>"$work/concurrent-$disk-$mode.jsonl"
+        stop_daemon
+      done
+    done
+  done
+  python3 - "$work" "$clients" "$calls" "${SLOW_SYNC_MS:-5}" <<'EOF'
+import json, statistics, sys
+work, clients, calls, slow = sys.argv[1:5]
+def runs(disk, mode):
+    return [json.loads(line) for line in open("%s/concurrent-%s-%s.jsonl" % (work, disk, mode))]
+print()
+print("%s clients calling `Schedule` at once, %s calls each (median of the passes, and each pass)" % (clients, calls))
+print()
+print("| disk | group commit, calls/s | a sync per call, calls/s | ratio | group p50 / p95 | per call p50 / p95 |")
+print("|---|---|---|---|---|---|")
+for disk, name in (("fast", "this machine's"), ("slow", "%s ms a sync" % slow)):
+    group, each = runs(disk, "group"), runs(disk, "each")
+    g = statistics.median(r["calls_per_second"] for r in group)
+    e = statistics.median(r["calls_per_second"] for r in each)
+    print("| %s | %.0f (%s) | %.0f (%s) | %.1fx | %.2f / %.2f ms | %.2f / %.2f ms |" % (
+        name, g, ", ".join("%.0f" % r["calls_per_second"] for r in group),
+        e, ", ".join("%.0f" % r["calls_per_second"] for r in each), g / e,
+        statistics.median(r["p50"] for r in group), statistics.median(r["p95"] for r in group),
+        statistics.median(r["p50"] for r in each), statistics.median(r["p95"] for r in each)))
+EOF
+}
+
 flood() {
   local env=(NOTIFY_SCHEDULER=on)
   "${rt[@]}" env "${env[@]}" "$bin/fire-latency" --notify "$bin/notify" --floor "$bin/sd-event-floor" \
@@ -183,11 +227,14 @@ for name, make, remove in [
 EOF
 }
 
-if wants calls || wants flood; then
+if wants calls || wants concurrent || wants flood; then
   eval "$(bash "$root/Tests/Fixtures/private-bus.sh" start "$work/bus" "$work/services")"
 fi
 if wants calls; then
   calls || { echo "scheduler-bus: failed: calls" >&2; failed=1; }
+fi
+if wants concurrent; then
+  concurrent || { echo "scheduler-bus: failed: concurrent" >&2; failed=1; }
 fi
 if wants flood; then
   echo
