@@ -29,6 +29,14 @@ package final class SchedulerEndpoint: LoopAttachable {
   private var relaySource: OpaquePointer?
   /// The store's file names in its folder: a commit changes one of them.
   private let storeFiles: Set<String>
+  /// Where calls' files are checked and copied, off this thread.
+  private let files: FileWorker
+  private var filesSource: OpaquePointer?
+  /// The calls waiting for file work, by the worker's ticket.
+  private var waiting: [UInt64: (call: BusCall, finish: FileJob)] = [:]
+  /// Calls of a connection that has one waiting, in order: answered after it, so that a
+  /// caller that sends calls without waiting sees them take effect in the order sent.
+  private var queued: [String: [BusCall]] = [:]
 
   /// Opens a store connection at `storePath` and takes the bus name (on the bus at
   /// `address`, else the user's session bus); fails when another daemon has it.
@@ -42,6 +50,7 @@ package final class SchedulerEndpoint: LoopAttachable {
     let base = (storePath as NSString).lastPathComponent
     storeFiles = [base, base + "-wal", base + "-journal"]
     service = SchedulerService(store: store, clock: clock, presenter: present)
+    files = try FileWorker()
     var handle: ((BusCall) -> Void)?
     server = try BusServer(address: address, name: SchedulerInterface.name, path: SchedulerInterface.path) {
       call in handle?(call)
@@ -49,6 +58,7 @@ package final class SchedulerEndpoint: LoopAttachable {
     handle = { [unowned self] call in self.handle(call) }
     server.onDisconnect = { [unowned self] name in
       self.callers[name] = nil
+      self.queued[name] = nil
       self.service.drop(name)
     }
     cursor = try? store.lastHistorySequence()
@@ -63,6 +73,7 @@ package final class SchedulerEndpoint: LoopAttachable {
   /// Dispatches the bus on `event`, and follows the store's history for the signals.
   package func attach(to event: OpaquePointer, priority: Int32) throws {
     try server.attach(to: event, priority: priority)
+    filesSource = files.attach(to: event) { [unowned self] in self.filesDone() }
     let me = Unmanaged.passUnretained(self).toOpaque()
     // History grows by commits to the WAL: one relay per loop iteration, however many.
     _ = sd_event_add_defer(
@@ -91,6 +102,9 @@ package final class SchedulerEndpoint: LoopAttachable {
   /// Stops dispatching and releases the name.
   package func detach() {
     service.leaveAll()
+    files.stop()
+    if let filesSource { sd_event_source_disable_unref(filesSource) }
+    filesSource = nil
     if let watch { sd_event_source_disable_unref(watch) }
     if let relaySource { sd_event_source_disable_unref(relaySource) }
     watch = nil
@@ -113,71 +127,126 @@ package final class SchedulerEndpoint: LoopAttachable {
   // MARK: Calls
 
   private func handle(_ call: BusCall) {
-    do {
-      switch (call.interface, call.member) {
-      case ("org.freedesktop.DBus.Introspectable", "Introspect"):
-        try call.reply([.string(SchedulerInterface.introspection)])
-      case ("org.freedesktop.DBus.Properties", _):
-        try properties(call)
-      case (SchedulerInterface.name, let member), (nil, let member):
-        try method(member, call)
-      default:
-        try call.fail(
+    // After a call of the same connection that waits for its files.
+    if queued[call.sender] != nil {
+      queued[call.sender]!.append(call)
+      return
+    }
+    switch (call.interface, call.member) {
+    case ("org.freedesktop.DBus.Introspectable", "Introspect"):
+      send(call, .values([.string(SchedulerInterface.introspection)]))
+    case ("org.freedesktop.DBus.Properties", _):
+      send(call, properties(call))
+    case (SchedulerInterface.name, let member), (nil, let member):
+      guard let signature = SchedulerService.signatures[member] else {
+        send(
+          call,
+          .error("org.freedesktop.DBus.Error.UnknownMethod", "no method \(member) in \(SchedulerInterface.name)"))
+        return
+      }
+      switch method(member, signature, call) {
+      case .success(.reply(let values)): send(call, .values(values))
+      case .success(.later(let job)): wait(call, job)
+      case .failure(let error): send(call, .error(error.name, error.description))
+      }
+    default:
+      send(
+        call,
+        .error(
           "org.freedesktop.DBus.Error.UnknownInterface",
-          "no interface \(call.interface ?? "") at \(SchedulerInterface.path)")
+          "no interface \(call.interface ?? "") at \(SchedulerInterface.path)"))
+    }
+  }
+
+  /// Sends the answer to `call`: the one place every reply and error leaves from, now or
+  /// after its file work (`filesDone`).
+  private func send(_ call: BusCall, _ reply: Reply) {
+    do {
+      switch reply {
+      case .values(let values): try call.reply(values)
+      case .error(let name, let text): try call.fail(name, text)
       }
     } catch {
       logger.notice("could not answer \(call.member) from \(call.sender): \(error)")
     }
+    // A subscriber is forgotten when it leaves the bus.
+    if call.member == "Subscribe", case .values = reply {
+      do { try server.watch(call.sender) } catch {
+        logger.notice("cannot tell when \(call.sender) leaves: \(error)")
+      }
+    }
   }
 
-  private func method(_ member: String, _ call: BusCall) throws(BusFailure) {
-    guard let signature = SchedulerService.signatures[member] else {
-      try call.fail(
-        "org.freedesktop.DBus.Error.UnknownMethod", "no method \(member) in \(SchedulerInterface.name)")
-      return
+  /// An answer as it goes on the bus.
+  private enum Reply {
+    /// The reply's values.
+    case values([BusValue])
+    /// A D-Bus error: its name and message.
+    case error(String, String)
+  }
+
+  /// Keeps `call` (its message, and so its descriptors) until its file work is done; the
+  /// connection's later calls wait behind it.
+  private func wait(_ call: BusCall, _ job: FileJob) {
+    let ticket = files.submit(job.work)
+    waiting[ticket] = (call, job)
+    if queued[call.sender] == nil { queued[call.sender] = [] }
+  }
+
+  /// Finishes the calls whose file work is done, answers them, and goes on with what their
+  /// connections sent meanwhile.
+  private func filesDone() {
+    for (ticket, result) in files.takeFinished() {
+      guard let (call, job) = waiting.removeValue(forKey: ticket),
+        let result = result as? Result<CopiedFiles, SchedulerError>
+      else { continue }
+      switch job.finish(result) {
+      case .success(.later(let next)):
+        let again = files.submit(next.work)
+        waiting[again] = (call, next)
+        continue
+      case .success(.reply(let values)): send(call, .values(values))
+      case .failure(let error): send(call, .error(error.name, error.description))
+      }
+      // The connection's calls that waited, until one waits again.
+      var later = queued.removeValue(forKey: call.sender) ?? []
+      while !later.isEmpty, queued[call.sender] == nil {
+        handle(later.removeFirst())
+      }
+      if !later.isEmpty { queued[call.sender, default: []].append(contentsOf: later) }
     }
-    do {
+  }
+
+  private func method(_ member: String, _ signature: String, _ call: BusCall) -> Result<
+    CallAnswer, SchedulerError
+  > {
+    Result { () throws(SchedulerError) in
       guard call.signature == signature else {
         throw SchedulerError.invalidArgs(
           "\(member) takes (\(signature)), not (\(call.signature)): see \(SchedulerInterface.name).xml")
       }
       let arguments: [BusValue]
-      do { arguments = try call.arguments(limits: SchedulerService.readLimits) } catch {
+      do throws(BusValueError) { arguments = try call.arguments(limits: SchedulerService.readLimits) } catch {
         throw SchedulerError.invalidArgs("\(member): \(error.description)")
       }
-      let caller = caller(of: call)
-      let reply = try service.call(member, arguments, caller: caller)
-      // A subscriber is forgotten when it leaves the bus.
-      if member == "Subscribe" {
-        do { try server.watch(caller.connection) } catch {
-          logger.notice("cannot tell when \(caller.connection) leaves: \(error)")
-        }
-      }
-      try call.reply(reply)
-    } catch let error as SchedulerError {
-      try call.fail(error.name, error.description)
-    } catch let error as BusFailure {
-      throw error
-    } catch {
-      try call.fail("org.freedesktop.DBus.Error.Failed", "\(error)")
+      return try service.answer(member, arguments, caller: caller(of: call))
     }
   }
 
-  private func properties(_ call: BusCall) throws(BusFailure) {
+  private func properties(_ call: BusCall) -> Reply {
     let arguments = (try? call.arguments(limits: SchedulerService.readLimits)) ?? []
     let version = BusValue.uint32(SchedulerInterface.version)
     switch (call.member, call.signature, arguments.first) {
     case ("Get", "ss", .string(SchedulerInterface.name)?) where arguments.last == .string("Version"):
-      try call.reply([.variant(version)])
+      return .values([.variant(version)])
     case ("GetAll", "s", .string(SchedulerInterface.name)?):
-      try call.reply([.vardict([("Version", version)])])
+      return .values([.vardict([("Version", version)])])
     case ("GetAll", "s", _):
-      try call.reply([.vardict([])])
+      return .values([.vardict([])])
     case ("Set", _, _):
-      try call.fail("org.freedesktop.DBus.Error.PropertyReadOnly", "the scheduler's properties are read-only")
+      return .error("org.freedesktop.DBus.Error.PropertyReadOnly", "the scheduler's properties are read-only")
     default:
-      try call.fail("org.freedesktop.DBus.Error.InvalidArgs", "no such property")
+      return .error("org.freedesktop.DBus.Error.InvalidArgs", "no such property")
     }
   }
 
