@@ -23,6 +23,8 @@ package final class SchedulerEndpoint: LoopAttachable {
   private let logger = Logger(label: "notify.service")
   /// What the bus said of each caller, by unique name (never reused on a bus).
   private var callers: [String: Caller] = [:]
+  /// When the bus showed each connection (what a caller's process start is held against).
+  private var arrivals = ConnectionArrivals()
   /// The last history row turned into signals.
   private var cursor: Int64?
   private var watch: OpaquePointer?
@@ -56,6 +58,10 @@ package final class SchedulerEndpoint: LoopAttachable {
       call in handle?(call)
     }
     handle = { [unowned self] call in self.handle(call) }
+    // Before any caller's first call: every connection from now on is seen arriving, and
+    // those before this one (its own name) came before now.
+    try server.watchArrivals { [unowned self] name in self.arrivals.arrived(name, at: ProcessStart.now()) }
+    if let own = server.uniqueName { arrivals.arrived(own, at: ProcessStart.now()) }
     server.onDisconnect = { [unowned self] name in
       self.callers[name] = nil
       self.queued[name] = nil
@@ -250,14 +256,21 @@ package final class SchedulerEndpoint: LoopAttachable {
     }
   }
 
-  /// The caller, asked of the bus once per connection, and its sandbox read from its
-  /// process then (while it holds the connection, so its pid is not yet anyone else's).
+  /// The caller, asked of the bus once per connection, and its sandbox read from the
+  /// process that made the connection (`ProcessRoot.evidence(of:connectionBy:)`): never
+  /// from another process that holds its pid since.
   private func caller(of call: BusCall) -> Caller {
     if let known = callers[call.sender] { return known }
-    let credentials = call.senderCredentials()
-    let sandbox = Sandbox.decide(ProcessRoot.evidence(pid: credentials.pid))
-    if case .unidentified(let reason) = sandbox {
+    let credentials = server.credentials(of: call.sender)
+    let appeared = arrivals.appeared(call.sender, now: ProcessStart.now()) ?? ProcessStart.now()
+    let (evidence, origin) = ProcessRoot.evidence(of: credentials, connectionBy: appeared)
+    let sandbox = Sandbox.decide(evidence, origin: origin, pid: credentials.pid)
+    switch sandbox {
+    case .unidentified(let reason):
       logger.notice("\(call.sender) runs in a sandbox notify cannot identify: \(reason)")
+    case .unverified(let reason):
+      logger.notice("\(call.sender) is refused: \(reason)")
+    default: break
     }
     let caller = Caller(connection: call.sender, pid: credentials.pid, uid: credentials.uid, sandbox: sandbox)
     if callers.count >= 4096 { callers.removeAll() }
