@@ -35,6 +35,9 @@ distribution's python3-gi. Each command prints one JSON object on stdout:
                                              ListHistory(APP, 10), SetBadge(APP, 42) and
                                              Subscribe(APP) on the inherited connection, by
                                              hand, and writes their answers to DIR/answers.json
+  scheduler-client.py pipelined APP FILE     Schedule one request (id p1) attaching FILE and,
+                                             without waiting for its answer, Cancel(['p1']);
+                                             {"schedule": answer, "cancel": answer}
   scheduler-client.py list APP               ListPending
   scheduler-client.py subscribe APP          Subscribe (and leave)
   scheduler-client.py listen APP RECORD      Subscribe(APP), then append each signal it receives
@@ -282,6 +285,31 @@ def main(argv):
             json.dump(answers, record)
         os.rename(folder + "/answers.json.partial", folder + "/answers.json")
         os._exit(0)
+    elif command == "pipelined":
+        fd_list = Gio.UnixFDList.new()
+        fd_list.append(os.open(argv[3], os.O_RDONLY))
+        answers = {}
+        loop = GLib.MainLoop()
+
+        def answered(key, finish):
+            def done(connection, result):
+                try:
+                    reply = finish(connection, result)
+                    answers[key] = {"result": (reply[0] if isinstance(reply, tuple) else reply).unpack()}
+                except GLib.Error as error:
+                    answers[key] = {"error": error.message}
+                if len(answers) == 2:
+                    loop.quit()
+            return done
+
+        request = request_with("p1", attachments=GLib.Variant("ah", [0]))
+        bus.call_with_unix_fd_list(NAME, PATH, NAME, "Schedule", GLib.Variant("(saa{sv})", (app, [request])), None,
+                                   Gio.DBusCallFlags.NONE, 60000, fd_list, None,
+                                   answered("schedule", Gio.DBusConnection.call_with_unix_fd_list_finish))
+        bus.call(NAME, PATH, NAME, "Cancel", GLib.Variant("(sas)", (app, ["p1"])), None, Gio.DBusCallFlags.NONE,
+                 60000, None, answered("cancel", Gio.DBusConnection.call_finish))
+        loop.run()
+        out(answers)
     elif command == "list":
         out(call("ListPending", GLib.Variant("(s)", (app,))))
     elif command == "subscribe":

@@ -127,4 +127,19 @@ struct SchedulerFilesTests {
     #expect(((try? FileManager.default.contentsOfDirectory(atPath: sounds)) ?? []).isEmpty)
     #expect(try bus.pendingIDs(app: "org.example.Sounds").isEmpty)
   }
+
+  @Test func aConnectionsCallsTakeEffectInTheOrderSent() throws {
+    // Given an image
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    let image = try write(bus, "cat.png", Self.png, size: 4 << 20)
+    // When a client schedules p1 with it and, without waiting for the answer, cancels p1
+    let answers = try bus.python("pipelined", "org.example.Order", image)
+    // Then the cancel came after the schedule: both took effect, nothing is pending
+    let schedule = answers["schedule"] as? [String: Any]
+    let cancel = answers["cancel"] as? [String: Any]
+    #expect(schedule?["result"] != nil, "\(answers)")
+    #expect(cancel?["result"] != nil, "\(answers)")
+    #expect(try bus.pendingIDs(app: "org.example.Order").isEmpty)
+  }
 }
