@@ -3,7 +3,7 @@
 scheduler's file bounds allow (BENCHMARKS.md, "Scheduling over the D-Bus service": stall).
 Against a running `notify daemon` on the session bus of the environment.
 
-  stall.py ROUNDS WORK_DIR      prints one JSON object per round
+  stall.py ROUNDS WORK_DIR      prints one JSON object per round and kind of call
   stall.py probe OUT            (internal) ListPending back to back until SIGTERM;
                                 writes [start, milliseconds] pairs to OUT
 
@@ -12,7 +12,9 @@ back to back; meanwhile this process sends one Schedule for a fresh app: a batch
 requests (the most a call takes), the soonest 64 kept by the limit, five of them attaching
 a different 10 MiB image each and the first giving a 29 s 48 kHz 24-bit stereo WAV
 (8.4 MB) as its sound: 58.5 MB of files, within the call's 64 MiB. The figure is the
-longest ListPending that overlapped the Schedule, beside the longest before it.
+longest ListPending that overlapped the Schedule, beside the longest before it. The same
+is measured for the batch of 1000 without files, and for the 64 kept requests alone with
+the same files: what the batch's store transaction costs, and what the files cost.
 """
 import json
 import os
@@ -66,17 +68,17 @@ def files(work):
     return images, sound
 
 
-def largest_call(app, images, sound):
+def largest_call(app, images, sound, count=1000, with_files=True):
     fds = Gio.UnixFDList.new()
     handles = [fds.append(os.open(path, os.O_RDONLY)) for path in images]
     sound_handle = fds.append(os.open(sound, os.O_RDONLY))
     requests = []
-    for index in range(1000):
+    for index in range(count):
         request = {"id": GLib.Variant("s", "r%d" % index), "body": GLib.Variant("s", "n %d" % index),
                    "in": GLib.Variant("s", "%dm" % (60 + index))}
-        if index < len(handles):
+        if with_files and index < len(handles):
             request["attachments"] = GLib.Variant("ah", [handles[index]])
-        if index == 0:
+        if with_files and index == 0:
             request["sound"] = GLib.Variant("s", "long.wav")
             request["soundFile"] = GLib.Variant("h", sound_handle)
         requests.append(request)
@@ -90,11 +92,13 @@ def main(argv):
     rounds, work = int(argv[1]), argv[2]
     images, sound = files(work)
     bus = Gio.bus_get_sync(Gio.BusType.SESSION, None)
-    for round_index in range(rounds):
-        out = "%s/probe-%d.json" % (work, round_index)
+    kinds = [("largest", 1000, True), ("batch1000", 1000, False), ("files64", 64, True)]
+    for round_index, (kind, count, with_files) in [(r, k) for r in range(rounds) for k in kinds]:
+        out = "%s/probe-%d-%s.json" % (work, round_index, kind)
         prober = subprocess.Popen([sys.executable, argv[0], "probe", out])
         time.sleep(0.5)
-        parameters, fds = largest_call("bench.stall%d.%d" % (os.getpid(), round_index), images, sound)
+        parameters, fds = largest_call(
+            "bench.stall%d.%d.%s" % (os.getpid(), round_index, kind), images, sound, count, with_files)
         start = time.monotonic()
         answer = "ok"
         try:
@@ -110,7 +114,7 @@ def main(argv):
         before = [ms for at, ms in samples if at + ms / 1000 < start]
         during = [ms for at, ms in samples if at < end and at + ms / 1000 > start]
         print(json.dumps({
-            "schedule_ms": (end - start) * 1000, "answer": answer,
+            "kind": kind, "schedule_ms": (end - start) * 1000, "answer": answer,
             "worst_during_ms": max(during) if during else None, "probes_during": len(during),
             "worst_before_ms": max(before) if before else None,
             "p50_before_ms": sorted(before)[len(before) // 2] if before else None,

@@ -262,9 +262,9 @@ def main(argv):
         stream = bus.get_stream()
         sock = __import__("socket").socket(fileno=os.dup(stream.get_socket().get_fd()))
         sock.setblocking(True)
-        out({"name": bus.get_unique_name(), "pid": os.getpid()})
         child = os.fork()
         if child:
+            out({"name": bus.get_unique_name(), "pid": os.getpid(), "child": child})
             os._exit(0)
         # The child: no GDBus here (its threads stayed in the parent); the connection by hand.
         # (its output is no one's: the test reads the parent's and waits for nothing else)

@@ -78,10 +78,14 @@ struct PidReuseTests {
     // And the child calls for org.example.B on the connection
     FileManager.default.createFile(atPath: out + "/go", contents: Data())
     let answersFile = out + "/answers.json"
-    #expect(waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: answersFile) })
+    let child = (said?["child"] as? Int).map { pid_t($0) } ?? 0
+    defer { kill(child, SIGKILL) }
+    let answered = waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: answersFile) }
+    try #require(
+      answered,
+      "the child (pid \(child)) did not answer: \(kill(child, 0) == 0 ? "alive, in \(text("/proc/\(child)/wchan")) \(text("/proc/\(child)/stack"))" : "gone"); daemon: \(text(bus.folder.file("daemon.err")))")
     let answers = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: answersFile))) as? [String: Any])
-    if let child = answers["pid"] as? Int { kill(pid_t(child), SIGKILL) }
     // Then every call is refused, saying why, and B's badge is untouched
     for member in ["ListHistory", "SetBadge", "Subscribe"] {
       let answer = answers[member] as? [String: Any] ?? [:]
