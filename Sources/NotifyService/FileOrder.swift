@@ -85,7 +85,8 @@ struct FileOrder: Sendable {
 
   /// Refuses the call when its files pass the call's or the app's bound.
   private func checkBounds(_ files: [Int32: (AttachmentFile, Item, Int)]) throws(SchedulerError) {
-    let attachments = files.values.reduce(Int64(0)) { $0 + $1.0.size } + made.values.reduce(0) { $0 + $1.size }
+    let attachments =
+      files.values.reduce(Int64(0)) { $0 + $1.0.size } + made.values.reduce(0) { $0 + $1.size }
     var sounds: Int64 = 0
     for item in items {
       var status = stat()

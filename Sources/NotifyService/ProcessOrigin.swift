@@ -19,10 +19,12 @@ enum ProcessOrigin: Equatable, Sendable {
     case .pidfd(alive: true):
       return nil
     case .pidfd(alive: false):
-      return "the process that made its connection (pid \(pid)) has exited, so notify cannot tell whose it is now"
+      return
+        "the process that made its connection (pid \(pid)) has exited, so notify cannot tell whose it is now"
     case .started(let start, let appeared):
       guard start > appeared else { return nil }
-      return "the process now at its connection's pid \(pid) started after the connection was made: the process that made it has exited and its pid was reused"
+      return
+        "the process now at its connection's pid \(pid) started after the connection was made: the process that made it has exited and its pid was reused"
     case .unknown(let why):
       return why
     }

@@ -1,6 +1,6 @@
 import Foundation
-import NotifyDesktop
 import NotifyCore
+import NotifyDesktop
 
 /// Reads what a process shows of its sandbox (`SandboxEvidence`) from `/proc/PID/root`, as
 /// xdg-desktop-portal does: the root opened as a directory, then `.flatpak-info` opened in
@@ -27,7 +27,9 @@ enum ProcessRoot {
     }
     let evidence = evidence(pid: credentials.pid)
     guard let pid = credentials.pid, let start = ProcessStart.bootNanoseconds(pid: pid) else {
-      return (evidence, .unknown("cannot read when the process \(credentials.pid.map(String.init) ?? "?") started"))
+      return (
+        evidence, .unknown("cannot read when the process \(credentials.pid.map(String.init) ?? "?") started")
+      )
     }
     return (evidence, .started(at: start, connectionBy: connectionBy))
   }

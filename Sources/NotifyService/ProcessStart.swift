@@ -25,9 +25,13 @@ enum ProcessStart {
   /// The pid of the process the pidfd `fd` holds (`Pid:` of its fdinfo); nil when it has
   /// exited and been reaped, or the descriptor is no pidfd.
   static func pid(ofPidfd fd: Int32) -> Int32? {
-    guard let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(fd)", encoding: .utf8) else { return nil }
+    guard let info = try? String(contentsOfFile: "/proc/self/fdinfo/\(fd)", encoding: .utf8) else {
+      return nil
+    }
     for line in info.split(separator: "\n") where line.hasPrefix("Pid:") {
-      guard let pid = Int32(line.dropFirst(4).trimmingCharacters(in: .whitespaces)), pid > 0 else { return nil }
+      guard let pid = Int32(line.dropFirst(4).trimmingCharacters(in: .whitespaces)), pid > 0 else {
+        return nil
+      }
       return pid
     }
     return nil

@@ -147,7 +147,8 @@ package final class SchedulerEndpoint: LoopAttachable {
       guard let signature = SchedulerService.signatures[member] else {
         send(
           call,
-          .error("org.freedesktop.DBus.Error.UnknownMethod", "no method \(member) in \(SchedulerInterface.name)"))
+          .error(
+            "org.freedesktop.DBus.Error.UnknownMethod", "no method \(member) in \(SchedulerInterface.name)"))
         return
       }
       switch method(member, signature, call) {

@@ -16,7 +16,9 @@ extension SchedulerService {
   static let copyRounds = 3
 
   /// `Schedule` of `decoded`, some of which carry files.
-  func scheduleWithFiles(app: String, _ decoded: [RequestDecoder.Request]) throws(SchedulerError) -> CallAnswer {
+  func scheduleWithFiles(app: String, _ decoded: [RequestDecoder.Request]) throws(SchedulerError)
+    -> CallAnswer
+  {
     let wanted: Set<Int>
     do {
       wanted = try store.kept(onScheduling: decoded.map(\.notification), app: app, zones: clock.zones)
@@ -87,7 +89,9 @@ extension SchedulerService {
   private func storing(
     _ decoded: [RequestDecoder.Request], app: String, files: CopiedFiles, covered: Set<Int>, round: Int
   ) throws(SchedulerError) -> CallAnswer {
-    let notifications = decoded.indices.map { covered.contains($0) ? Self.attaching(files, to: decoded[$0]) : decoded[$0].notification }
+    let notifications = decoded.indices.map {
+      covered.contains($0) ? Self.attaching(files, to: decoded[$0]) : decoded[$0].notification
+    }
     let ready = Set(decoded.indices.filter { covered.contains($0) || !decoded[$0].carriesFiles })
     let placed: [(Int, SoundPlacement)]
     do { placed = try Self.place(files, at: covered) } catch {
@@ -107,7 +111,8 @@ extension SchedulerService {
       for (_, placement) in placed.reversed() { placement.undo() }
       guard round < Self.copyRounds else {
         files.discard()
-        throw .storeBusy("the app's notifications kept changing while the call's files were copied: try again")
+        throw .storeBusy(
+          "the app's notifications kept changing while the call's files were copied: try again")
       }
       return try copying(missing, of: decoded, app: app, have: files, covered: covered) {
         more, covering throws(SchedulerError) in
@@ -143,7 +148,9 @@ extension SchedulerService {
 
   /// Places the staged sounds of `positions`, in order (a later one of the same name wins);
   /// on a failure the ones placed are taken back.
-  static func place(_ files: CopiedFiles, at positions: Set<Int>) throws(SchedulerError) -> [(Int, SoundPlacement)] {
+  static func place(_ files: CopiedFiles, at positions: Set<Int>) throws(SchedulerError) -> [(
+    Int, SoundPlacement
+  )] {
     var placed: [(Int, SoundPlacement)] = []
     for position in positions.sorted() {
       guard let sound = files.sounds[position] else { continue }

@@ -60,7 +60,8 @@ final class SchedulerService {
 
   /// Runs `member` for `caller` with `arguments` (already checked against `signatures`):
   /// the reply, or the file work to do before it (`Schedule` and `Present` sending files).
-  func answer(_ member: String, _ arguments: [BusValue], caller: Caller) throws(SchedulerError) -> CallAnswer {
+  func answer(_ member: String, _ arguments: [BusValue], caller: Caller) throws(SchedulerError) -> CallAnswer
+  {
     switch member {
     case "Schedule", "Present": break
     default: return .reply(try values(member, arguments, caller: caller))

@@ -117,7 +117,8 @@ public struct AttachmentFile: Sendable {
 
   /// Copies the file from offset 0 to its end (at most one byte past `size`, which is
   /// enough to tell that it grew) into `output`; the bytes copied.
-  private func pump(to output: Int32, folder: String, copied: ((Int64) -> Void)?) throws(NotifyError) -> Int64 {
+  private func pump(to output: Int32, folder: String, copied: ((Int64) -> Void)?) throws(NotifyError) -> Int64
+  {
     var buffer = [UInt8](repeating: 0, count: 256 * 1024)
     var offset: Int64 = 0
     while offset <= size {

@@ -114,7 +114,9 @@ public struct AttachmentFolder: Sendable {
     var total: Int64 = 0
     for name in names {
       var info = stat()
-      if lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG { total += Int64(info.st_size) }
+      if lstat(folder + "/" + name, &info) == 0, info.st_mode & S_IFMT == S_IFREG {
+        total += Int64(info.st_size)
+      }
     }
     return total
   }

@@ -10,7 +10,9 @@ struct PendingLimitBatchTests {
   let base = Date(timeIntervalSince1970: 1_800_000_000)
 
   func pending(_ count: Int) -> [PendingLimit.Entry] {
-    (0..<count).map { PendingLimit.Entry(id: "p\($0)", nextFire: base + TimeInterval($0 * 60), sequence: Int64($0 + 10)) }
+    (0..<count).map {
+      PendingLimit.Entry(id: "p\($0)", nextFire: base + TimeInterval($0 * 60), sequence: Int64($0 + 10))
+    }
   }
 
   func arrival(_ id: String, minutes: Int) -> PendingLimit.Arrival {

@@ -10,7 +10,8 @@ import Testing
 @Suite(.ownThreads)
 struct FileOrderTests {
   let folder = TemporaryFolder()
-  static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 1, count: 64)
+  static let png: [UInt8] =
+    [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 1, count: 64)
 
   @Test func anAppPastItsBoundGetsNoMoreCopies() throws {
     // Given an app whose folder already holds 250 MiB of copies (one sparse file)
@@ -28,7 +29,9 @@ struct FileOrderTests {
     defer { close(fd) }
     let order = FileOrder(
       app: "chat", folder: attachments,
-      items: [.init(position: 0, id: "n", attachments: [AttachmentSource(descriptor: fd, name: "attachment 1")])],
+      items: [
+        .init(position: 0, id: "n", attachments: [AttachmentSource(descriptor: fd, name: "attachment 1")])
+      ],
       count: 1)
     // Then it is refused, naming the bound, and nothing was copied
     guard case .failure(let error) = order.run() else {

@@ -31,7 +31,9 @@ struct PidReuseTests {
     let deadline = Date() + 60
     while Date() < deadline {
       try? String(pid - 1).write(toFile: NextPID.path, atomically: false, encoding: .utf8)
-      guard let started = try? CommandRunner.spawn(["/usr/bin/sleep", "300"], environment: [:]) else { return nil }
+      guard let started = try? CommandRunner.spawn(["/usr/bin/sleep", "300"], environment: [:]) else {
+        return nil
+      }
       if started == pid { return started }
       kill(started, SIGKILL)
       CommandRunner.wait(started)
@@ -51,12 +53,14 @@ struct PidReuseTests {
     try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
     let info = folder + "/flatpak-info"
     try "[Application]\nname=org.example.A\n".write(toFile: info, atomically: true, encoding: .utf8)
-    let socket = String(try #require(bus.environment["DBUS_SESSION_BUS_ADDRESS"]).dropFirst("unix:path=".count))
+    let socket = String(
+      try #require(bus.environment["DBUS_SESSION_BUS_ADDRESS"]).dropFirst("unix:path=".count))
     let sandbox =
       FlatpakSandbox.base.filter { $0 != "--unshare-pid" && $0 != "--die-with-parent" } + [
         "--ro-bind", info, "/.flatpak-info", "--ro-bind", SchedulerBus.client, "/app/scheduler-client.py",
         "--bind", out, "/run/out", "--bind", socket, "/run/bus", "--setenv", "DBUS_SESSION_BUS_ADDRESS",
-        "unix:path=/run/bus", "--", "/usr/bin/python3", "/app/scheduler-client.py", "handoff", "org.example.B",
+        "unix:path=/run/bus", "--", "/usr/bin/python3", "/app/scheduler-client.py", "handoff",
+        "org.example.B",
         "/run/out",
       ]
     let started = try CommandRunner(executable: "/usr/bin/bwrap").run(sandbox, timeout: 60)
@@ -83,13 +87,16 @@ struct PidReuseTests {
     let answered = waitUntil(timeout: 60) { FileManager.default.fileExists(atPath: answersFile) }
     try #require(
       answered,
-      "the child (pid \(child)) did not answer: \(kill(child, 0) == 0 ? "alive, in \(text("/proc/\(child)/wchan")) \(text("/proc/\(child)/stack"))" : "gone"); daemon: \(text(bus.folder.file("daemon.err")))")
+      "the child (pid \(child)) did not answer: \(kill(child, 0) == 0 ? "alive, in \(text("/proc/\(child)/wchan")) \(text("/proc/\(child)/stack"))" : "gone"); daemon: \(text(bus.folder.file("daemon.err")))"
+    )
     let answers = try #require(
-      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: answersFile))) as? [String: Any])
+      try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: answersFile)))
+        as? [String: Any])
     // Then every call is refused, saying why, and B's badge is untouched
     for member in ["ListHistory", "SetBadge", "Subscribe"] {
       let answer = answers[member] as? [String: Any] ?? [:]
-      #expect(answer["error"] as? String == "io.github.notify.Scheduler1.Error.NotAllowed", "\(member): \(answer)")
+      #expect(
+        answer["error"] as? String == "io.github.notify.Scheduler1.Error.NotAllowed", "\(member): \(answer)")
       #expect(
         (answer["message"] as? String ?? "").contains("started after the connection was made"), "\(answer)")
     }

@@ -11,7 +11,8 @@ import Testing
     if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi")
 )
 struct SchedulerFilesTests {
-  static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<200).map { UInt8($0 % 251) }
+  static let png: [UInt8] =
+    [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + (0..<200).map { UInt8($0 % 251) }
   static let invalidArgs = "io.github.notify.Scheduler1.Error.InvalidArgs"
 
   /// A file of `bytes`, made `size` long with a hole when given.
@@ -28,7 +29,8 @@ struct SchedulerFilesTests {
     return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).sorted()
   }
 
-  @Test("a descriptor notify cannot read is InvalidArgs, as the README says", arguments: ["write", "path", "mem"])
+  @Test(
+    "a descriptor notify cannot read is InvalidArgs, as the README says", arguments: ["write", "path", "mem"])
   func unreadableDescriptors(mode: String) throws {
     // Given the daemon, and an image the client opens write-only, O_PATH, or /proc/self/mem
     let bus = try SchedulerBus()
@@ -75,7 +77,8 @@ struct SchedulerFilesTests {
     let listed = try bus.notify("list", "--json", "--app", "org.example.Same").stdout
     let items = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [[String: Any]] ?? []
     #expect(items.count == 64)
-    let files = Set(items.flatMap { ($0["attachments"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String } })
+    let files = Set(
+      items.flatMap { ($0["attachments"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String } })
     #expect(files.count == 1 && items.allSatisfy { ($0["attachments"] as? [Any])?.count == 10 })
     #expect(files.first.map { fileBytes($0)?.count } == 1 << 20)
   }

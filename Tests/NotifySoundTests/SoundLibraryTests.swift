@@ -381,10 +381,13 @@ struct SoundFileSizeTests {
 /// A valid 1 s WAV: 8 kHz, 16-bit mono silence.
 enum TestWAVBytes {
   static func oneSecond() -> Data {
-    func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
+    func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+      withUnsafeBytes(of: value.littleEndian, Array.init)
+    }
     let data = UInt32(16_000)
     var bytes = Array("RIFF".utf8) + le(UInt32(36) + data) + Array("WAVEfmt ".utf8)
-    bytes += le(UInt32(16)) + le(UInt16(1)) + le(UInt16(1)) + le(UInt32(8000)) + le(UInt32(16_000)) + le(UInt16(2))
+    bytes +=
+      le(UInt32(16)) + le(UInt16(1)) + le(UInt16(1)) + le(UInt32(8000)) + le(UInt32(16_000)) + le(UInt16(2))
     bytes += le(UInt16(16)) + Array("data".utf8) + le(data) + [UInt8](repeating: 0, count: Int(data))
     return Data(bytes)
   }

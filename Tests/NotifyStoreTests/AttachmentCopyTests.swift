@@ -12,7 +12,8 @@ import Testing
 struct AttachmentCopyTests {
   let folder = TemporaryFolder()
   let base = Date(timeIntervalSince1970: 1_900_000_000)
-  static let png: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 9, count: 100)
+  static let png: [UInt8] =
+    [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + [UInt8](repeating: 9, count: 100)
 
   func note(_ id: String, carrying attachments: [NotificationAttachment] = []) -> LocalNotification {
     var notification = LocalNotification(
@@ -80,13 +81,17 @@ struct AttachmentCopyTests {
     // Then the copy is refused as changed, and nothing is kept
     #expect(cut)
     #expect(error?.kind == .invalidData)
-    #expect(error?.description.contains("changed while it was copied") == true, "\(String(describing: error))")
-    #expect(((try? FileManager.default.contentsOfDirectory(atPath: attachments.path + "/chat")) ?? []).isEmpty)
+    #expect(
+      error?.description.contains("changed while it was copied") == true, "\(String(describing: error))")
+    #expect(
+      ((try? FileManager.default.contentsOfDirectory(atPath: attachments.path + "/chat")) ?? []).isEmpty)
   }
 
   @Test(
     "a descriptor that cannot be read is invalid data, naming why",
-    arguments: [("write-only", "open for writing only"), ("O_PATH", "O_PATH"), ("/proc/self/mem", "Input/output error")])
+    arguments: [
+      ("write-only", "open for writing only"), ("O_PATH", "O_PATH"), ("/proc/self/mem", "Input/output error"),
+    ])
   func unreadableDescriptors(kind: String, expected: String) throws {
     let path = image("a.png")
     let fd: Int32 =
@@ -99,7 +104,8 @@ struct AttachmentCopyTests {
     defer { close(fd) }
     let attachments = AttachmentFolder(storePath: folder.file("n.db"))
     let error = #expect(throws: NotifyError.self) {
-      try attachments.keep(descriptor: fd, name: "attachment 1", identifier: "a", app: "chat", id: "m", token: "t", index: 0)
+      try attachments.keep(
+        descriptor: fd, name: "attachment 1", identifier: "a", app: "chat", id: "m", token: "t", index: 0)
     }
     #expect(error?.kind == .invalidData, "\(String(describing: error))")
     #expect(error?.description.contains(expected) == true, "\(String(describing: error))")

@@ -51,7 +51,9 @@ extension PendingLimit {
   /// id and an earlier request of the batch with its id, and comes after everything stored
   /// before it in scheduling order; the limit then discards the latest. Pure: the D-Bus
   /// service asks it which requests to copy files for before it copies any.
-  public static func kept(arriving batch: [Arrival], over pending: [Entry], maximum: Int = maximum) -> Set<Int> {
+  public static func kept(arriving batch: [Arrival], over pending: [Entry], maximum: Int = maximum) -> Set<
+    Int
+  > {
     let replaced = Set(batch.map(\.id))
     var entries = pending.filter { !replaced.contains($0.id) }
     let base = (pending.map(\.sequence).max() ?? 0) + 1
@@ -62,6 +64,7 @@ extension PendingLimit {
     }
     let dropped = Set(overflow(of: entries, maximum: maximum).map(\.sequence))
     return Set(
-      batch.indices.filter { index in last[batch[index].id] == index && !dropped.contains(base + Int64(index)) })
+      batch.indices.filter { index in last[batch[index].id] == index && !dropped.contains(base + Int64(index))
+      })
   }
 }

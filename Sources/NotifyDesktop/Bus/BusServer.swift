@@ -98,7 +98,9 @@ package final class BusServer {
         { message, userdata, _ in
           guard let message, let userdata else { return 0 }
           let server = Unmanaged<BusServer>.fromOpaque(userdata).takeUnretainedValue()
-          guard let name = try? BusMessage(borrowing: message).readString(), name.hasPrefix(":") else { return 0 }
+          guard let name = try? BusMessage(borrowing: message).readString(), name.hasPrefix(":") else {
+            return 0
+          }
           server.onArrival?(name)
           return 0
         }, Unmanaged.passUnretained(self).toOpaque()),
@@ -110,9 +112,11 @@ package final class BusServer {
   /// (`ProcessFD`: dbus 1.16, dbus-broker), which the caller owns and closes.
   package func credentials(of name: String) -> PeerCredentials {
     var found = PeerCredentials()
-    guard let question = try? connection.busCall("GetConnectionCredentials"), (try? question.append(name)) != nil,
+    guard let question = try? connection.busCall("GetConnectionCredentials"),
+      (try? question.append(name)) != nil,
       let answer = try? connection.call(question, timeout: .seconds(5), operation: "asking who \(name) is"),
-      let values = try? answer.readValues(limits: BusReadLimits(stringBytes: 4096, arrayCount: 256, totalValues: 1024, depth: 4)),
+      let values = try? answer.readValues(
+        limits: BusReadLimits(stringBytes: 4096, arrayCount: 256, totalValues: 1024, depth: 4)),
       let entries = values.first?.vardictEntries
     else { return found }
     for (key, value) in entries {

@@ -105,7 +105,8 @@ extension SoundLibrary {
       if count < 0, errno == EINTR { continue }
       guard count >= 0 else {
         throw NotifyError(
-          .invalidData, "cannot read the sound file: \(Errno(rawValue: errno))", fix: "give an open sound file")
+          .invalidData, "cannot read the sound file: \(Errno(rawValue: errno))",
+          fix: "give an open sound file")
       }
       if count == 0 { break }
       var written = 0
@@ -122,7 +123,8 @@ extension SoundLibrary {
     }
     guard Int64(offset) == size else {
       throw NotifyError(
-        .invalidData, "the sound file changed while it was copied (\(size) bytes when checked, \(offset) read)",
+        .invalidData,
+        "the sound file changed while it was copied (\(size) bytes when checked, \(offset) read)",
         fix: "send it again once it is written")
     }
     _ = fsync(output)
