@@ -63,6 +63,25 @@ struct AttachmentCopyTests {
     #expect(fileBytes(kept.file) == Data(Self.png))
   }
 
+  @Test func aClaimedOccurrencesCopyIsKeptUntilItIsHandedOver() throws {
+    // Given a notification with a copy, due, claimed by a firer (its row no longer pending)
+    let store = try SQLiteStore(path: folder.file("n.db"))
+    let zones = testZones(testZone("UTC"))
+    let kept = try store.attachmentFolder.keep(image("a.png"), app: "chat", id: "a", token: "t", index: 0)
+    var due = note("a", carrying: [kept])
+    due.schedule = Schedule(fireDate: .instant(base))
+    _ = try store.schedule(due, zones: zones)
+    AttachmentFolder.commit([kept])
+    let claims = try store.claimDue(
+      now: base + 1, zones: zones, owner: FirerIdentity.current, misfireGrace: nil, limit: 64)
+    #expect(claims.count == 1)
+    #expect(try store.pending(app: "chat").isEmpty)
+    // When the folder is swept before the hand-off
+    store.sweepAttachments()
+    // Then the copy the sink is about to show is still there
+    #expect(FileManager.default.fileExists(atPath: kept.file))
+  }
+
   @Test func aSourceCutWhileItIsCopiedLeavesNothing() throws {
     // Given a 10 MiB image (by its first bytes), checked
     let source = image("big.png", size: 10 << 20)
