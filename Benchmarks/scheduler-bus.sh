@@ -33,6 +33,12 @@
 #   `notify daemon` on the manager's bus, and their removals, ROUNDS x 20 rounds. When a
 #   user manager cannot run here, the step says why and fails.
 #
+# stall: scheduler-bus/stall.py: another connection's `ListPending` back to back while one
+#   client sends the largest call the file bounds allow (a batch of 1000, the 64 kept, five
+#   10 MiB images and an 8.4 MB sound: 58.5 MB of files), STALL_ROUNDS (5) times; the
+#   longest `ListPending` overlapping the call, against the target of 100 ms. With
+#   BUS_BEFORE the same rounds run against that daemon too.
+#
 # BUS_RT=1 runs every step (bus daemons, notify daemons, clients, the CLI, systemd-run;
 # the user manager too) under `chrt -f 1`: the software's cost with the machine's other load
 # taken out. The load (`uptime`) is printed before and after. A step that fails is
@@ -45,7 +51,7 @@ arrivals=${4:-60}
 repeats=${5:-2}
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-only=" ${BUS_ONLY:-calls concurrent flood transient} "
+only=" ${BUS_ONLY:-calls concurrent flood transient stall} "
 wants() { [[ "$only" == *" $1 "* ]]; }
 for tool in notify fire-latency sd-event-floor; do
   [ -x "$bin/$tool" ] || { echo "scheduler-bus: no $bin/$tool; build first (bash .ci/bench --only bus)" >&2; exit 66; }
@@ -227,7 +233,49 @@ for name, make, remove in [
 EOF
 }
 
-if wants calls || wants concurrent || wants flood; then
+stall() {
+  local binaries=("$bin/notify") notify label
+  [ -z "${BUS_BEFORE:-}" ] || binaries=("$BUS_BEFORE" "$bin/notify")
+  mkdir -p "$work/stall-files"
+  for notify in "${binaries[@]}"; do
+    label=after
+    [ "$notify" = "$bin/notify" ] || label=before
+    XDG_DATA_HOME=$work/stall-data-$label start_daemon "$notify" "stall-$label" || return 1
+    "${rt[@]}" /usr/bin/python3 "$here/scheduler-bus/stall.py" "${STALL_ROUNDS:-5}" "$work/stall-files" >"$work/stall-$label.jsonl" || { stop_daemon; return 1; }
+    stop_daemon
+  done
+  python3 - "$work" <<'EOF'
+import json, os, sys
+work = sys.argv[1]
+print()
+print("The longest ListPending of another connection while one client sends a Schedule, per call")
+print()
+print("| build | call | worst stall during the call | worst before it | ListPending p50 before | the call itself | answer |")
+print("|---|---|---|---|---|---|---|")
+names = {"largest": "the largest the bounds allow: 1000 requests, 64 kept, 58.5 MB of files",
+         "batch1000": "1000 requests, no files", "files64": "64 requests, the same 58.5 MB of files"}
+for label in ("before", "after"):
+    path = "%s/stall-%s.jsonl" % (work, label)
+    if not os.path.exists(path):
+        continue
+    every = [json.loads(line) for line in open(path)]
+    for kind in ("largest", "batch1000", "files64"):
+        rounds = [r for r in every if r.get("kind") == kind]
+        if not rounds:
+            continue
+        def worst(key):
+            values = [r[key] for r in rounds if r[key] is not None]
+            return "%.1f ms (%s)" % (max(values), ", ".join("%.1f" % v for v in values)) if values else "none"
+        print("| %s | %s | %s | %s | %.2f ms | %s | %s |" % (
+            {"before": "before", "after": "this build"}[label], names[kind], worst("worst_during_ms"),
+            worst("worst_before_ms"), sorted(r["p50_before_ms"] for r in rounds)[len(rounds) // 2],
+            worst("schedule_ms"), ", ".join(sorted(set(r["answer"].strip() for r in rounds)))))
+print()
+print("target: the worst stall under 100 ms")
+EOF
+}
+
+if wants calls || wants concurrent || wants flood || wants stall; then
   eval "$(bash "$root/Tests/Fixtures/private-bus.sh" start "$work/bus" "$work/services")"
 fi
 if wants calls; then
@@ -239,6 +287,9 @@ fi
 if wants flood; then
   echo
   flood || { echo "scheduler-bus: failed: flood" >&2; failed=1; }
+fi
+if wants stall; then
+  stall || { echo "scheduler-bus: failed: stall" >&2; failed=1; }
 fi
 if wants transient; then
   transient || { echo "scheduler-bus: failed: transient" >&2; failed=1; }

@@ -232,6 +232,8 @@ public final class LocalNotificationCenter: Sendable {
       AttachmentFolder.discard(kept.attachments)
       throw error
     }
+    // The copies' hidden names durable before the notification naming them is stored.
+    folder.synchronize(apps: [notification.app])
     return kept
   }
 

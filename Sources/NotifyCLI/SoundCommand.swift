@@ -40,7 +40,9 @@ struct SoundCommand: ParsableCommand {
   struct Install: ParsableCommand {
     static let configuration = CommandConfiguration(
       abstract: "Check a sound file and copy it into the app's sound folder.",
-      discussion: "Prints the installed path. An invalid sound is refused (exit 65) and nothing is copied.")
+      discussion:
+        "Prints the installed path. An invalid sound, or a file larger than 30 s of its format and 1 MiB more (10 MiB at most), is refused (exit 65) and nothing is copied."
+    )
 
     @Argument(help: "The sound file; it is installed under its own file name.") var file: String
     @Option(help: "The app the sound is for (env NOTIFY_APP, default notify).") var app: String?

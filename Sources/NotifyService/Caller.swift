@@ -37,6 +37,10 @@ struct Caller: Hashable, Sendable {
         )
       }
       return own
+    case .unverified(let reason):
+      throw .notAllowed(
+        "notify cannot tell who is calling: \(reason); a connection is served for the process that made it, while that process runs: connect again from the process that calls"
+      )
     case .unidentified(let reason):
       throw .notAllowed(
         "the caller runs in a sandbox notify cannot identify (\(reason)): only Flatpak apps are recognised, by their /.flatpak-info; run the program as a Flatpak app or outside a sandbox"

@@ -1,10 +1,39 @@
 import Foundation
 import NotifyCore
+import NotifyDesktop
 
 /// Reads what a process shows of its sandbox (`SandboxEvidence`) from `/proc/PID/root`, as
 /// xdg-desktop-portal does: the root opened as a directory, then `.flatpak-info` opened in
 /// it. Decides nothing: an error is reported as what it is, and `Sandbox.decide` refuses it.
 enum ProcessRoot {
+  /// The evidence of the process that made a connection (`credentials`, from the bus),
+  /// read from its root, and whether that process is still the one at its pid
+  /// (`ProcessOrigin`): through its pidfd where the bus gives one (closed here), else by
+  /// its start time against `connectionBy`, read after the root, so that a process that
+  /// still runs then, started before the connection, was the one there all along.
+  static func evidence(of credentials: PeerCredentials, connectionBy: UInt64) -> (
+    SandboxEvidence, ProcessOrigin
+  ) {
+    if let fd = credentials.processFD {
+      defer { close(fd) }
+      guard let pid = ProcessStart.pid(ofPidfd: fd) else {
+        return (.unknownProcess, .pidfd(alive: false))
+      }
+      let evidence = evidence(pid: pid)
+      var poll = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+      // (a pidfd reads as ready once its process has exited)
+      let alive = Glibc.poll(&poll, 1, 0) == 0
+      return (evidence, .pidfd(alive: alive))
+    }
+    let evidence = evidence(pid: credentials.pid)
+    guard let pid = credentials.pid, let start = ProcessStart.bootNanoseconds(pid: pid) else {
+      return (
+        evidence, .unknown("cannot read when the process \(credentials.pid.map(String.init) ?? "?") started")
+      )
+    }
+    return (evidence, .started(at: start, connectionBy: connectionBy))
+  }
+
   /// The evidence for the process `pid` (nil: the bus did not say).
   static func evidence(pid: Int32?) -> SandboxEvidence {
     guard let pid, pid > 0 else { return .unknownProcess }

@@ -11,6 +11,16 @@ enum Sandbox: Hashable, Sendable {
   /// A process in another root that notify cannot identify (no readable `/.flatpak-info`,
   /// an unusable one, a sandbox of another kind): refused, never taken as unsandboxed.
   case unidentified(reason: String)
+  /// A connection whose process notify cannot tell is the one that made it (its pid was
+  /// reused, its process exited): refused, whatever holds the pid now.
+  case unverified(reason: String)
+
+  /// The decision for what was found at the caller's process, once its process is known
+  /// to be the one that made the connection (`origin`).
+  static func decide(_ evidence: SandboxEvidence, origin: ProcessOrigin, pid: Int32?) -> Sandbox {
+    if let pid, let refusal = origin.refusal(pid: pid) { return .unverified(reason: refusal) }
+    return decide(evidence)
+  }
 
   /// The decision for what was found at the caller's process.
   static func decide(_ evidence: SandboxEvidence) -> Sandbox {

@@ -6,7 +6,7 @@ import NotifyDesktop
 import NotifyFiring
 import NotifyStore
 
-/// The scheduler on the session bus (docs/dbus.md): owns
+/// The scheduler on the session bus (README "D-Bus service"): owns
 /// `io.github.notify.Scheduler1`, answers calls to its object with `SchedulerService`,
 /// and sends the `Delivered`, `Activated` and `Dismissed` signals of an app to the
 /// connections that subscribed to it, and to no other.
@@ -23,12 +23,22 @@ package final class SchedulerEndpoint: LoopAttachable {
   private let logger = Logger(label: "notify.service")
   /// What the bus said of each caller, by unique name (never reused on a bus).
   private var callers: [String: Caller] = [:]
+  /// When the bus showed each connection (what a caller's process start is held against).
+  private var arrivals = ConnectionArrivals()
   /// The last history row turned into signals.
   private var cursor: Int64?
   private var watch: OpaquePointer?
   private var relaySource: OpaquePointer?
   /// The store's file names in its folder: a commit changes one of them.
   private let storeFiles: Set<String>
+  /// Where calls' files are checked and copied, off this thread.
+  private let files: FileWorker
+  private var filesSource: OpaquePointer?
+  /// The calls waiting for file work, by the worker's ticket.
+  private var waiting: [UInt64: (call: BusCall, finish: FileJob)] = [:]
+  /// Calls of a connection that has one waiting, in order: answered after it, so that a
+  /// caller that sends calls without waiting sees them take effect in the order sent.
+  private var queued: [String: [BusCall]] = [:]
   /// The answers of the calls run since the last sync, sent once their writes are on the
   /// disk (`flush`): one sync for every call that came in meanwhile (group commit).
   private var outbox: [(call: BusCall, answer: BusAnswer?)] = []
@@ -56,13 +66,19 @@ package final class SchedulerEndpoint: LoopAttachable {
     let base = (storePath as NSString).lastPathComponent
     storeFiles = [base, base + "-wal", base + "-journal"]
     service = SchedulerService(store: store, clock: clock, presenter: present)
+    files = try FileWorker()
     var handle: ((BusCall) -> Void)?
     server = try BusServer(address: address, name: SchedulerInterface.name, path: SchedulerInterface.path) {
       call in handle?(call)
     }
     handle = { [unowned self] call in self.handle(call) }
+    // Before any caller's first call: every connection from now on is seen arriving, and
+    // those before this one (its own name) came before now.
+    try server.watchArrivals { [unowned self] name in self.arrivals.arrived(name, at: ProcessStart.now()) }
+    if let own = server.uniqueName { arrivals.arrived(own, at: ProcessStart.now()) }
     server.onDisconnect = { [unowned self] name in
       self.callers[name] = nil
+      self.queued[name] = nil
       self.service.drop(name)
     }
     cursor = try? store.lastHistorySequence()
@@ -77,6 +93,7 @@ package final class SchedulerEndpoint: LoopAttachable {
   /// Dispatches the bus on `event`, and follows the store's history for the signals.
   package func attach(to event: OpaquePointer, priority: Int32) throws {
     try server.attach(to: event, priority: priority)
+    filesSource = files.attach(to: event) { [unowned self] in self.filesDone() }
     let me = Unmanaged.passUnretained(self).toOpaque()
     // After every call the bus has ready (the bus's sources come first): one sync, then
     // the answers.
@@ -116,6 +133,9 @@ package final class SchedulerEndpoint: LoopAttachable {
   package func detach() {
     flush()
     service.leaveAll()
+    files.stop()
+    if let filesSource { sd_event_source_disable_unref(filesSource) }
+    filesSource = nil
     if let watch { sd_event_source_disable_unref(watch) }
     if let relaySource { sd_event_source_disable_unref(relaySource) }
     if let flushSource { sd_event_source_disable_unref(flushSource) }
@@ -125,11 +145,71 @@ package final class SchedulerEndpoint: LoopAttachable {
     server.detach()
   }
 
-  // MARK: Answers
+  /// Sends the signals for what history gained since the last relay.
+  package func relay() {
+    for (destination, signal) in service.newSignals(after: &cursor) {
+      do {
+        try server.emit(
+          signal.member, interface: SchedulerInterface.name, to: destination, values: signal.values)
+      } catch {
+        logger.notice("could not send \(signal.member) to \(destination): \(error)")
+      }
+    }
+  }
 
-  /// Keeps `answer` for the next flush (at once without group commit).
-  private func send(_ answer: BusAnswer?, to call: BusCall) {
-    outbox.append((call, answer))
+  // MARK: Calls
+
+  private func handle(_ call: BusCall) {
+    // After a call of the same connection that waits for its files.
+    if queued[call.sender] != nil {
+      queued[call.sender]!.append(call)
+      return
+    }
+    switch (call.interface, call.member) {
+    case ("org.freedesktop.DBus.Introspectable", "Introspect"):
+      send(call, .values([.string(SchedulerInterface.introspection)]))
+    case ("org.freedesktop.DBus.Properties", _):
+      send(call, properties(call))
+    case (SchedulerInterface.name, let member), (nil, let member):
+      guard let signature = SchedulerService.signatures[member] else {
+        send(
+          call,
+          .error(
+            "org.freedesktop.DBus.Error.UnknownMethod", "no method \(member) in \(SchedulerInterface.name)"))
+        return
+      }
+      switch method(member, signature, call) {
+      case .success(.reply(let values)): send(call, .values(values))
+      case .success(.later(let job)): wait(call, job)
+      case .failure(let error): send(call, .error(error.name, error.description))
+      }
+    default:
+      send(
+        call,
+        .error(
+          "org.freedesktop.DBus.Error.UnknownInterface",
+          "no interface \(call.interface ?? "") at \(SchedulerInterface.path)"))
+    }
+  }
+
+  /// Sends the answer to `call`: the one place every reply and error leaves from, now or
+  /// after its file work (`filesDone`). It goes out at the next `flush`, after the sync
+  /// that puts the call's writes on the disk.
+  private func send(_ call: BusCall, _ reply: Reply) {
+    do {
+      switch reply {
+      case .values(let values): outbox.append((call, try call.answer(values)))
+      case .error(let name, let text): outbox.append((call, try call.failure(name, text)))
+      }
+    } catch {
+      logger.notice("could not answer \(call.member) from \(call.sender): \(error)")
+    }
+    // A subscriber is forgotten when it leaves the bus.
+    if call.member == "Subscribe", case .values = reply {
+      do { try server.watch(call.sender) } catch {
+        logger.notice("cannot tell when \(call.sender) leaves: \(error)")
+      }
+    }
     if !groupsCommits || outbox.count >= Self.outboxLimit || flushSource == nil {
       flush()
     } else {
@@ -161,99 +241,94 @@ package final class SchedulerEndpoint: LoopAttachable {
     }
   }
 
-  /// Sends the signals for what history gained since the last relay.
-  package func relay() {
-    for (destination, signal) in service.newSignals(after: &cursor) {
-      do {
-        try server.emit(
-          signal.member, interface: SchedulerInterface.name, to: destination, values: signal.values)
-      } catch {
-        logger.notice("could not send \(signal.member) to \(destination): \(error)")
+  /// An answer as it goes on the bus.
+  private enum Reply {
+    /// The reply's values.
+    case values([BusValue])
+    /// A D-Bus error: its name and message.
+    case error(String, String)
+  }
+
+  /// Keeps `call` (its message, and so its descriptors) until its file work is done; the
+  /// connection's later calls wait behind it.
+  private func wait(_ call: BusCall, _ job: FileJob) {
+    let ticket = files.submit(job.work)
+    waiting[ticket] = (call, job)
+    if queued[call.sender] == nil { queued[call.sender] = [] }
+  }
+
+  /// Finishes the calls whose file work is done, answers them, and goes on with what their
+  /// connections sent meanwhile.
+  private func filesDone() {
+    for (ticket, result) in files.takeFinished() {
+      guard let (call, job) = waiting.removeValue(forKey: ticket),
+        let result = result as? Result<CopiedFiles, SchedulerError>
+      else { continue }
+      switch job.finish(result) {
+      case .success(.later(let next)):
+        let again = files.submit(next.work)
+        waiting[again] = (call, next)
+        continue
+      case .success(.reply(let values)): send(call, .values(values))
+      case .failure(let error): send(call, .error(error.name, error.description))
       }
+      // The connection's calls that waited, until one waits again.
+      var later = queued.removeValue(forKey: call.sender) ?? []
+      while !later.isEmpty, queued[call.sender] == nil {
+        handle(later.removeFirst())
+      }
+      if !later.isEmpty { queued[call.sender, default: []].append(contentsOf: later) }
     }
   }
 
-  // MARK: Calls
-
-  private func handle(_ call: BusCall) {
-    do {
-      let answer: BusAnswer?
-      switch (call.interface, call.member) {
-      case ("org.freedesktop.DBus.Introspectable", "Introspect"):
-        answer = try call.answer([.string(SchedulerInterface.introspection)])
-      case ("org.freedesktop.DBus.Properties", _):
-        answer = try properties(call)
-      case (SchedulerInterface.name, let member), (nil, let member):
-        answer = try method(member, call)
-      default:
-        answer = try call.failure(
-          "org.freedesktop.DBus.Error.UnknownInterface",
-          "no interface \(call.interface ?? "") at \(SchedulerInterface.path)")
-      }
-      send(answer, to: call)
-    } catch {
-      logger.notice("could not answer \(call.member) from \(call.sender): \(error)")
-    }
-  }
-
-  private func method(_ member: String, _ call: BusCall) throws(BusFailure) -> BusAnswer? {
-    guard let signature = SchedulerService.signatures[member] else {
-      return try call.failure(
-        "org.freedesktop.DBus.Error.UnknownMethod", "no method \(member) in \(SchedulerInterface.name)")
-    }
-    do {
+  private func method(_ member: String, _ signature: String, _ call: BusCall) -> Result<
+    CallAnswer, SchedulerError
+  > {
+    Result { () throws(SchedulerError) in
       guard call.signature == signature else {
         throw SchedulerError.invalidArgs(
           "\(member) takes (\(signature)), not (\(call.signature)): see \(SchedulerInterface.name).xml")
       }
       let arguments: [BusValue]
-      do { arguments = try call.arguments(limits: SchedulerService.readLimits) } catch {
+      do throws(BusValueError) { arguments = try call.arguments(limits: SchedulerService.readLimits) } catch {
         throw SchedulerError.invalidArgs("\(member): \(error.description)")
       }
-      let caller = caller(of: call)
-      let reply = try service.call(member, arguments, caller: caller)
-      // A subscriber is forgotten when it leaves the bus.
-      if member == "Subscribe" {
-        do { try server.watch(caller.connection) } catch {
-          logger.notice("cannot tell when \(caller.connection) leaves: \(error)")
-        }
-      }
-      return try call.answer(reply)
-    } catch let error as SchedulerError {
-      return try call.failure(error.name, error.description)
-    } catch let error as BusFailure {
-      throw error
-    } catch {
-      return try call.failure("org.freedesktop.DBus.Error.Failed", "\(error)")
+      return try service.answer(member, arguments, caller: caller(of: call))
     }
   }
 
-  private func properties(_ call: BusCall) throws(BusFailure) -> BusAnswer? {
+  private func properties(_ call: BusCall) -> Reply {
     let arguments = (try? call.arguments(limits: SchedulerService.readLimits)) ?? []
     let version = BusValue.uint32(SchedulerInterface.version)
     switch (call.member, call.signature, arguments.first) {
     case ("Get", "ss", .string(SchedulerInterface.name)?) where arguments.last == .string("Version"):
-      return try call.answer([.variant(version)])
+      return .values([.variant(version)])
     case ("GetAll", "s", .string(SchedulerInterface.name)?):
-      return try call.answer([.vardict([("Version", version)])])
+      return .values([.vardict([("Version", version)])])
     case ("GetAll", "s", _):
-      return try call.answer([.vardict([])])
+      return .values([.vardict([])])
     case ("Set", _, _):
-      return try call.failure(
-        "org.freedesktop.DBus.Error.PropertyReadOnly", "the scheduler's properties are read-only")
+      return .error("org.freedesktop.DBus.Error.PropertyReadOnly", "the scheduler's properties are read-only")
     default:
-      return try call.failure("org.freedesktop.DBus.Error.InvalidArgs", "no such property")
+      return .error("org.freedesktop.DBus.Error.InvalidArgs", "no such property")
     }
   }
 
-  /// The caller, asked of the bus once per connection, and its sandbox read from its
-  /// process then (while it holds the connection, so its pid is not yet anyone else's).
+  /// The caller, asked of the bus once per connection, and its sandbox read from the
+  /// process that made the connection (`ProcessRoot.evidence(of:connectionBy:)`): never
+  /// from another process that holds its pid since.
   private func caller(of call: BusCall) -> Caller {
     if let known = callers[call.sender] { return known }
-    let credentials = call.senderCredentials()
-    let sandbox = Sandbox.decide(ProcessRoot.evidence(pid: credentials.pid))
-    if case .unidentified(let reason) = sandbox {
+    let credentials = server.credentials(of: call.sender)
+    let appeared = arrivals.appeared(call.sender, now: ProcessStart.now()) ?? ProcessStart.now()
+    let (evidence, origin) = ProcessRoot.evidence(of: credentials, connectionBy: appeared)
+    let sandbox = Sandbox.decide(evidence, origin: origin, pid: credentials.pid)
+    switch sandbox {
+    case .unidentified(let reason):
       logger.notice("\(call.sender) runs in a sandbox notify cannot identify: \(reason)")
+    case .unverified(let reason):
+      logger.notice("\(call.sender) is refused: \(reason)")
+    default: break
     }
     let caller = Caller(connection: call.sender, pid: credentials.pid, uid: credentials.uid, sandbox: sandbox)
     if callers.count >= 4096 { callers.removeAll() }
@@ -273,7 +348,7 @@ extension SchedulerEndpoint {
   ) -> SchedulerEndpoint? {
     // Off unless NOTIFY_SCHEDULER=on (the unit and the activation file set it). The once a
     // second wake-up once blamed on it was libdispatch's workqueue monitor (StoreCreator);
-    // the default stays off while the suite's many daemons share one bus (docs/decisions/0069).
+    // the default stays off while the suite's many daemons share one bus (README).
     guard environment["NOTIFY_SCHEDULER"] == "on" else { return nil }
     do {
       // NOTIFY_SERVICE_SYNC=each: a sync per commit and each answer at once, the baseline

@@ -11,6 +11,16 @@ extension SchedulerInterface {
     <!-- notify's scheduler, version 1: docs/dbus.md says what every key means. -->
     <node name="/io/github/notify/Scheduler1">
       <interface name="io.github.notify.Scheduler1">
+        <!-- Schedule: 1 to 1000 requests. Which of them the 64 limit keeps is decided first,
+             and only their files are read. Files are descriptors: 'attachments' (ah, at most 10
+             a request, each a PNG, JPEG, GIF or WebP image of at most 10485760 bytes, 10 MiB)
+             and 'soundFile' (h, a WAV, AIFF or CAF shorter than 30 s, of at most 30 s of its
+             format plus 1048576 bytes, and at most 10485760). One call copies at most 67108864
+             bytes (64 MiB) of files, each descriptor once however often it is named; one app
+             keeps at most 268435456 bytes (256 MiB) of attachment copies. A bound passed, or a
+             descriptor not open for reading or that cannot be read: Error.InvalidArgs, and
+             nothing is copied, installed or stored. The reply comes once the files are copied;
+             a connection's calls are answered in the order it sent them. -->
         <method name="Schedule">
           <arg name="app_id" type="s" direction="in"/>
           <arg name="requests" type="aa{sv}" direction="in"/>
@@ -29,6 +39,8 @@ extension SchedulerInterface {
           <arg name="app_id" type="s" direction="in"/>
           <arg name="notifications" type="aa{sv}" direction="out"/>
         </method>
+        <!-- Present: the content keys of a Schedule request; its files are bounded and
+             checked as Schedule's. -->
         <method name="Present">
           <arg name="app_id" type="s" direction="in"/>
           <arg name="content" type="a{sv}" direction="in"/>

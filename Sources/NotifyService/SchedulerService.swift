@@ -52,8 +52,33 @@ final class SchedulerService {
     self.presenter = presenter
   }
 
-  /// Runs `member` for `caller` with `arguments` (already checked against `signatures`).
+  /// Runs `member` for `caller` with `arguments` (already checked against `signatures`),
+  /// file work included, on the calling thread; the reply's values.
   func call(_ member: String, _ arguments: [BusValue], caller: Caller) throws(SchedulerError) -> [BusValue] {
+    try answer(member, arguments, caller: caller).wait()
+  }
+
+  /// Runs `member` for `caller` with `arguments` (already checked against `signatures`):
+  /// the reply, or the file work to do before it (`Schedule` and `Present` sending files).
+  func answer(_ member: String, _ arguments: [BusValue], caller: Caller) throws(SchedulerError) -> CallAnswer
+  {
+    switch member {
+    case "Schedule", "Present": break
+    default: return .reply(try values(member, arguments, caller: caller))
+    }
+    try caller.checkUser(is: owner)
+    guard case .string(let claimed)? = arguments.first else {
+      throw .invalidArgs("\(member) takes the app id first")
+    }
+    let app = try caller.app(claimed: claimed)
+    let rest = Array(arguments.dropFirst())
+    return member == "Schedule" ? try schedule(app: app, rest) : try present(app: app, rest)
+  }
+
+  /// The reply of every method but `Schedule` and `Present`.
+  private func values(_ member: String, _ arguments: [BusValue], caller: Caller) throws(SchedulerError)
+    -> [BusValue]
+  {
     try caller.checkUser(is: owner)
     guard case .string(let claimed)? = arguments.first else {
       throw .invalidArgs("\(member) takes the app id first")
@@ -61,13 +86,11 @@ final class SchedulerService {
     let app = try caller.app(claimed: claimed)
     let rest = Array(arguments.dropFirst())
     switch member {
-    case "Schedule": return try schedule(app: app, rest)
     case "Cancel": return try cancel(app: app, ids: try Self.ids(rest))
     case "CancelAll": return [.strings(try run { () throws(NotifyError) in try center(app).cancelAll() })]
     case "ListPending":
       let pending = try run { () throws(NotifyError) in try center(app).pending() }
       return [.array(element: "a{sv}", pending.map(Self.record))]
-    case "Present": return try present(app: app, rest)
     case "Withdraw": return try withdraw(app: app, ids: try Self.ids(rest))
     case "GetBadge":
       return [.uint32(UInt32(clamping: try run { () throws(NotifyError) in try center(app).badge() }))]
@@ -109,7 +132,7 @@ final class SchedulerService {
     }
   }
 
-  private func schedule(app: String, _ arguments: [BusValue]) throws(SchedulerError) -> [BusValue] {
+  private func schedule(app: String, _ arguments: [BusValue]) throws(SchedulerError) -> CallAnswer {
     guard case .array(_, let requests)? = arguments.first else { throw .invalidArgs("Schedule takes aa{sv}") }
     guard requests.count <= Self.maximumBatch else {
       throw .invalidArgs("a batch of \(requests.count) requests: send at most \(Self.maximumBatch) per call")
@@ -124,45 +147,28 @@ final class SchedulerService {
         throw error.prefixed(requests.count > 1 ? "request \(index + 1) of \(requests.count): " : "")
       }
     }
-    // Sounds given as files installed into the app's sound folder first (as `notify sound
-    // install` does: they stay there for later notifications); a refused one refuses the call.
-    for (index, request) in decoded.enumerated() {
-      do {
-        try Self.installSound(request, app: app)
-      } catch {
-        throw error.prefixed(requests.count > 1 ? "request \(index + 1) of \(requests.count): " : "")
-      }
-    }
-    // Their attachments checked and copied (hidden until the batch is stored); one refused
-    // refuses the call, and nothing is kept.
-    var notifications: [LocalNotification] = []
-    for (index, request) in decoded.enumerated() {
-      do {
-        notifications.append(try center(app).keep(request.attachments, for: request.notification))
-      } catch {
-        AttachmentFolder.discard(notifications.flatMap(\.attachments))
-        throw SchedulerError.from(error, invalid: SchedulerError.invalidArgs)
-          .prefixed(requests.count > 1 ? "request \(index + 1) of \(requests.count): " : "")
-      }
-    }
+    // Files (attachments, sound files) are copied off the loop, for the requests the limit keeps.
+    if decoded.contains(where: \.carriesFiles) { return try scheduleWithFiles(app: app, decoded) }
     // One transaction for the whole batch, the limit applied once over its result, as the
     // store applies it for `notify schedule`.
+    let notifications = decoded.map(\.notification)
     let outcome: BatchScheduleOutcome
     do {
       outcome = try store.schedule(batch: notifications, zones: clock.zones)
     } catch {
-      AttachmentFolder.discard(notifications.flatMap(\.attachments))
       // What the store still refuses is about when: a rule that never fires, a start too far.
       throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
     }
-    let kept = notifications.flatMap(\.attachments)
-    if !kept.isEmpty {
-      AttachmentFolder.commit(kept)
-      store.sweepAttachments()
-    }
+    return .reply(try reply(to: outcome, notifications))
+  }
+
+  /// `Schedule`'s reply to a stored batch: the ids, and every id the limit discarded; the
+  /// limit's error when it discarded one of the batch (the CLI's `not scheduled: ...`).
+  func reply(to outcome: BatchScheduleOutcome, _ notifications: [LocalNotification]) throws(SchedulerError)
+    -> [BusValue]
+  {
     let discarded = outcome.discarded.map(\.notification.id)
     if let refused = outcome.firstNewOneDiscarded {
-      // The CLI's `not scheduled: ...` sentence, and every id the call discarded.
       throw .limitReached(
         "\(LocalNotificationCenter.discardedError(refused).description); discarded: \(discarded.joined(separator: " "))"
       )
@@ -170,21 +176,25 @@ final class SchedulerService {
     return [.strings(notifications.map(\.id)), .strings(discarded)]
   }
 
-  private func present(app: String, _ arguments: [BusValue]) throws(SchedulerError) -> [BusValue] {
+  private func present(app: String, _ arguments: [BusValue]) throws(SchedulerError) -> CallAnswer {
     guard let request = arguments.first?.vardictEntries else { throw .invalidArgs("Present takes a{sv}") }
     let decoded = try RequestDecoder(app: app, now: clock.now(), zones: clock.zones).presented(request)
-    try Self.installSound(decoded, app: app)
-    let notification = decoded.notification
+    if decoded.carriesFiles { return try presentWithFiles(app: app, decoded) }
+    return .reply(try present(app: app, decoded.notification))
+  }
+
+  /// Shows `notification` now through the daemon's firer, or stores it due now without
+  /// one; the hidden copies it carries are named first (the server reads the file as it
+  /// shows the bubble), and removed when it fails.
+  func present(app: String, _ notification: LocalNotification) throws(SchedulerError) -> [BusValue] {
     if let presenter {
       try run { () throws(NotifyError) in
-        try center(app).showing(notification, attaching: decoded.attachments, presenter)
+        try center(app).showing(notification, attaching: [], presenter)
       }
       return [.string(notification.id)]
     }
     // Without the daemon's firer at hand: due now, the next firer to wake shows it.
-    let outcome = try run { () throws(NotifyError) in
-      try center(app).add(notification, attaching: decoded.attachments)
-    }
+    let outcome = try run { () throws(NotifyError) in try center(app).add(notification) }
     if outcome.newOneDiscarded {
       throw .limitReached(LocalNotificationCenter.discardedError(outcome).description)
     }
@@ -254,16 +264,6 @@ final class SchedulerService {
   }
 
   /// Runs a store or rules call, its error as the scheduler's.
-  /// Installs the request's `soundFile` into `app`'s sound folder as its `sound`.
-  private static func installSound(_ request: RequestDecoder.Request, app: String) throws(SchedulerError) {
-    guard let fd = request.soundFile, case .file(let name) = request.notification.sound else { return }
-    do {
-      _ = try SoundLibrary(app: app).install(descriptor: fd, name: name)
-    } catch {
-      throw SchedulerError.from(error)
-    }
-  }
-
   func run<T>(_ body: () throws(NotifyError) -> T) throws(SchedulerError) -> T {
     do { return try body() } catch { throw SchedulerError.from(error) }
   }

@@ -14,6 +14,30 @@ distribution's python3-gi. Each command prints one JSON object on stdout:
   scheduler-client.py sound-file APP ID NAME FILE
                                              Schedule one request in 1h with sound NAME given as
                                              FILE (an open descriptor, `soundFile`)
+  scheduler-client.py attach-fd APP ID MODE FILE
+                                             Schedule one request in 1h attaching FILE opened
+                                             MODE: read, write (write-only), path (O_PATH); or
+                                             MODE mem with FILE ignored: /proc/self/mem
+  scheduler-client.py same-fd APP N COPIES FILE
+                                             Schedule N requests in 1h (ids d1..dN), each
+                                             attaching FILE's one descriptor COPIES times
+  scheduler-client.py files APP FILE...      Schedule one request per FILE in 1h (ids f1..),
+                                             each attaching its own descriptor
+  scheduler-client.py limited APP FILE       Schedule one request in 2h (id late) attaching FILE
+  scheduler-client.py sound-and-attach APP ID NAME SOUND FILE
+                                             Schedule one request in 1h with sound NAME given
+                                             as SOUND and FILE attached
+  scheduler-client.py sound-then-never APP NAME SOUND
+                                             Schedule two requests: sound NAME given as SOUND,
+                                             then one whose rule never fires
+  scheduler-client.py handoff APP DIR        Connect, print {"name", "pid"}, fork: the parent
+                                             exits; the child waits for DIR/go, then calls
+                                             ListHistory(APP, 10), SetBadge(APP, 42) and
+                                             Subscribe(APP) on the inherited connection, by
+                                             hand, and writes their answers to DIR/answers.json
+  scheduler-client.py pipelined APP FILE     Schedule one request (id p1) attaching FILE and,
+                                             without waiting for its answer, Cancel(['p1']);
+                                             {"schedule": answer, "cancel": answer}
   scheduler-client.py list APP               ListPending
   scheduler-client.py subscribe APP          Subscribe (and leave)
   scheduler-client.py listen APP RECORD      Subscribe(APP), then append each signal it receives
@@ -27,7 +51,9 @@ import json
 import os
 import re
 import signal
+import struct
 import sys
+import time
 
 import gi
 
@@ -61,6 +87,101 @@ def out(value):
         # The power goes the moment the answer is in (the power-cut tests): everything of
         # this process group stops before the daemon can do anything more.
         os.killpg(0, signal.SIGKILL)
+
+
+def schedule_files(app, requests, fds):
+    """Schedule REQUESTS (dicts of GLib.Variant) passing the descriptors FDS."""
+    fd_list = Gio.UnixFDList.new()
+    for fd in fds:
+        fd_list.append(fd)
+    return call("Schedule", GLib.Variant("(saa{sv})", (app, requests)), fds=fd_list)
+
+
+def request_with(request_id, delay="1h", **extra):
+    value = {"id": GLib.Variant("s", request_id), "title": GLib.Variant("s", "Files"),
+             "in": GLib.Variant("s", delay)}
+    value.update(extra)
+    return value
+
+
+def raw_call(sock, serial, member, signature, args):
+    """One method call to the scheduler written by hand on SOCK (a connection another
+    process made); its answer as call() gives it."""
+    def pad(buffer, n):
+        buffer += b"\0" * ((-len(buffer)) % n)
+
+    def put_string(buffer, text):
+        pad(buffer, 4)
+        data = text.encode()
+        buffer += struct.pack("<I", len(data)) + data + b"\0"
+
+    def put_signature(buffer, text):
+        buffer += bytes([len(text)]) + text.encode() + b"\0"
+
+    body = bytearray()
+    for kind, value in zip(signature, args):
+        if kind == "s":
+            put_string(body, value)
+        else:
+            pad(body, 4)
+            body += struct.pack("<I", value)
+    fields = bytearray()
+    for code, kind, value in [(1, "o", PATH), (2, "s", NAME), (3, "s", member), (6, "s", NAME),
+                              (8, "g", signature)]:
+        pad(fields, 8)
+        fields += bytes([code])
+        put_signature(fields, kind)
+        if kind == "g":
+            put_signature(fields, value)
+        else:
+            put_string(fields, value)
+    message = bytearray(b"l\x01\x00\x01") + struct.pack("<III", len(body), serial, len(fields)) + fields
+    pad(message, 8)
+    sock.sendall(bytes(message + body))
+
+    def take(count):
+        data = b""
+        while len(data) < count:
+            chunk = sock.recv(count - len(data))
+            if not chunk:
+                raise EOFError("the bus closed the connection")
+            data += chunk
+        return data
+
+    while True:
+        fixed = take(16)
+        kind = fixed[1]
+        body_length, _, fields_length = struct.unpack("<III", fixed[4:16])
+        rest = take(fields_length + ((-(16 + fields_length)) % 8) + body_length)
+        header, body = rest[:fields_length], rest[len(rest) - body_length:]
+        offset, found = 0, {}
+        while offset < fields_length:
+            offset += (-offset) % 8
+            code = header[offset]
+            length = header[offset + 1]
+            kind_of = header[offset + 2:offset + 2 + length].decode()
+            offset += 3 + length
+            if kind_of == "u":
+                offset += (-(offset + 16)) % 4
+                found[code] = struct.unpack("<I", header[offset:offset + 4])[0]
+                offset += 4
+            elif kind_of in ("s", "o"):
+                offset += (-(offset + 16)) % 4
+                size = struct.unpack("<I", header[offset:offset + 4])[0]
+                found[code] = header[offset + 4:offset + 4 + size].decode()
+                offset += 5 + size
+            elif kind_of == "g":
+                size = header[offset]
+                found[code] = header[offset + 1:offset + 1 + size].decode()
+                offset += 2 + size
+            else:
+                raise ValueError("unexpected header field type " + kind_of)
+        if found.get(5) != serial:
+            continue
+        if kind == 3:
+            size = struct.unpack("<I", body[0:4])[0] if len(body) >= 4 else 0
+            return {"error": found.get(4), "message": body[4:4 + size].decode(errors="replace")}
+        return {"result": "ok"}
 
 
 def main(argv):
@@ -113,6 +234,90 @@ def main(argv):
                    "in": GLib.Variant("s", "1h"), "sound": GLib.Variant("s", argv[4]),
                    "soundFile": GLib.Variant("h", handle)}
         out(call("Schedule", GLib.Variant("(saa{sv})", (app, [content])), fds=fds))
+    elif command == "attach-fd":
+        mode, path = argv[4], argv[5]
+        if mode == "mem":
+            fd = os.open("/proc/self/mem", os.O_RDONLY)
+        else:
+            fd = os.open(path, {"read": os.O_RDONLY, "write": os.O_WRONLY, "path": os.O_PATH}[mode])
+        out(schedule_files(app, [request_with(argv[3], attachments=GLib.Variant("ah", [0]))], [fd]))
+    elif command == "same-fd":
+        count, copies = int(argv[3]), int(argv[4])
+        fd = os.open(argv[5], os.O_RDONLY)
+        requests = [request_with("d%d" % (i + 1), "%dm" % (60 + i), attachments=GLib.Variant("ah", [0] * copies))
+                    for i in range(count)]
+        out(schedule_files(app, requests, [fd]))
+    elif command == "files":
+        fds = [os.open(path, os.O_RDONLY) for path in argv[3:]]
+        requests = [request_with("f%d" % (i + 1), attachments=GLib.Variant("ah", [i])) for i in range(len(fds))]
+        out(schedule_files(app, requests, fds))
+    elif command == "limited":
+        fd = os.open(argv[3], os.O_RDONLY)
+        out(schedule_files(app, [request_with("late", "2h", attachments=GLib.Variant("ah", [0]))], [fd]))
+    elif command == "sound-and-attach":
+        fds = [os.open(argv[5], os.O_RDONLY), os.open(argv[6], os.O_RDONLY)]
+        request = request_with(argv[3], sound=GLib.Variant("s", argv[4]), soundFile=GLib.Variant("h", 0),
+                          attachments=GLib.Variant("ah", [1]))
+        out(schedule_files(app, [request], fds))
+    elif command == "sound-then-never":
+        fd = os.open(argv[4], os.O_RDONLY)
+        first = request_with("with-sound", sound=GLib.Variant("s", argv[3]), soundFile=GLib.Variant("h", 0))
+        never = {"id": GLib.Variant("s", "never"), "title": GLib.Variant("s", "Never"),
+                 "at": GLib.Variant("s", "2030-01-01T09:00:00Z"), "rrule": GLib.Variant("s", "FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30")}
+        out(schedule_files(app, [first, never], [fd]))
+    elif command == "handoff":
+        folder = argv[3]
+        stream = bus.get_stream()
+        sock = __import__("socket").socket(fileno=os.dup(stream.get_socket().get_fd()))
+        sock.setblocking(True)
+        child = os.fork()
+        if child:
+            out({"name": bus.get_unique_name(), "pid": os.getpid(), "child": child})
+            os._exit(0)
+        # The child: no GDBus here (its threads stayed in the parent); the connection by hand.
+        # (its output is no one's: the test reads the parent's and waits for nothing else)
+        null = os.open("/dev/null", os.O_RDWR)
+        for standard in (0, 1, 2):
+            os.dup2(null, standard)
+        while not os.path.exists(folder + "/go"):
+            time.sleep(0.02)
+        answers = {"pid": os.getpid()}
+        for serial, (member, signature, args) in enumerate(
+                [("ListHistory", "su", [app, 10]), ("SetBadge", "su", [app, 42]), ("Subscribe", "s", [app])],
+                start=1000):
+            try:
+                answers[member] = raw_call(sock, serial, member, signature, args)
+            except Exception as error:  # noqa: BLE001 - reported to the test
+                answers[member] = {"error": "local", "message": str(error)}
+        with open(folder + "/answers.json.partial", "w") as record:
+            json.dump(answers, record)
+        os.rename(folder + "/answers.json.partial", folder + "/answers.json")
+        os._exit(0)
+    elif command == "pipelined":
+        fd_list = Gio.UnixFDList.new()
+        fd_list.append(os.open(argv[3], os.O_RDONLY))
+        answers = {}
+        loop = GLib.MainLoop()
+
+        def answered(key, finish):
+            def done(connection, result):
+                try:
+                    reply = finish(connection, result)
+                    answers[key] = {"result": (reply[0] if isinstance(reply, tuple) else reply).unpack()}
+                except GLib.Error as error:
+                    answers[key] = {"error": error.message}
+                if len(answers) == 2:
+                    loop.quit()
+            return done
+
+        request = request_with("p1", attachments=GLib.Variant("ah", [0]))
+        bus.call_with_unix_fd_list(NAME, PATH, NAME, "Schedule", GLib.Variant("(saa{sv})", (app, [request])), None,
+                                   Gio.DBusCallFlags.NONE, 60000, fd_list, None,
+                                   answered("schedule", Gio.DBusConnection.call_with_unix_fd_list_finish))
+        bus.call(NAME, PATH, NAME, "Cancel", GLib.Variant("(sas)", (app, ["p1"])), None, Gio.DBusCallFlags.NONE,
+                 60000, None, answered("cancel", Gio.DBusConnection.call_finish))
+        loop.run()
+        out(answers)
     elif command == "list":
         out(call("ListPending", GLib.Variant("(s)", (app,))))
     elif command == "subscribe":

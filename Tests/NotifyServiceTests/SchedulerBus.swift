@@ -94,6 +94,11 @@ final class SchedulerBus {
 
   /// Runs the Python client with `arguments`; its one JSON answer.
   func python(_ arguments: String..., timeout: TimeInterval = 120) throws -> [String: Any] {
+    try python(arguments, timeout: timeout)
+  }
+
+  /// `python(_:timeout:)` with the arguments as an array.
+  func python(_ arguments: [String], timeout: TimeInterval = 120) throws -> [String: Any] {
     let result = try CommandRunner(executable: "/usr/bin/python3", environment: environment).run(
       [Self.client] + arguments, timeout: timeout)
     let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]

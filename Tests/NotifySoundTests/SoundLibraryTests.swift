@@ -347,3 +347,48 @@ struct SoundLibraryTests {
     #expect(entries[1].info?.duration == 0.1)
   }
 }
+
+/// How large an installed sound may be: what 30 s of its format take, plus headers.
+@Suite("SoundRules.maximumFileSize")
+struct SoundFileSizeTests {
+  @Test(
+    "the bound follows the format, and never passes 10 MiB",
+    arguments: [
+      (8000.0, 1, 16, Int64(480_000 + 1_048_576)),
+      (44100.0, 2, 16, Int64(5_292_000 + 1_048_576)),
+      (96000.0, 2, 24, Int64(10 << 20)),
+    ])
+  func bounds(rate: Double, channels: Int, bits: Int, expected: Int64) {
+    let info = SoundFileInfo(
+      container: .wav, encoding: .linearPCM(.signedInteger), channels: channels, sampleRate: rate,
+      bitsPerSample: bits, frames: 100)
+    #expect(SoundRules.maximumFileSize(for: info) == expected)
+  }
+
+  @Test func aValidSoundPaddedWithZerosIsNotInstalled() throws {
+    let folder = TemporaryDirectory()
+    let padded = folder.path + "/padded.wav"
+    try TestWAVBytes.oneSecond().write(to: URL(fileURLWithPath: padded))
+    #expect(truncate(padded, off_t(2 << 20)) == 0)
+    let library = try SoundLibrary(app: "chat", environment: ["XDG_DATA_HOME": folder.path + "/data"])
+    let error = #expect(throws: NotifyError.self) { try library.install(file: padded) }
+    #expect(error?.kind == .invalidData)
+    #expect(error?.description.contains("is 2097152 bytes") == true, "\(String(describing: error))")
+    #expect(!FileManager.default.fileExists(atPath: folder.path + "/data/notify/sounds/chat/padded.wav"))
+  }
+}
+
+/// A valid 1 s WAV: 8 kHz, 16-bit mono silence.
+enum TestWAVBytes {
+  static func oneSecond() -> Data {
+    func le<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+      withUnsafeBytes(of: value.littleEndian, Array.init)
+    }
+    let data = UInt32(16_000)
+    var bytes = Array("RIFF".utf8) + le(UInt32(36) + data) + Array("WAVEfmt ".utf8)
+    bytes +=
+      le(UInt32(16)) + le(UInt16(1)) + le(UInt16(1)) + le(UInt32(8000)) + le(UInt32(16_000)) + le(UInt16(2))
+    bytes += le(UInt16(16)) + Array("data".utf8) + le(data) + [UInt8](repeating: 0, count: Int(data))
+    return Data(bytes)
+  }
+}

@@ -1,7 +1,8 @@
 import CSystemd
 
 /// One method call a `BusServer` received: who sent it, what it asks, and the one answer
-/// it gets (a reply or a named error). Valid on the server's thread during the handler.
+/// it gets (a reply or a named error), on the server's thread: during the handler, or
+/// later (the call keeps its message, and the descriptors it carries, until it is dropped).
 package struct BusCall {
   let message: BusMessage
 
@@ -21,23 +22,6 @@ package struct BusCall {
   /// The arguments, read within `limits`.
   package func arguments(limits: BusReadLimits) throws(BusValueError) -> [BusValue] {
     try message.readValues(limits: limits)
-  }
-
-  /// The caller's process and user as the bus daemon vouches for them (it asks the kernel:
-  /// `SO_PEERCRED`), nil where the bus does not say.
-  package func senderCredentials() -> (pid: Int32?, uid: UInt32?) {
-    var creds: OpaquePointer? = nil
-    let mask =
-      UInt64(SD_BUS_CREDS_PID) | UInt64(SD_BUS_CREDS_UID)
-      | UInt64(SD_BUS_CREDS_EUID)
-    guard sd_bus_query_sender_creds(message.handle, mask, &creds) >= 0, let creds else { return (nil, nil) }
-    defer { sd_bus_creds_unref(creds) }
-    var pid: pid_t = 0
-    var uid: uid_t = 0
-    let knownPID = sd_bus_creds_get_pid(creds, &pid) >= 0
-    var knownUID = sd_bus_creds_get_euid(creds, &uid) >= 0
-    if !knownUID { knownUID = sd_bus_creds_get_uid(creds, &uid) >= 0 }
-    return (knownPID ? pid : nil, knownUID ? uid : nil)
   }
 
   /// Answers with `values`.

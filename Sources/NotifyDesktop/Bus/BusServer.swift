@@ -1,4 +1,5 @@
 import CSystemd
+import Glibc
 
 /// A service's end of the session bus: one connection that owns a well-known name, serves
 /// one object path by calling `handler` with every method call to it, and sends signals
@@ -13,6 +14,8 @@ package final class BusServer {
   private let handler: (BusCall) -> Void
   /// Called with the unique name of a watched connection (`watch`) that left the bus.
   package var onDisconnect: ((String) -> Void)?
+  private var onArrival: ((String) -> Void)?
+  private var arrivalSlot: OpaquePointer?
   /// The object path served.
   package let path: String
 
@@ -42,6 +45,7 @@ package final class BusServer {
 
   deinit {
     sd_bus_slot_unref(objectSlot)
+    sd_bus_slot_unref(arrivalSlot)
     for slot in watches.values { sd_bus_slot_unref(slot) }
   }
 
@@ -79,6 +83,56 @@ package final class BusServer {
     onDisconnect?(name)
   }
 
+  /// Calls `arrived` with the unique name of every connection that joins the bus from now
+  /// on (`NameOwnerChanged` with no old owner), on the loop's thread, before any message it
+  /// sends is dispatched here: what tells when a caller's connection appeared. The daemon
+  /// wakes once for each new connection on the bus.
+  package func watchArrivals(_ arrived: @escaping (String) -> Void) throws(BusFailure) {
+    onArrival = arrived
+    let rule =
+      "type='signal',sender='org.freedesktop.DBus',path='/org/freedesktop/DBus',"
+      + "interface='org.freedesktop.DBus',member='NameOwnerChanged',arg1=''"
+    try BusFailure.check(
+      sd_bus_add_match(
+        connection.handle, &arrivalSlot, rule,
+        { message, userdata, _ in
+          guard let message, let userdata else { return 0 }
+          let server = Unmanaged<BusServer>.fromOpaque(userdata).takeUnretainedValue()
+          guard let name = try? BusMessage(borrowing: message).readString(), name.hasPrefix(":") else {
+            return 0
+          }
+          server.onArrival?(name)
+          return 0
+        }, Unmanaged.passUnretained(self).toOpaque()),
+      "watching connections arrive")
+  }
+
+  /// What the bus daemon vouches for of the connection `name` (`GetConnectionCredentials`):
+  /// its user, its process, and a pidfd of that process where the bus gives one
+  /// (`ProcessFD`: dbus 1.16, dbus-broker), which the caller owns and closes.
+  package func credentials(of name: String) -> PeerCredentials {
+    var found = PeerCredentials()
+    guard let question = try? connection.busCall("GetConnectionCredentials"),
+      (try? question.append(name)) != nil,
+      let answer = try? connection.call(question, timeout: .seconds(5), operation: "asking who \(name) is"),
+      let values = try? answer.readValues(
+        limits: BusReadLimits(stringBytes: 4096, arrayCount: 256, totalValues: 1024, depth: 4)),
+      let entries = values.first?.vardictEntries
+    else { return found }
+    for (key, value) in entries {
+      switch (key, value) {
+      case ("UnixUserID", .uint32(let uid)): found.uid = uid
+      case ("ProcessID", .uint32(let pid)): found.pid = Int32(bitPattern: pid)
+      case ("ProcessFD", .unixFD(let fd)):
+        // (the reply owns its descriptor: a copy outlives it)
+        let copy = fcntl(fd, 1030, 3)  // F_DUPFD_CLOEXEC, which Glibc does not export to Swift
+        if copy >= 0 { found.processFD = copy }
+      default: break
+      }
+    }
+    return found
+  }
+
   /// This connection's unique name.
   package var uniqueName: String? { connection.uniqueName }
 
@@ -111,5 +165,22 @@ package final class BusServer {
   package func close(name: String) {
     _ = sd_bus_release_name(connection.handle, name)
     _ = sd_bus_flush(connection.handle)
+  }
+}
+
+/// What the bus daemon says of a connection (`BusServer.credentials(of:)`).
+package struct PeerCredentials: Sendable {
+  /// Its process id, as the bus recorded it when the connection was made.
+  package var pid: Int32?
+  /// Its user.
+  package var uid: UInt32?
+  /// A pidfd of the process that made the connection, owned by the holder; nil where the
+  /// bus gives none (dbus-daemon before 1.16).
+  package var processFD: Int32?
+
+  package init(pid: Int32? = nil, uid: UInt32? = nil, processFD: Int32? = nil) {
+    self.pid = pid
+    self.uid = uid
+    self.processFD = processFD
   }
 }

@@ -7,72 +7,88 @@ extension SoundLibrary {
   /// file name, replacing a sound of that name; returns the installed path.
   ///
   /// Throws `.noInput` (66) when the file is missing, `.invalidData` (65) when it is not
-  /// a valid sound or its name is not a plain file name (nothing is copied then), and
-  /// `.ioError` (74) when the folder cannot be written. Folders are created 0700; the
-  /// copy is checked again before it is renamed into place, so a file changed while it
-  /// was copied never lands.
+  /// a valid sound, is larger than its format allows (`SoundRules.maximumFileSize`) or its
+  /// name is not a plain file name (nothing is copied then), and `.ioError` (74) when the
+  /// folder cannot be written. Folders are created 0700; the copy is checked again before
+  /// it is renamed into place, so a file changed while it was copied never lands.
   public func install(file path: String) throws(NotifyError) -> String {
     let check = try SoundCheck.file(path)
     let name = FilePath(path).lastComponent?.string ?? path
     try Validator.soundName(name)
+    let shown = "'\(Escaper.visible(path))'"
     if case .invalid(let reason, let fix) = check.verdict {
-      throw NotifyError(.invalidData, "'\(Escaper.visible(path))' \(reason)", fix: fix)
+      throw NotifyError(.invalidData, "\(shown) \(reason)", fix: fix)
     }
-    return try place(
+    var status = stat()
+    let size: Int64 = stat(path, &status) == 0 ? Int64(status.st_size) : 0
+    if let info = check.info, let (reason, fix) = SoundRules.sizeProblem(size, info) {
+      throw NotifyError(.invalidData, "\(shown) \(reason)", fix: fix)
+    }
+    let staged = try stage(
       name,
       changed: NotifyError(
-        .invalidData, "'\(Escaper.visible(path))' changed while it was copied",
-        fix: "run 'notify sound install' again")
+        .invalidData, "\(shown) changed while it was copied", fix: "run 'notify sound install' again")
     ) { temporary throws(NotifyError) in try Self.copy(from: path, to: temporary) }
-  }
-
-  /// Copies a checked sound (`copy` writes the new file it is given) into `installFolder`
-  /// as `name` through a temporary file that is checked again (`changed` when it is no
-  /// longer valid) and then renamed into place; returns the installed path.
-  private func place(
-    _ name: String, changed: NotifyError, copy: (String) throws(NotifyError) -> Void
-  ) throws(NotifyError) -> String {
-    try Self.makeFolders(installFolder)
-    let temporary = "\(installFolder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).partial"
-    do throws(NotifyError) {
-      try copy(temporary)
-      guard try SoundCheck.file(temporary).verdict.isValid else { throw changed }
-      let destination = "\(installFolder)/\(name)"
-      guard rename(temporary, destination) == 0 else {
-        throw NotifyError(
-          .ioError, "cannot install '\(Escaper.visible(destination))': \(Errno(rawValue: errno))",
-          fix: "check the folder's permissions")
-      }
-      // The new name is on the disk before the install is reported done.
-      Self.syncFolder(installFolder)
-      return destination
-    } catch {
-      unlink(temporary)
-      throw error
-    }
+    return try staged.place().finish()
   }
 
   /// `install(file:)` for an open file (`descriptor`, left open; a D-Bus caller's, which
   /// notify does not open by path), installed as `name`: the same checks, and the copy is
   /// checked again before it is renamed into place.
   public func install(descriptor: Int32, name: String) throws(NotifyError) -> String {
+    try stage(descriptor: descriptor, name: name).place().finish()
+  }
+
+  /// Checks the open file `descriptor` (left open) as `install(descriptor:name:)` does and
+  /// copies it into `installFolder` under a temporary name, checked again there; nothing is
+  /// installed until the result is `place`d, and `discard` leaves nothing behind. The D-Bus
+  /// service stages a call's sound while other calls are answered, and places it with the
+  /// notification that names it, or not at all.
+  public func stage(descriptor: Int32, name: String) throws(NotifyError) -> StagedSound {
     try Validator.soundName(name)
     let shown = "the sound file given for '\(Escaper.visible(name))'"
     var status = stat()
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
       throw NotifyError(.invalidData, "\(shown) is not a regular file", fix: "give an open sound file")
     }
-    let verdict = SoundRules.verdict(for: SoundFileReader.measure(DescriptorByteSource(descriptor)).result)
-    if case .invalid(let reason, let fix) = verdict {
+    let size = Int64(status.st_size)
+    let result = SoundFileReader.measure(DescriptorByteSource(descriptor)).result
+    if case .invalid(let reason, let fix) = SoundRules.verdict(for: result) {
       throw NotifyError(.invalidData, "\(shown) \(reason)", fix: fix)
     }
-    return try place(
+    if case .success(let info) = result, let (reason, fix) = SoundRules.sizeProblem(size, info) {
+      throw NotifyError(.invalidData, "\(shown) \(reason)", fix: fix)
+    }
+    return try stage(
       name, changed: NotifyError(.invalidData, "\(shown) changed while it was copied", fix: "send it again")
-    ) { temporary throws(NotifyError) in try Self.copy(descriptor: descriptor, to: temporary) }
+    ) { temporary throws(NotifyError) in try Self.copy(descriptor: descriptor, size: size, to: temporary) }
   }
 
-  /// Copies what `descriptor` holds, from its start, into a new file created 0600.
-  static func copy(descriptor: Int32, to destination: String) throws(NotifyError) {
+  /// Copies a checked sound (`copy` writes the new file it is given) into `installFolder`
+  /// through a temporary file that is checked again, its size too (`changed` when it is no
+  /// longer valid).
+  private func stage(
+    _ name: String, changed: NotifyError, copy: (String) throws(NotifyError) -> Void
+  ) throws(NotifyError) -> StagedSound {
+    try Self.makeFolders(installFolder)
+    let temporary = "\(installFolder)/.\(name).\(UInt32.random(in: 0...UInt32.max)).partial"
+    do throws(NotifyError) {
+      try copy(temporary)
+      let check = try SoundCheck.file(temporary)
+      var status = stat()
+      guard check.verdict.isValid, let info = check.info, stat(temporary, &status) == 0,
+        SoundRules.sizeProblem(Int64(status.st_size), info) == nil
+      else { throw changed }
+      return StagedSound(temporary: temporary, destination: "\(installFolder)/\(name)")
+    } catch {
+      unlink(temporary)
+      throw error
+    }
+  }
+
+  /// Copies `size` bytes of what `descriptor` holds, from its start, into a new file
+  /// created 0600; throws `.invalidData` when the file holds fewer or more by then.
+  static func copy(descriptor: Int32, size: Int64, to destination: String) throws(NotifyError) {
     let output = open(destination, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
     guard output >= 0 else {
       throw NotifyError(
@@ -80,14 +96,17 @@ extension SoundLibrary {
         fix: "check the disk space and the folder's permissions")
     }
     defer { close(output) }
-    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    var buffer = [UInt8](repeating: 0, count: 256 * 1024)
     var offset: off_t = 0
-    while true {
-      let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, $0.count, offset) }
+    // (one byte past `size` tells that it grew)
+    while Int64(offset) <= size {
+      let wanted = Int(min(Int64(buffer.count), size + 1 - Int64(offset)))
+      let count = buffer.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress, wanted, offset) }
       if count < 0, errno == EINTR { continue }
       guard count >= 0 else {
         throw NotifyError(
-          .noInput, "cannot read the sound file: \(Errno(rawValue: errno))", fix: "give an open sound file")
+          .invalidData, "cannot read the sound file: \(Errno(rawValue: errno))",
+          fix: "give an open sound file")
       }
       if count == 0 { break }
       var written = 0
@@ -101,6 +120,12 @@ extension SoundLibrary {
         written += n
       }
       offset += off_t(count)
+    }
+    guard Int64(offset) == size else {
+      throw NotifyError(
+        .invalidData,
+        "the sound file changed while it was copied (\(size) bytes when checked, \(offset) read)",
+        fix: "send it again once it is written")
     }
     _ = fsync(output)
   }
