@@ -10,14 +10,14 @@ extension SchedulerClient {
   static func error(_ failure: SchedulerCallFailure) -> NotificationError {
     let text = failure.message
     switch failure.schedulerError {
-    case "LimitReached": return .limitReached(text)
-    case "InvalidTrigger": return .invalidContent(text)
-    case "InvalidArgs":
+    case .limitReached: return .limitReached(text)
+    case .invalidTrigger: return .invalidContent(text)
+    case .invalidArgs:
       return text.lowercased().contains("sound") ? .soundRejected(text) : .invalidContent(text)
-    case "UnknownId": return .notFound(text)
-    case "StoreBusy": return .storeBusy(text)
-    case "NotAllowed": return .notAllowed(text)
-    default: break
+    case .unknownID: return .notFound(text)
+    case .storeBusy: return .storeBusy(text)
+    case .notAllowed: return .notAllowed(text)
+    case nil: break
     }
     if failure.isTimeout { return .temporary("notify's service did not answer in time: \(text)") }
     if failure.errorName == "org.freedesktop.DBus.Error.Failed" {

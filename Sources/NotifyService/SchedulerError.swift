@@ -23,17 +23,23 @@ public enum SchedulerError: Error, Equatable, CustomStringConvertible {
   /// Anything else (the store unreadable): `org.freedesktop.DBus.Error.Failed`.
   case failed(String)
 
+  /// The interface's name for this error; nil for the daemon's own failures, which are
+  /// `org.freedesktop.DBus.Error.Failed`.
+  var interfaceName: SchedulerInterface.ErrorName? {
+    switch self {
+    case .limitReached: .limitReached
+    case .invalidTrigger: .invalidTrigger
+    case .unknownID: .unknownID
+    case .notAllowed: .notAllowed
+    case .storeBusy: .storeBusy
+    case .invalidArgs: .invalidArgs
+    case .failed: nil
+    }
+  }
+
   /// The D-Bus error name.
   public var name: String {
-    switch self {
-    case .limitReached: SchedulerInterface.errorPrefix + "LimitReached"
-    case .invalidTrigger: SchedulerInterface.errorPrefix + "InvalidTrigger"
-    case .unknownID: SchedulerInterface.errorPrefix + "UnknownId"
-    case .notAllowed: SchedulerInterface.errorPrefix + "NotAllowed"
-    case .storeBusy: SchedulerInterface.errorPrefix + "StoreBusy"
-    case .invalidArgs: SchedulerInterface.errorPrefix + "InvalidArgs"
-    case .failed: "org.freedesktop.DBus.Error.Failed"
-    }
+    interfaceName.map { SchedulerInterface.errorPrefix + $0.rawValue } ?? "org.freedesktop.DBus.Error.Failed"
   }
 
   /// The message sent with the error.

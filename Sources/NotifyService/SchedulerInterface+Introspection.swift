@@ -120,6 +120,9 @@ extension SchedulerInterface {
           <arg name="details" type="a{sv}"/>
         </signal>
         <property name="Version" type="u" access="read"/>
+        <!-- The errors the methods reply with, each io.github.notify.Scheduler1.Error.NAME;
+             the daemon's own failures are org.freedesktop.DBus.Error.Failed. -->
+        <annotation name="io.github.notify.Scheduler1.Errors" value="LimitReached InvalidTrigger UnknownId NotAllowed StoreBusy InvalidArgs"/>
       </interface>
       <interface name="org.freedesktop.DBus.Introspectable">
         <method name="Introspect">

@@ -36,14 +36,8 @@ final class SchedulerService {
   static let readLimits = BusReadLimits(
     stringBytes: 65_536, arrayCount: maximumBatch, totalValues: 200_000, depth: 32)
 
-  /// Each method's argument signature.
-  static let signatures: [String: String] = [
-    "Schedule": "saa{sv}", "Cancel": "sas", "CancelAll": "s", "ListPending": "s", "Present": "sa{sv}",
-    "Withdraw": "sas", "GetBadge": "s", "SetBadge": "su", "GetSettings": "s", "Subscribe": "s",
-    "Unsubscribe": "s", "TakeLaunchResponse": "s", "SetCategories": "saa{sv}", "GetCategories": "s",
-    "ListDelivered": "s", "ListHistory": "su", "ListHeld": "s", "TakeResponses": "s",
-    "RequestAuthorization": "su",
-  ]
+  /// Each method's argument signature, as the interface's introspection data declares it.
+  static let signatures: [String: String] = SchedulerInterface.methods.mapValues(\.inSignature)
 
   init(store: SQLiteStore, clock: any NotifyClock, owner: UInt32 = getuid(), presenter: Presenter? = nil) {
     self.store = store

@@ -89,10 +89,12 @@ package struct SchedulerCallFailure: Error, CustomStringConvertible {
     isTimeout = failure.isTimeout
   }
 
-  /// The name without the scheduler's prefix (`LimitReached`), nil for errors of the bus.
-  package var schedulerError: String? {
+  /// The scheduler's error (`LimitReached`), nil for errors of the bus and names the
+  /// interface does not declare.
+  package var schedulerError: SchedulerInterface.ErrorName? {
     guard let errorName, errorName.hasPrefix(SchedulerInterface.errorPrefix) else { return nil }
-    return String(errorName.dropFirst(SchedulerInterface.errorPrefix.count))
+    return SchedulerInterface.ErrorName(
+      rawValue: String(errorName.dropFirst(SchedulerInterface.errorPrefix.count)))
   }
 
   package var description: String { message }

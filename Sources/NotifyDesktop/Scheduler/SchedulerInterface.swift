@@ -15,6 +15,18 @@ package enum SchedulerInterface {
   /// The prefix of every error the service replies with (`...Error.LimitReached`).
   package static let errorPrefix = name + ".Error."
 
+  /// The errors the interface declares (its introspection data's `Errors` annotation; a
+  /// test keeps the two equal), each `errorPrefix` and the raw value. The daemon's own
+  /// failures are `org.freedesktop.DBus.Error.Failed`.
+  package enum ErrorName: String, CaseIterable, Sendable {
+    case limitReached = "LimitReached"
+    case invalidTrigger = "InvalidTrigger"
+    case unknownID = "UnknownId"
+    case notAllowed = "NotAllowed"
+    case storeBusy = "StoreBusy"
+    case invalidArgs = "InvalidArgs"
+  }
+
   /// The keys of a request's `a{sv}` (docs/dbus.md, "Request keys"): what the service's decoder
   /// takes and the client sends, nothing else.
   package enum Keys {
