@@ -44,6 +44,18 @@ let package = Package(
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "NotifyCore"),
     .target(name: "NotifyZones", dependencies: ["NotifyCore"]),
+    // Calendars' alarms (docs/calendars.md): iCalendar read, alarms expanded by the core's
+    // recurrence engine, ids and the rolling window decided; pure, as NotifyCore is.
+    .target(name: "NotifyCalendar", dependencies: ["NotifyCore"]),
+    // Its adapters: vdir folders read and watched (inotify on the firing loop), the store
+    // brought to the window, acknowledgements written back into the files.
+    .target(
+      name: "NotifyCalendarSync",
+      dependencies: [
+        "NotifyCalendar", "NotifyCore", "NotifyStore", "NotifyFiring", "NotifyZones", "CSystemd",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .target(
       name: "NotifySound",
       dependencies: ["NotifyCore", .product(name: "SystemPackage", package: "swift-system")]
@@ -83,7 +95,7 @@ let package = Package(
     .executableTarget(
       name: "NotifyCLI",
       dependencies: [
-        "Notify", "NotifyService",
+        "Notify", "NotifyService", "NotifyCalendar", "NotifyCalendarSync",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -114,6 +126,9 @@ let package = Package(
       name: "sandbox-center-fixture", dependencies: ["Notify"], path: "Tests/SandboxCenterFixture"),
     .testTarget(name: "NotifyCoreTests", dependencies: ["NotifyTestSupport", "NotifyCore"]),
     .testTarget(name: "NotifyZonesTests", dependencies: ["NotifyTestSupport", "NotifyZones"]),
+    .testTarget(
+      name: "NotifyCalendarTests",
+      dependencies: ["NotifyTestSupport", "NotifyCalendar", "NotifyCalendarSync", "NotifyStore", "NotifyZones"]),
     .testTarget(name: "NotifySoundTests", dependencies: ["NotifyTestSupport", "NotifySound"]),
     .testTarget(name: "NotifyStoreTests", dependencies: ["NotifyTestSupport", "NotifyStore"]),
     .testTarget(name: "NotifyDesktopTests", dependencies: ["NotifyTestSupport", "NotifyDesktop"]),
