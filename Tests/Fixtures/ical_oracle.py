@@ -14,7 +14,8 @@ stdout: {"versions": {...}, "results": [[{"uid", "recurrenceId", "fireDate", "ac
 Each result lists the alarm instants in [from, to), soonest first: fireDate is RFC 3339
 UTC (a floating time is read in the system zone, TZ, with fold=0); recurrenceId is null
 for an item that does not repeat, the override's RECURRENCE-ID for an override, and the
-occurrence's start for an occurrence of a repeating item, both RFC 3339 UTC. Left out, as
+occurrence's start for an occurrence of a repeating item (one a RANGE=THISANDFUTURE
+override applies to included), both RFC 3339 UTC. Left out, as
 notify leaves them out: alarms whose ACTION is not DISPLAY or AUDIO, occurrences of items
 with STATUS:CANCELLED, and instants at or before the alarm's ACKNOWLEDGED or the item's
 X-MOZ-LASTACK. allDay marks an item whose start is a DATE: recurring-ical-events adds the
@@ -87,8 +88,13 @@ def expand(case):
         last_ack = component.get("X-MOZ-LASTACK")
         if last_ack is not None and utc(icalendar.vDDDTypes.from_ical(str(last_ack))) >= fire:
             continue
-        if component.get("RECURRENCE-ID") is not None:
-            recurrence = text(utc(component["RECURRENCE-ID"].dt))
+        rid = component.get("RECURRENCE-ID")
+        if rid is not None and hasattr(parent, "_adapter") and str(rid.params.get("RANGE", "")).upper() == "THISANDFUTURE" \
+                and utc(parent.start) != utc(component["DTSTART"].dt):
+            # A later occurrence the override applies to (notify's tests move none): its own start.
+            recurrence = text(utc(parent.start))
+        elif rid is not None:
+            recurrence = text(utc(rid.dt))
         elif component.get("RRULE") is not None or component.get("RDATE") is not None:
             # An absolute alarm of a repeating item goes off once, for the item.
             recurrence = None if occurrence.parent is component_of(parent) or not hasattr(parent, "_adapter") else text(utc(parent.start))

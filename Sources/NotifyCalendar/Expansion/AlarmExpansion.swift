@@ -82,8 +82,7 @@ public enum AlarmExpansion {
         let itself = SeriesExpansion.Occurrence(
           item: item, start: start, end: series.end(of: item, startingAt: start),
           recurrenceText: item.recurrenceID.map { ResolvedTime($0, zones: zones).recurrenceText })
-        var seen: Set<String> = []
-        for alarm in item.alarms where seen.insert(alarm.key).inserted {
+        for alarm in item.alarms {
           guard case .absolute(let time) = alarm.trigger, usable(alarm) else { continue }
           add(itself, alarm, base: ResolvedTime(time, zones: zones), recurrenceText: itself.recurrenceText)
         }
@@ -97,8 +96,7 @@ public enum AlarmExpansion {
       warnings += series.warnings
       for occurrence in occurrences where !occurrence.item.isCancelled {
         let item = occurrence.item
-        var seen: Set<String> = []
-        for alarm in item.alarms where seen.insert(alarm.key).inserted {
+        for alarm in item.alarms {
           guard case .relative(let offset, let toEnd) = alarm.trigger, usable(alarm) else { continue }
           guard let anchor = toEnd ? occurrence.end : occurrence.start else {
             if warnedAlarms.insert(alarm.line).inserted {

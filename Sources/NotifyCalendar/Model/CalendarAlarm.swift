@@ -71,12 +71,16 @@ public struct CalendarAlarm: Hashable, Sendable {
     self.snoozes = snoozes
     self.line = line
     self.byteRange = byteRange
+    key = baseKey
   }
 
   /// What identifies the alarm within its item across rescans: its UID when it has one,
-  /// else what it does and when (two alarms alike in these are one alarm, as
-  /// recurring-ical-events counts them).
-  public var key: String {
+  /// else what it does and when; the second of two alike in these gets `#2`, and so on
+  /// (`ItemReader`). ACKNOWLEDGED is not part of it: writing one back keeps the id.
+  public var key: String = ""
+
+  /// The key from the alarm's own properties, before `#n` tells alike ones apart.
+  var baseKey: String {
     if let uid, !uid.isEmpty { return "uid:" + uid }
     let when: String
     switch trigger {

@@ -68,6 +68,8 @@ struct ItemReader {
         CalendarWarning(line: component.line, property: "VEVENT", "skipped: it has no (readable) DTSTART"))
       return nil
     }
+    var contents: Set<[ContentLine]> = []
+    var keys: [String: Int] = [:]
     for alarmComponent in component.components("VALARM") {
       guard item.alarms.count < Self.maxAlarms else {
         warnings.append(
@@ -76,7 +78,14 @@ struct ItemReader {
             "skipped: the item has more than \(Self.maxAlarms) alarms"))
         break
       }
-      if let alarm = alarm(from: alarmComponent) { item.alarms.append(alarm) }
+      // The same alarm written twice is one alarm (as recurring-ical-events counts them).
+      let content = alarmComponent.properties.map {
+        ContentLine(name: $0.name, parameters: $0.parameters, value: $0.value, line: 0, byteRange: 0..<0)
+      }
+      guard contents.insert(content).inserted, var alarm = alarm(from: alarmComponent) else { continue }
+      keys[alarm.key, default: 0] += 1
+      if let n = keys[alarm.key], n > 1 { alarm.key += "#\(n)" }
+      item.alarms.append(alarm)
     }
     return item
   }
