@@ -17,7 +17,7 @@ struct CalendarCommand: ParsableCommand {
           --from 2026-12-01T00:00:00Z --to 2027-01-01T00:00:00Z
         notify calendar remove work
       """,
-    subcommands: [CalendarPreviewCommand.self])
+    subcommands: [CalendarAddCommand.self, CalendarListCommand.self, CalendarRemoveCommand.self, CalendarPreviewCommand.self])
 
   /// An RFC 3339 instant given to `option`.
   static func instant(_ text: String, option: String, zones: Zones) throws(NotifyError) -> Date {
@@ -29,6 +29,24 @@ struct CalendarCommand: ParsableCommand {
     } catch {
       let name = { (term: Term) in term == .fireDate ? option : term.flag }
       throw NotifyError(error.kind, error.problemText.rendered(name), fix: error.fixText.map { $0.rendered(name) })
+    }
+  }
+
+  /// `path` made absolute against the working folder (links are kept: a synced folder may be one).
+  static func absolute(_ path: String) -> String {
+    if path.hasPrefix("/") { return path }
+    let here = FileManager.default.currentDirectoryPath
+    return (here.hasSuffix("/") ? here : here + "/") + path
+  }
+
+  /// A calendar name: the characters of an app id, 1 to 128 of them.
+  static func validateName(_ name: String) throws(NotifyError) {
+    guard (1...128).contains(name.utf8.count),
+      name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
+    else {
+      throw NotifyError(
+        .invalidData, "'\(Escaper.visible(name, limit: 60))' is not a calendar name",
+        fix: "use 1 to 128 letters, digits, '.', '_' and '-' (--name)")
     }
   }
 

@@ -26,8 +26,11 @@ public enum AlarmExpansion {
   static let margin: TimeInterval = 2 * 86_400
 
   /// The instants of `document` in `[from, to)`, at most `limit` of them (the soonest).
+  /// With `soonestOnly`, each rule is expanded only as far as the limit needs, so a window
+  /// reaching decades ahead costs what the next `limit` occurrences cost.
   public static func instants(
-    in document: CalendarDocument, zones system: Zones, from: Date, to: Date, limit: Int = 100_000
+    in document: CalendarDocument, zones system: Zones, from: Date, to: Date, limit: Int = 100_000,
+    soonestOnly: Bool = false
   ) -> Result {
     let zones = CalendarZones(system: system, timeZones: document.timeZones)
     var warnings = document.warnings
@@ -92,7 +95,9 @@ public enum AlarmExpansion {
         warnings += series.warnings
         continue
       }
-      let occurrences = series.occurrences(startingIn: span)
+      // For the rolling window only the soonest matter: a rule stops after what the limit
+      // can use (and a few more, for alarms that fall before the window's start).
+      let occurrences = series.occurrences(startingIn: span, cap: soonestOnly ? limit + 16 : .max)
       warnings += series.warnings
       for occurrence in occurrences where !occurrence.item.isCancelled {
         let item = occurrence.item

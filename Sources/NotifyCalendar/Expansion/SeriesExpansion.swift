@@ -88,7 +88,10 @@ struct SeriesExpansion {
 
   /// Every occurrence whose start lies in `span` (the master's recurrences), and every
   /// override, wherever it lies (few, and their alarms decide).
-  mutating func occurrences(startingIn span: ClosedRange<Date>) -> [Occurrence] {
+  ///
+  /// With `cap`, only the soonest `cap` recurrences are made (each rule stops there): what
+  /// the rolling window needs of a rule that repeats for decades.
+  mutating func occurrences(startingIn span: ClosedRange<Date>, cap: Int = .max) -> [Occurrence] {
     var result: [Occurrence] = []
     let floating = floatingZone
     var thisAndFuture: [(rid: Date, item: CalendarItem, shift: TimeInterval)] = []
@@ -109,7 +112,7 @@ struct SeriesExpansion {
         // THISANDFUTURE shifts may move occurrences into the span from outside it.
         let widest = thisAndFuture.map { abs($0.shift) }.max() ?? 0
         let wide = (span.lowerBound - widest)...(span.upperBound + widest)
-        for (start, periodEnd) in recurrenceSet(of: master, start: masterStart, span: wide, floating: floating) {
+        for (start, periodEnd) in recurrenceSet(of: master, start: masterStart, span: wide, floating: floating, cap: cap) {
           if replaced.contains(start.instant) || isExcluded(start, exclusions) { continue }
           var item = master
           var occurrenceStart = start
@@ -164,7 +167,7 @@ struct SeriesExpansion {
 
   /// DTSTART, the rules' occurrences and RDATE in `span`, each once, with a PERIOD's end.
   private mutating func recurrenceSet(
-    of master: CalendarItem, start: ResolvedTime, span: ClosedRange<Date>, floating: Zone?
+    of master: CalendarItem, start: ResolvedTime, span: ClosedRange<Date>, floating: Zone?, cap: Int
   ) -> [(ResolvedTime, ResolvedTime?)] {
     var found: [Date: (ResolvedTime, ResolvedTime?)] = [:]
     var lastUntil: Date?
@@ -186,7 +189,7 @@ struct SeriesExpansion {
       }
       var next = schedule.firstOccurrence(atOrAfter: span.lowerBound, zones: engineZones)
       var visited = 0
-      while let (index, date) = next, date <= span.upperBound {
+      while let (index, date) = next, date <= span.upperBound, visited < cap {
         visited += 1
         if visited > Self.maxOccurrences {
           warnings.append(
@@ -210,7 +213,8 @@ struct SeriesExpansion {
     if span.contains(start.instant), !(anyUntil && lastUntil.map { start.instant > $0 } == true) {
       if found[start.instant] == nil { found[start.instant] = (start, nil) }
     }
-    return found.values.sorted { $0.0.instant < $1.0.instant }
+    let sorted = found.values.sorted { $0.0.instant < $1.0.instant }
+    return sorted.count > cap ? Array(sorted.prefix(cap)) : sorted
   }
 
   /// The instant UNTIL ends at, for deciding whether DTSTART is still an occurrence.

@@ -1,0 +1,99 @@
+import Foundation
+import Logging
+import NotifyCore
+import NotifyFiring
+import NotifyStore
+
+/// Calendars' alarms for a firer: the one interface the daemon's and `fire-due`'s assembly
+/// call. Attached to the daemon's loop it watches the calendars (`CalendarWatch`) and
+/// rescans what changed once changes settle; after each of the loop's wake-ups it refills
+/// the rolling window when an alarm left it, and writes acknowledgements back. `runOnce`
+/// is the same for a run of `fire-due`. Everything runs on the loop's thread.
+public final class CalendarComponent: LoopAttachable {
+  private let sync: CalendarSync
+  private let writeBack: CalendarWriteBack
+  private let store: SQLiteStore
+  private let logger: Logger
+  private lazy var watch = CalendarWatch { [unowned self] in self.filesChanged() }
+  private var calendars: [CalendarRecord] = []
+  /// Called after a sync stored or cancelled alarms on this process's store connection,
+  /// whose own commits do not wake the loop: the daemon re-arms its timer.
+  public var onScheduled: (() -> Void)?
+
+  /// The calendars of `store`, synced with `clock`'s time and zones.
+  public init(store: SQLiteStore, clock: any NotifyClock, logger: Logger = Logger(label: "notify.calendar")) {
+    self.store = store
+    self.logger = logger
+    sync = CalendarSync(store: store, clock: clock, logger: logger)
+    writeBack = CalendarWriteBack(store: store, clock: clock, logger: logger)
+  }
+
+  /// For `fire-due` and commands: brings the windows up to date and writes acknowledgements
+  /// back, once. Errors are logged: calendars never stop a firer.
+  public func runOnce() {
+    do {
+      try writeBack.run()
+      report(try sync.sync())
+    } catch {
+      logger.warning("calendars: \(error)")
+    }
+  }
+
+  // MARK: - On the daemon's loop
+
+  public func attach(to event: OpaquePointer, priority: Int32) throws {
+    try watch.attach(to: event)
+    reload(force: true)
+  }
+
+  public func detach() { watch.detach() }
+
+  /// After each wake-up of the loop: another process may have added or removed a
+  /// calendar, a delivery may have made room in a window, a click may want writing back.
+  public func afterWake(storeChangedByOthers: Bool) {
+    do {
+      if storeChangedByOthers, try store.calendars() != calendars { return reload(force: false) }
+      guard !calendars.isEmpty else { return }
+      if calendars.contains(where: \.writeBack) { try writeBack.run() }
+      if try store.calendarWindowConsumed() { report(try sync.sync()) }
+    } catch {
+      logger.warning("calendars: \(error)")
+    }
+  }
+
+  /// Folders and files the watch covers now (tests read it).
+  public var watchedFolders: [String] { watch.watchedFolders }
+
+  private func filesChanged() {
+    do {
+      report(try sync.sync())
+    } catch {
+      logger.warning("calendars: \(error)")
+    }
+    refreshWatches()
+  }
+
+  private func reload(force: Bool) {
+    do {
+      calendars = try store.calendars()
+      refreshWatches()
+      report(try sync.sync(force: force))
+    } catch {
+      logger.warning("calendars: \(error)")
+    }
+  }
+
+  private func refreshWatches() {
+    var extra: [String] = []
+    for calendar in calendars { extra += CalendarFiles.list(calendar.path).folders }
+    watch.watch(paths: calendars.map(\.path), extra: extra)
+  }
+
+  private func report(_ report: CalendarSync.Report) {
+    for warning in report.warnings { logger.warning("\(warning)") }
+    if !report.discarded.isEmpty {
+      logger.warning("calendars: the 64 limit discarded \(report.discarded.count) notifications while alarms were stored")
+    }
+    if report.scheduled > 0 || report.cancelled > 0 { onScheduled?() }
+  }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Glibc
+import NotifyCalendar
+import NotifyCore
+
+/// The files of one watched path as they are now: each one's identity (size, change time,
+/// inode), read and parsed only when that changed since the last scan (`DocumentCache`).
+public struct CalendarScan: Sendable {
+  /// One file's identity: a file replaced by a rename (how vdirsyncer writes) has another
+  /// inode, an edited one another size or change time.
+  public struct Stamp: Hashable, Sendable {
+    var size: Int64
+    var changed: Int64
+    var inode: UInt64
+  }
+
+  /// The files with their stamps, sorted by path.
+  public var files: [(path: String, stamp: Stamp)]
+  /// The folders one level down (which a watch also watches).
+  public var folders: [String]
+
+  /// Lists `path` and stats each file.
+  public init(path: String) {
+    let listing = CalendarFiles.list(path)
+    folders = listing.folders
+    files = listing.files.compactMap { file in
+      var info = stat()
+      guard stat(file, &info) == 0 else { return nil }
+      let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
+      let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
+      return (file, Stamp(size: Int64(info.st_size), changed: max(changed, modified), inode: UInt64(info.st_ino)))
+    }
+  }
+
+  /// What the scan found, with the system zone floating times are read in: equal
+  /// fingerprints mean nothing to read again.
+  public func fingerprint(zone: String) -> String {
+    var text = zone
+    for (path, stamp) in files { text += "\n\(path)\t\(stamp.size)\t\(stamp.changed)\t\(stamp.inode)" }
+    return AlarmIdentity.id(calendar: "", uid: text, recurrenceID: nil, alarmKey: "")
+  }
+}
+
+/// Parsed files, kept while their stamps stay the same: a daemon reads a changed file
+/// again, not the whole calendar. Only touched by the thread that owns its `CalendarSync`.
+public final class DocumentCache {
+  private var entries: [String: (stamp: CalendarScan.Stamp, document: CalendarDocument)] = [:]
+
+  public init() {}
+
+  /// The document of `path` as `stamp` says it is now; `fresh` is true when it was read now.
+  func document(_ path: String, stamp: CalendarScan.Stamp) -> (document: CalendarDocument, fresh: Bool, failure: CalendarWarning?) {
+    if let hit = entries[path], hit.stamp == stamp { return (hit.document, false, nil) }
+    switch CalendarFiles.read(path) {
+    case .failure(let warning):
+      entries[path] = nil
+      return (CalendarDocument(), true, warning)
+    case .success(let bytes):
+      let document = CalendarDocument(bytes: bytes)
+      entries[path] = (stamp, document)
+      return (document, true, nil)
+    }
+  }
+
+  /// Forgets files no longer listed.
+  func keep(only paths: Set<String>) {
+    for path in entries.keys where !paths.contains(path) { entries[path] = nil }
+  }
+
+  /// How many files it holds.
+  public var count: Int { entries.count }
+}
