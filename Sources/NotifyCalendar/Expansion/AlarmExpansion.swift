@@ -96,8 +96,11 @@ public enum AlarmExpansion {
         continue
       }
       // For the rolling window only the soonest matter: a rule stops after what the limit
-      // can use (and a few more, for alarms that fall before the window's start).
-      let occurrences = series.occurrences(startingIn: span, cap: soonestOnly ? limit + 16 : .max)
+      // can use, counted from where its alarms reach the window. (One that a day's offset
+      // across a zone change would put at the far end may be left for the next look: the
+      // window is expanded again as it moves.)
+      let occurrences = series.occurrences(
+        startingIn: span, cap: soonestOnly ? limit + 16 : .max, countFrom: span.lowerBound + margin)
       warnings += series.warnings
       for occurrence in occurrences where !occurrence.item.isCancelled {
         let item = occurrence.item

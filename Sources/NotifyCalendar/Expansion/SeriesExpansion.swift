@@ -25,7 +25,7 @@ struct SeriesExpansion {
 
   /// Occurrences of a rule visited per query at most: a rule that makes more than this in
   /// the span asked about is cut there, with a warning.
-  static let maxOccurrences = 200_000
+  static let maxOccurrences = 20_000
 
   let master: CalendarItem?
   let overrides: [CalendarItem]
@@ -91,7 +91,9 @@ struct SeriesExpansion {
   ///
   /// With `cap`, only the soonest `cap` recurrences are made (each rule stops there): what
   /// the rolling window needs of a rule that repeats for decades.
-  mutating func occurrences(startingIn span: ClosedRange<Date>, cap: Int = .max) -> [Occurrence] {
+  /// Recurrences before `countFrom` do not count toward `cap` (their alarms may still lie
+  /// before the window).
+  mutating func occurrences(startingIn span: ClosedRange<Date>, cap: Int = .max, countFrom: Date = .distantPast) -> [Occurrence] {
     var result: [Occurrence] = []
     let floating = floatingZone
     var thisAndFuture: [(rid: Date, item: CalendarItem, shift: TimeInterval)] = []
@@ -112,7 +114,7 @@ struct SeriesExpansion {
         // THISANDFUTURE shifts may move occurrences into the span from outside it.
         let widest = thisAndFuture.map { abs($0.shift) }.max() ?? 0
         let wide = (span.lowerBound - widest)...(span.upperBound + widest)
-        for (start, periodEnd) in recurrenceSet(of: master, start: masterStart, span: wide, floating: floating, cap: cap) {
+        for (start, periodEnd) in recurrenceSet(of: master, start: masterStart, span: wide, floating: floating, cap: cap, countFrom: countFrom) {
           if replaced.contains(start.instant) || isExcluded(start, exclusions) { continue }
           var item = master
           var occurrenceStart = start
@@ -131,6 +133,10 @@ struct SeriesExpansion {
       } else if span.contains(masterStart.instant) {
         result.append(Occurrence(item: master, start: masterStart, end: end(of: master, startingAt: masterStart)))
       }
+    } else if let master {
+      // A to-do with neither DTSTART nor DUE: its relative alarms have nothing to count
+      // from (the expansion says so).
+      result.append(Occurrence(item: master, start: nil, end: nil))
     }
     for item in overrides {
       guard let rid = item.recurrenceID else { continue }
@@ -167,7 +173,7 @@ struct SeriesExpansion {
 
   /// DTSTART, the rules' occurrences and RDATE in `span`, each once, with a PERIOD's end.
   private mutating func recurrenceSet(
-    of master: CalendarItem, start: ResolvedTime, span: ClosedRange<Date>, floating: Zone?, cap: Int
+    of master: CalendarItem, start: ResolvedTime, span: ClosedRange<Date>, floating: Zone?, cap: Int, countFrom: Date
   ) -> [(ResolvedTime, ResolvedTime?)] {
     var found: [Date: (ResolvedTime, ResolvedTime?)] = [:]
     var lastUntil: Date?
@@ -189,8 +195,10 @@ struct SeriesExpansion {
       }
       var next = schedule.firstOccurrence(atOrAfter: span.lowerBound, zones: engineZones)
       var visited = 0
-      while let (index, date) = next, date <= span.upperBound, visited < cap {
+      var counted = 0
+      while let (index, date) = next, date <= span.upperBound, counted < cap {
         visited += 1
+        if date >= countFrom { counted += 1 }
         if visited > Self.maxOccurrences {
           warnings.append(
             CalendarWarning(
@@ -214,7 +222,9 @@ struct SeriesExpansion {
       if found[start.instant] == nil { found[start.instant] = (start, nil) }
     }
     let sorted = found.values.sorted { $0.0.instant < $1.0.instant }
-    return sorted.count > cap ? Array(sorted.prefix(cap)) : sorted
+    guard cap < .max else { return sorted }
+    let before = sorted.prefix { $0.0.instant < countFrom }.count
+    return Array(sorted.prefix(before + cap))
   }
 
   /// The instant UNTIL ends at, for deciding whether DTSTART is still an occurrence.
