@@ -128,7 +128,9 @@ let package = Package(
     .testTarget(name: "NotifyZonesTests", dependencies: ["NotifyTestSupport", "NotifyZones"]),
     .testTarget(
       name: "NotifyCalendarTests",
-      dependencies: ["NotifyTestSupport", "NotifyCalendar", "NotifyCalendarSync", "NotifyStore", "NotifyZones"]),
+      dependencies: [
+        "NotifyTestSupport", "NotifyCalendar", "NotifyCalendarSync", "NotifyStore", "NotifyZones",
+      ]),
     .testTarget(name: "NotifySoundTests", dependencies: ["NotifyTestSupport", "NotifySound"]),
     .testTarget(name: "NotifyStoreTests", dependencies: ["NotifyTestSupport", "NotifyStore"]),
     .testTarget(name: "NotifyDesktopTests", dependencies: ["NotifyTestSupport", "NotifyDesktop"]),

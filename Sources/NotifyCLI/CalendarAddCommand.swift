@@ -22,9 +22,12 @@ struct CalendarAddCommand: ParsableCommand {
 
   @OptionGroup var store: StoreOptions
   @Argument(help: ArgumentHelp("A vdir folder or an .ics file.", valueName: "path")) var path: String
-  @Option(name: .long, help: ArgumentHelp("The app its alarms belong to (default calendar.NAME).", valueName: "id"))
+  @Option(
+    name: .long, help: ArgumentHelp("The app its alarms belong to (default calendar.NAME).", valueName: "id"))
   var app: String?
-  @Option(name: .long, help: ArgumentHelp("The calendar's name (default: the file or folder name).", valueName: "name"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp("The calendar's name (default: the file or folder name).", valueName: "name"))
   var name: String?
   @Flag(name: .customLong("write-back"), help: "Write acknowledgements back into the files (ACKNOWLEDGED).")
   var writeBack = false
@@ -32,7 +35,9 @@ struct CalendarAddCommand: ParsableCommand {
   func run() throws {
     let absolute = CalendarCommand.absolute(path)
     guard CalendarFiles.kind(of: absolute) != .missing else {
-      throw NotifyError(.noInput, "no such file or folder: \(Escaper.visible(path))", fix: "name an existing vdir folder or .ics file")
+      throw NotifyError(
+        .noInput, "no such file or folder: \(Escaper.visible(path))",
+        fix: "name an existing vdir folder or .ics file")
     }
     let calendarName = name ?? CalendarCommand.defaultName(for: absolute)
     try CalendarCommand.validateName(calendarName)
@@ -42,10 +47,12 @@ struct CalendarAddCommand: ParsableCommand {
     let now = clock.now()
     let opened = try store.open()
     try opened.addCalendar(
-      CalendarRecord(name: calendarName, path: absolute, app: appID, writeBack: writeBack, addedAt: now, watermark: now))
+      CalendarRecord(
+        name: calendarName, path: absolute, app: appID, writeBack: writeBack, addedAt: now, watermark: now))
     var logger = Logger(label: "notify.calendar")
     logger.logLevel = .warning
-    let report = try CalendarSync(store: opened, clock: clock, logger: logger).sync(force: true, only: calendarName)
+    let report = try CalendarSync(store: opened, clock: clock, logger: logger).sync(
+      force: true, only: calendarName)
     for warning in report.warnings { Output.warning(warning.description) }
     let next = try opened.calendarAlarms(calendar: calendarName).first { $0.state == "pending" }?.fireDate
     let nextText = next.map { ", next at " + Output.localTime($0, zone: clock.zones.local) } ?? ""
@@ -88,7 +95,8 @@ struct CalendarListCommand: ParsableCommand {
         record.set("addedAt", RFC3339.string(from: calendar.addedAt))
         records.append(record)
       } else {
-        let next = pending.first.map { "next " + Output.localTime($0.fireDate, zone: zone) } ?? "nothing pending"
+        let next =
+          pending.first.map { "next " + Output.localTime($0.fireDate, zone: zone) } ?? "nothing pending"
         Output.line(
           "\(Output.safe(calendar.name))  app \(calendar.app)  \(Output.safe(calendar.path))  \(files) files, \(pending.count) pending, \(next)\(calendar.writeBack ? ", write-back" : "")"
         )
@@ -109,11 +117,13 @@ struct CalendarRemoveCommand: ParsableCommand {
       """)
 
   @OptionGroup var store: StoreOptions
-  @Argument(help: ArgumentHelp("The calendar's name (notify calendar list).", valueName: "name")) var name: String
+  @Argument(help: ArgumentHelp("The calendar's name (notify calendar list).", valueName: "name")) var name:
+    String
 
   func run() throws {
     guard let cancelled = try store.open().removeCalendar(named: name, at: Date()) else {
-      throw NotifyError(.notTakenEffect, "no calendar is named '\(Output.safe(name))'", fix: "see notify calendar list")
+      throw NotifyError(
+        .notTakenEffect, "no calendar is named '\(Output.safe(name))'", fix: "see notify calendar list")
     }
     Output.line("removed calendar '\(Output.safe(name))': \(cancelled) pending alarms cancelled")
   }

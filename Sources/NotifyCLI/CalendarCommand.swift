@@ -17,7 +17,10 @@ struct CalendarCommand: ParsableCommand {
           --from 2026-12-01T00:00:00Z --to 2027-01-01T00:00:00Z
         notify calendar remove work
       """,
-    subcommands: [CalendarAddCommand.self, CalendarListCommand.self, CalendarRemoveCommand.self, CalendarPreviewCommand.self])
+    subcommands: [
+      CalendarAddCommand.self, CalendarListCommand.self, CalendarRemoveCommand.self,
+      CalendarPreviewCommand.self,
+    ])
 
   /// An RFC 3339 instant given to `option`.
   static func instant(_ text: String, option: String, zones: Zones) throws(NotifyError) -> Date {
@@ -28,7 +31,8 @@ struct CalendarCommand: ParsableCommand {
       }
     } catch {
       let name = { (term: Term) in term == .fireDate ? option : term.flag }
-      throw NotifyError(error.kind, error.problemText.rendered(name), fix: error.fixText.map { $0.rendered(name) })
+      throw NotifyError(
+        error.kind, error.problemText.rendered(name), fix: error.fixText.map { $0.rendered(name) })
     }
   }
 
@@ -55,7 +59,8 @@ struct CalendarCommand: ParsableCommand {
   static func defaultName(for path: String) -> String {
     var base = String(path.split(separator: "/").last ?? "calendar")
     if base.lowercased().hasSuffix(".ics") { base = String(base.dropLast(4)) }
-    let cleaned = String(base.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" })
+    let cleaned = String(
+      base.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" })
     return cleaned.isEmpty ? "calendar" : String(cleaned.prefix(64))
   }
 }

@@ -23,23 +23,32 @@ struct CalendarPreviewCommand: ParsableCommand {
   @Argument(help: ArgumentHelp("Calendar files or vdir folders.", valueName: "path")) var paths: [String]
   @Option(name: .long, help: ArgumentHelp("The window's start, an RFC 3339 instant.", valueName: "time"))
   var from: String
-  @Option(name: .long, help: ArgumentHelp("The window's end (excluded), an RFC 3339 instant.", valueName: "time"))
+  @Option(
+    name: .long, help: ArgumentHelp("The window's end (excluded), an RFC 3339 instant.", valueName: "time"))
   var to: String
-  @Option(name: .long, help: ArgumentHelp("The calendar name the ids are made with (default: the first path's name).", valueName: "name"))
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The calendar name the ids are made with (default: the first path's name).", valueName: "name"))
   var name: String?
   @Flag(name: .long, help: "Print a JSON array.") var json = false
 
   func run() throws {
-    guard !paths.isEmpty else { throw NotifyError(.usage, "no calendar path was given", fix: "name a vdir folder or an .ics file") }
+    guard !paths.isEmpty else {
+      throw NotifyError(.usage, "no calendar path was given", fix: "name a vdir folder or an .ics file")
+    }
     let clock = SystemClock()
     let zones = clock.zones
     let start = try CalendarCommand.instant(from, option: "--from", zones: zones)
     let end = try CalendarCommand.instant(to, option: "--to", zones: zones)
     guard start < end else {
-      throw NotifyError(.usage, "--from is not before --to", fix: "give a window whose start comes before its end")
+      throw NotifyError(
+        .usage, "--from is not before --to", fix: "give a window whose start comes before its end")
     }
     for path in paths where CalendarFiles.kind(of: path) == .missing {
-      throw NotifyError(.noInput, "no such file or folder: \(Escaper.visible(path))", fix: "name an existing .ics file or vdir folder")
+      throw NotifyError(
+        .noInput, "no such file or folder: \(Escaper.visible(path))",
+        fix: "name an existing .ics file or vdir folder")
     }
     let calendar = name ?? CalendarCommand.defaultName(for: paths[0])
     var records: [(AlarmInstant, JSONRecord)] = []
@@ -48,12 +57,17 @@ struct CalendarPreviewCommand: ParsableCommand {
         switch CalendarFiles.read(file) {
         case .failure(let warning): Output.warning(warning.description)
         case .success(let bytes):
-          let result = AlarmExpansion.instants(in: CalendarDocument(bytes: bytes), zones: zones, from: start, to: end)
+          let result = AlarmExpansion.instants(
+            in: CalendarDocument(bytes: bytes), zones: zones, from: start, to: end)
           for warning in result.warnings { Output.warning(warning.inFile(file).description) }
           if result.truncated {
-            Output.warning("\(Escaper.visible(file)): more than \(result.instants.count) alarm instants in the window: the first ones are printed")
+            Output.warning(
+              "\(Escaper.visible(file)): more than \(result.instants.count) alarm instants in the window: the first ones are printed"
+            )
           }
-          for instant in result.instants { records.append((instant, instant.json(file: file, calendar: calendar))) }
+          for instant in result.instants {
+            records.append((instant, instant.json(file: file, calendar: calendar)))
+          }
         }
       }
     }
@@ -65,7 +79,9 @@ struct CalendarPreviewCommand: ParsableCommand {
     for (instant, _) in records {
       let title = Output.safe(instant.summary ?? "(no summary)", limit: 80)
       let repetition = instant.repetition > 0 ? " (repeat \(instant.repetition))" : ""
-      Output.line("\(Output.localTime(instant.fireDate, zone: zones.local))  \(instant.action.name)  \(title)\(repetition)")
+      Output.line(
+        "\(Output.localTime(instant.fireDate, zone: zones.local))  \(instant.action.name)  \(title)\(repetition)"
+      )
     }
   }
 }

@@ -32,7 +32,8 @@ struct ImportCommand: ParsableCommand {
     let bytes: [UInt8]
     switch CalendarFiles.read(file) {
     case .success(let read): bytes = read
-    case .failure(let warning): throw NotifyError(.noInput, warning.description, fix: "name a readable .ics file")
+    case .failure(let warning):
+      throw NotifyError(.noInput, warning.description, fix: "name a readable .ics file")
     }
     let clock = SystemClock()
     let now = clock.now()
@@ -41,18 +42,25 @@ struct ImportCommand: ParsableCommand {
     let others = try opened.pending(app: appID).count
     let room = max(0, AlarmWindow.pendingLimit - AlarmWindow.headroom - others)
     let result = AlarmExpansion.instants(
-      in: CalendarDocument(bytes: bytes), zones: zones, from: now, to: now + 200 * 365 * 86_400, limit: room + 1,
+      in: CalendarDocument(bytes: bytes), zones: zones, from: now, to: now + 200 * 365 * 86_400,
+      limit: room + 1,
       soonestOnly: true)
     for warning in result.warnings { Output.warning(warning.inFile(file).description) }
     let calendar = CalendarCommand.defaultName(for: file)
     let instants = result.instants.filter { $0.repetition == 0 }
     let taken = Array(instants.prefix(room))
     guard !taken.isEmpty else {
-      throw NotifyError(.notTakenEffect, "\(Escaper.visible(file)) has no alarm from now on", fix: "check the file with notify calendar preview")
+      throw NotifyError(
+        .notTakenEffect, "\(Escaper.visible(file)) has no alarm from now on",
+        fix: "check the file with notify calendar preview")
     }
-    let notifications = taken.map { AlarmNotification.make($0, calendar: calendar, app: appID, createdAt: now, zone: zones.local) }
+    let notifications = taken.map {
+      AlarmNotification.make($0, calendar: calendar, app: appID, createdAt: now, zone: zones.local)
+    }
     let outcome = try opened.schedule(batch: notifications, zones: zones)
-    for gone in outcome.discarded { Output.warning("discarded '\(gone.notification.id)': the app's 64 pending notifications were full") }
+    for gone in outcome.discarded {
+      Output.warning("discarded '\(gone.notification.id)': the app's 64 pending notifications were full")
+    }
     Output.line("imported \(taken.count) alarms of \(Output.safe(file)) into app \(appID)")
     if instants.count > taken.count || result.truncated, let last = taken.last {
       Output.warning(
@@ -89,7 +97,8 @@ struct ExportCommand: ParsableCommand {
     let clock = SystemClock()
     let pending = try store.open().pending(app: appID)
     print(
-      CalendarExport.ics(pending, now: clock.now(), zones: clock.zones, product: "notify \(NotifyVersion.number)"),
+      CalendarExport.ics(
+        pending, now: clock.now(), zones: clock.zones, product: "notify \(NotifyVersion.number)"),
       terminator: "")
   }
 }

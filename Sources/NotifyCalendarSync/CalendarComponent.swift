@@ -53,7 +53,18 @@ public final class CalendarComponent: LoopAttachable {
   /// calendar, a delivery may have made room in a window, a click may want writing back.
   public func afterWake(storeChangedByOthers: Bool) {
     do {
-      if storeChangedByOthers, try store.calendars() != calendars { return reload(force: false) }
+      if storeChangedByOthers {
+        // Added or removed by another process (watermarks and fingerprints change with
+        // every sync, this one's included: they do not count).
+        let now = try store.calendars()
+        let watched = { (list: [CalendarRecord]) in list.map { [$0.name, $0.path, $0.app, "\($0.writeBack)"] } }
+        if watched(now) != watched(calendars) {
+          calendars = now
+          refreshWatches()
+          report(try sync.sync())
+        }
+        calendars = now
+      }
       guard !calendars.isEmpty else { return }
       if calendars.contains(where: \.writeBack) { try writeBack.run() }
       if try store.calendarWindowConsumed() { report(try sync.sync()) }
@@ -99,7 +110,8 @@ public final class CalendarComponent: LoopAttachable {
   private func report(_ report: CalendarSync.Report) {
     for warning in report.warnings { logger.warning("\(warning)") }
     if !report.discarded.isEmpty {
-      logger.warning("calendars: the 64 limit discarded \(report.discarded.count) notifications while alarms were stored")
+      logger.warning(
+        "calendars: the 64 limit discarded \(report.discarded.count) notifications while alarms were stored")
     }
     if report.scheduled > 0 || report.cancelled > 0 { onScheduled?() }
   }

@@ -102,7 +102,8 @@ public enum CalendarFiles {
       if count == 0 { break }
       filled += count
       guard filled <= maxFileBytes else {
-        return .failure(CalendarWarning(file: path, line: 0, property: "", "skipped: more than \(maxFileBytes) bytes"))
+        return .failure(
+          CalendarWarning(file: path, line: 0, property: "", "skipped: more than \(maxFileBytes) bytes"))
       }
     }
     bytes.removeSubrange(filled...)

@@ -28,7 +28,9 @@ public struct CalendarScan: Sendable {
       guard stat(file, &info) == 0 else { return nil }
       let changed = Int64(info.st_ctim.tv_sec) * 1_000_000_000 + Int64(info.st_ctim.tv_nsec)
       let modified = Int64(info.st_mtim.tv_sec) * 1_000_000_000 + Int64(info.st_mtim.tv_nsec)
-      return (file, Stamp(size: Int64(info.st_size), changed: max(changed, modified), inode: UInt64(info.st_ino)))
+      return (
+        file, Stamp(size: Int64(info.st_size), changed: max(changed, modified), inode: UInt64(info.st_ino))
+      )
     }
   }
 
@@ -49,7 +51,9 @@ public final class DocumentCache {
   public init() {}
 
   /// The document of `path` as `stamp` says it is now; `fresh` is true when it was read now.
-  func document(_ path: String, stamp: CalendarScan.Stamp) -> (document: CalendarDocument, fresh: Bool, failure: CalendarWarning?) {
+  func document(_ path: String, stamp: CalendarScan.Stamp) -> (
+    document: CalendarDocument, fresh: Bool, failure: CalendarWarning?
+  ) {
     if let hit = entries[path], hit.stamp == stamp { return (hit.document, false, nil) }
     switch CalendarFiles.read(path) {
     case .failure(let warning):

@@ -48,7 +48,9 @@ public final class CalendarSync {
     let consumed = try calendars.isEmpty ? false : store.calendarWindowConsumed()
     let zones = clock.zones
     var byApp: [String: [CalendarRecord]] = [:]
-    for calendar in calendars where only == nil || calendar.name == only { byApp[calendar.app, default: []].append(calendar) }
+    for calendar in calendars where only == nil || calendar.name == only {
+      byApp[calendar.app, default: []].append(calendar)
+    }
     var listed: Set<String> = []
     for app in byApp.keys.sorted() {
       let members = byApp[app]!
@@ -60,7 +62,8 @@ public final class CalendarSync {
         for (calendar, scan) in zip(members, scans) { report.files[calendar.name] = scan.files.count }
         continue
       }
-      try syncApp(app, calendars: members, scans: scans, fingerprints: fingerprints, zones: zones, report: &report)
+      try syncApp(
+        app, calendars: members, scans: scans, fingerprints: fingerprints, zones: zones, report: &report)
     }
     if only == nil { cache.keep(only: listed) }
     return report
@@ -95,36 +98,45 @@ public final class CalendarSync {
     var candidates: [AlarmWindow.Candidate] = []
     // Only the soonest can be chosen: made into notifications are those, and as many more
     // as the store may remember as done.
-    let change = try store.updateCalendarWindow(app: app, at: now, zones: zones) { state throws(NotifyError) in
+    let change = try store.updateCalendarWindow(app: app, at: now, zones: zones) {
+      state throws(NotifyError) in
       let done = state.alarms.filter { $0.state == "done" }.count
       for (instant, calendar, file) in found.prefix(limit + done + 1) {
         let id = AlarmIdentity.id(calendar: calendar, instant: instant)
         guard notifications[id] == nil else { continue }
-        let notification = AlarmNotification.make(instant, calendar: calendar, app: app, createdAt: now, zone: zones.local)
+        let notification = AlarmNotification.make(
+          instant, calendar: calendar, app: app, createdAt: now, zone: zones.local)
         let digest = Self.digest(notification)
         notifications[id] = (
           notification,
           CalendarAlarmRecord(
-            calendar: calendar, id: id, fireDate: instant.fireDate, state: "pending", digest: digest, file: file,
+            calendar: calendar, id: id, fireDate: instant.fireDate, state: "pending", digest: digest,
+            file: file,
             uid: instant.uid, recurrenceID: instant.recurrenceID, alarmKey: instant.alarmKey)
         )
-        candidates.append(AlarmWindow.Candidate(id: id, calendar: calendar, fireDate: instant.fireDate, digest: digest))
+        candidates.append(
+          AlarmWindow.Candidate(id: id, calendar: calendar, fireDate: instant.fireDate, digest: digest))
       }
       let managed = state.alarms.map {
         AlarmWindow.Managed(
-          id: $0.id, calendar: $0.calendar, fireDate: $0.fireDate, state: $0.state == "done" ? .done : .pending,
+          id: $0.id, calendar: $0.calendar, fireDate: $0.fireDate,
+          state: $0.state == "done" ? .done : .pending,
           digest: $0.digest)
       }
       let plan = AlarmWindow.plan(
-        candidates: candidates, managed: managed, stillPending: state.stillPending, otherPending: state.otherPending,
-        watermarks: Dictionary(uniqueKeysWithValues: state.calendars.map { ($0.name, $0.watermark) }), now: now)
+        candidates: candidates, managed: managed, stillPending: state.stillPending,
+        otherPending: state.otherPending,
+        watermarks: Dictionary(uniqueKeysWithValues: state.calendars.map { ($0.name, $0.watermark) }),
+        now: now)
       var change = CalendarWindowChange()
       change.cancel = plan.cancel
       change.consumed = plan.consumed
       change.forget = plan.forget
       change.watermarks = plan.watermarks
       change.schedule = plan.schedule.compactMap { notifications[$0.id] }
-      for (calendar, fingerprint) in zip(calendars, fingerprints) { change.fingerprints[calendar.name] = fingerprint }
+      for (calendar, fingerprint) in zip(calendars, fingerprints) {
+        change.fingerprints[calendar.name] = fingerprint
+      }
       return change
     }
     report.scheduled += change.schedule.count
@@ -132,7 +144,9 @@ public final class CalendarSync {
     report.consumed += change.consumed.count
     report.discarded += change.discarded
     for calendar in calendars {
-      report.pending[calendar.name] = try store.calendarAlarms(calendar: calendar.name).filter { $0.state == "pending" }.count
+      report.pending[calendar.name] = try store.calendarAlarms(calendar: calendar.name).filter {
+        $0.state == "pending"
+      }.count
     }
     if !change.schedule.isEmpty || !change.cancel.isEmpty {
       logger.info(

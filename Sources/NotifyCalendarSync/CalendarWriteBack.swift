@@ -56,7 +56,8 @@ public final class CalendarWriteBack {
       return false
     }
     switch AcknowledgementEdit.acknowledge(
-      bytes, uid: record.uid, recurrenceID: record.recurrenceID, alarmKey: record.alarmKey, at: time, zones: clock.zones)
+      bytes, uid: record.uid, recurrenceID: record.recurrenceID, alarmKey: record.alarmKey, at: time,
+      zones: clock.zones)
     {
     case .failure(let failure):
       logger.info("calendar write-back: \(Escaper.visible(path)): \(failure): nothing written")
@@ -93,7 +94,8 @@ public final class CalendarWriteBack {
   static func replace(_ path: String, with bytes: [UInt8], ifStill expected: [Int64]) throws {
     let url = URL(fileURLWithPath: path)
     let folder = url.deletingLastPathComponent().path
-    let temporary = folder + "/.\(url.lastPathComponent).notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+    let temporary =
+      folder + "/.\(url.lastPathComponent).notify-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
     var info = stat()
     guard stat(path, &info) == 0 else { throw WriteError(description: String(cString: strerror(errno))) }
     let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, info.st_mode & 0o7777)
@@ -114,10 +116,13 @@ public final class CalendarWriteBack {
         }
         offset += count
       }
-      guard fsync(fd) == 0 else { throw WriteError(description: "fsync: \(String(cString: strerror(errno)))") }
+      guard fsync(fd) == 0 else {
+        throw WriteError(description: "fsync: \(String(cString: strerror(errno)))")
+      }
     }
     guard stamp(path) == expected else {
-      throw WriteError(description: "it changed since it was read (a sync or an editor wrote it); it is left as it is")
+      throw WriteError(
+        description: "it changed since it was read (a sync or an editor wrote it); it is left as it is")
     }
     guard rename(temporary, path) == 0 else {
       throw WriteError(description: "rename: \(String(cString: strerror(errno)))")

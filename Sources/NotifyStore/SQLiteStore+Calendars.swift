@@ -104,7 +104,9 @@ extension SQLiteStore {
   public func addCalendar(_ calendar: CalendarRecord) throws(NotifyError) {
     try Validator.app(calendar.app)
     let inserted = try write { db -> Bool in
-      if try Bool.fetchOne(db, sql: "SELECT 1 FROM calendar WHERE name = ?", arguments: [calendar.name]) == true {
+      if try Bool.fetchOne(db, sql: "SELECT 1 FROM calendar WHERE name = ?", arguments: [calendar.name])
+        == true
+      {
         return false
       }
       try db.execute(
@@ -112,7 +114,8 @@ extension SQLiteStore {
           INSERT INTO calendar (name, path, app, write_back, added_at, watermark) VALUES (?, ?, ?, ?, ?, ?)
           """,
         arguments: [
-          calendar.name, calendar.path, calendar.app, calendar.writeBack ? 1 : 0, Millis.from(calendar.addedAt),
+          calendar.name, calendar.path, calendar.app, calendar.writeBack ? 1 : 0,
+          Millis.from(calendar.addedAt),
           Millis.from(calendar.watermark),
         ])
       return true
@@ -133,14 +136,17 @@ extension SQLiteStore {
   /// `calendar`); returns how many it cancelled, nil when no calendar has that name.
   public func removeCalendar(named name: String, at now: Date) throws(NotifyError) -> Int? {
     try write { db -> Int? in
-      guard let row = try Row.fetchOne(db, sql: "SELECT * FROM calendar WHERE name = ?", arguments: [name]) else {
+      guard let row = try Row.fetchOne(db, sql: "SELECT * FROM calendar WHERE name = ?", arguments: [name])
+      else {
         return nil
       }
       let calendar = Self.calendar(row)
       let ids = try String.fetchAll(
         db, sql: "SELECT id FROM calendar_alarm WHERE calendar = ? AND state = 'pending'", arguments: [name])
       var cancelled = 0
-      for id in ids where try Self.cancelCalendarAlarm(app: calendar.app, id: id, at: now, in: db) { cancelled += 1 }
+      for id in ids where try Self.cancelCalendarAlarm(app: calendar.app, id: id, at: now, in: db) {
+        cancelled += 1
+      }
       try db.execute(sql: "DELETE FROM calendar_alarm WHERE calendar = ?", arguments: [name])
       try db.execute(sql: "DELETE FROM calendar WHERE name = ?", arguments: [name])
       return cancelled
@@ -150,8 +156,10 @@ extension SQLiteStore {
   /// What the store remembers of a calendar's alarms.
   public func calendarAlarms(calendar: String) throws(NotifyError) -> [CalendarAlarmRecord] {
     try read { db in
-      try Row.fetchAll(db, sql: "SELECT * FROM calendar_alarm WHERE calendar = ? ORDER BY fire_at", arguments: [calendar])
-        .map(Self.alarm)
+      try Row.fetchAll(
+        db, sql: "SELECT * FROM calendar_alarm WHERE calendar = ? ORDER BY fire_at", arguments: [calendar]
+      )
+      .map(Self.alarm)
     }
   }
 
@@ -202,16 +210,21 @@ extension SQLiteStore {
       }
       for id in change.cancel {
         _ = try Self.cancelCalendarAlarm(app: app, id: id, at: now, in: db)
-        try db.execute(sql: "DELETE FROM calendar_alarm WHERE id = ? AND calendar IN (SELECT name FROM calendar WHERE app = ?)", arguments: [id, app])
+        try db.execute(
+          sql:
+            "DELETE FROM calendar_alarm WHERE id = ? AND calendar IN (SELECT name FROM calendar WHERE app = ?)",
+          arguments: [id, app])
       }
       for id in change.consumed {
         try db.execute(
-          sql: "UPDATE calendar_alarm SET state = 'done' WHERE id = ? AND calendar IN (SELECT name FROM calendar WHERE app = ?)",
+          sql:
+            "UPDATE calendar_alarm SET state = 'done' WHERE id = ? AND calendar IN (SELECT name FROM calendar WHERE app = ?)",
           arguments: [id, app])
       }
       for id in change.forget {
         try db.execute(
-          sql: "DELETE FROM calendar_alarm WHERE id = ? AND state = 'done' AND calendar IN (SELECT name FROM calendar WHERE app = ?)",
+          sql:
+            "DELETE FROM calendar_alarm WHERE id = ? AND state = 'done' AND calendar IN (SELECT name FROM calendar WHERE app = ?)",
           arguments: [id, app])
       }
       var known: [Int64: StoredNotification] = [:]
@@ -229,13 +242,17 @@ extension SQLiteStore {
           ])
       }
       for (name, mark) in change.watermarks {
-        try db.execute(sql: "UPDATE calendar SET watermark = max(watermark, ?) WHERE name = ?", arguments: [Millis.from(mark), name])
+        try db.execute(
+          sql: "UPDATE calendar SET watermark = max(watermark, ?) WHERE name = ?",
+          arguments: [Millis.from(mark), name])
       }
       for (name, fingerprint) in change.fingerprints {
-        try db.execute(sql: "UPDATE calendar SET fingerprint = ? WHERE name = ?", arguments: [fingerprint, name])
+        try db.execute(
+          sql: "UPDATE calendar SET fingerprint = ? WHERE name = ?", arguments: [fingerprint, name])
       }
       if !prepared.isEmpty {
-        change.discarded = try Self.enforceLimit(app: app, at: now, known: known, in: db).map(\.notification.id)
+        change.discarded = try Self.enforceLimit(app: app, at: now, known: known, in: db).map(
+          \.notification.id)
       }
       return change
     }
@@ -246,14 +263,17 @@ extension SQLiteStore {
     try write { db in
       for name in calendars {
         try db.execute(
-          sql: "UPDATE calendar SET history_seen = max(history_seen, ?) WHERE name = ?", arguments: [sequence, name])
+          sql: "UPDATE calendar SET history_seen = max(history_seen, ?) WHERE name = ?",
+          arguments: [sequence, name])
       }
     }
   }
 
   /// The app's history events after `sequence` that acknowledge something (`activated`,
   /// `dismissed` by the user, `snoozed`), oldest first, at most 256.
-  public func acknowledgements(app: String, after sequence: Int64) throws(NotifyError) -> [(Int64, HistoryEvent)] {
+  public func acknowledgements(app: String, after sequence: Int64) throws(NotifyError) -> [(
+    Int64, HistoryEvent
+  )] {
     try read { db in
       try Row.fetchAll(
         db,
@@ -269,8 +289,10 @@ extension SQLiteStore {
   // MARK: - Rows
 
   static func windowState(app: String, in db: Database) throws -> CalendarWindowState {
-    let calendars = try Row.fetchAll(db, sql: "SELECT * FROM calendar WHERE app = ? ORDER BY name", arguments: [app])
-      .map(calendar)
+    let calendars = try Row.fetchAll(
+      db, sql: "SELECT * FROM calendar WHERE app = ? ORDER BY name", arguments: [app]
+    )
+    .map(calendar)
     let alarms = try Row.fetchAll(
       db,
       sql: """
@@ -307,7 +329,8 @@ extension SQLiteStore {
     try db.execute(sql: "DELETE FROM notification WHERE rowid = ?", arguments: [stored.rowID])
     try HistoryWriter.insert(
       HistoryEvent(
-        at: now, app: app, notificationID: id, kind: .cancelled, reason: "calendar", fireDate: stored.nextFireDate,
+        at: now, app: app, notificationID: id, kind: .cancelled, reason: "calendar",
+        fireDate: stored.nextFireDate,
         detail: HistoryEvent.detail(of: stored.notification)),
       in: db)
     return true
@@ -316,7 +339,8 @@ extension SQLiteStore {
   static func calendar(_ row: Row) -> CalendarRecord {
     CalendarRecord(
       name: row["name"], path: row["path"], app: row["app"], writeBack: (row["write_back"] as Int) == 1,
-      addedAt: Millis.date(row["added_at"]), watermark: Millis.date(row["watermark"]), fingerprint: row["fingerprint"],
+      addedAt: Millis.date(row["added_at"]), watermark: Millis.date(row["watermark"]),
+      fingerprint: row["fingerprint"],
       historySeen: row["history_seen"])
   }
 

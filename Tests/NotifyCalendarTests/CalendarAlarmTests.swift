@@ -6,13 +6,17 @@ import Testing
 
 /// An iCalendar text from lines (CRLF, inside a VCALENDAR).
 func calendarText(_ lines: [String]) -> [UInt8] {
-  Array((["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//notify tests//EN"] + lines + ["END:VCALENDAR", ""]).joined(separator: "\r\n").utf8)
+  Array(
+    (["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//notify tests//EN"] + lines + ["END:VCALENDAR", ""]).joined(
+      separator: "\r\n"
+    ).utf8)
 }
 
 /// RFC 3339 UTC text to a date.
 func utc(_ text: String) -> Date {
   let parts = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-  let wall = WallClock(year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts[5])
+  let wall = WallClock(
+    year: parts[0], month: parts[1], day: parts[2], hour: parts[3], minute: parts[4], second: parts[5])
   return Date(timeIntervalSince1970: TimeInterval(wall.localSeconds))
 }
 
@@ -21,7 +25,8 @@ func alarms(
   to: String = "2028-01-01T00:00:00Z"
 ) -> AlarmExpansion.Result {
   AlarmExpansion.instants(
-    in: CalendarDocument(bytes: calendarText(lines)), zones: testZones(testZone(zone)), from: utc(from), to: utc(to))
+    in: CalendarDocument(bytes: calendarText(lines)), zones: testZones(testZone(zone)), from: utc(from),
+    to: utc(to))
 }
 
 @Suite("Calendar alarms: triggers, zones, acknowledgements")
@@ -30,8 +35,11 @@ struct CalendarAlarmTests {
   func allDay() {
     // Given an all-day event on 2026-12-10 read in Tokyo
     let result = alarms(
-      ["BEGIN:VEVENT", "UID:a", "DTSTART;VALUE=DATE:20261210", "SUMMARY:Birthday", "BEGIN:VALARM", "ACTION:DISPLAY",
-       "TRIGGER:-PT15M", "END:VALARM", "END:VEVENT"], zone: "Asia/Tokyo")
+      [
+        "BEGIN:VEVENT", "UID:a", "DTSTART;VALUE=DATE:20261210", "SUMMARY:Birthday", "BEGIN:VALARM",
+        "ACTION:DISPLAY",
+        "TRIGGER:-PT15M", "END:VALARM", "END:VEVENT",
+      ], zone: "Asia/Tokyo")
     // Then it goes off at 23:45 JST on the 9th (14:45 UTC), not on a date
     #expect(result.instants.map(\.fireDate) == [utc("2026-12-09T14:45:00Z")])
     #expect(result.instants.first?.isAllDay == true)
@@ -53,7 +61,9 @@ struct CalendarAlarmTests {
     #expect(byUID["day"] == utc("2026-03-28T08:00:00Z"))
   }
 
-  @Test("a to-do's alarm relative to its end goes off from DUE; one relative to a start it lacks is skipped, said so")
+  @Test(
+    "a to-do's alarm relative to its end goes off from DUE; one relative to a start it lacks is skipped, said so"
+  )
   func todoEnd() {
     let result = alarms([
       "BEGIN:VTODO", "UID:t", "DUE:20261210T170000Z", "SUMMARY:File taxes",
@@ -69,11 +79,15 @@ struct CalendarAlarmTests {
   func repeatsAndEmail() {
     let result = alarms([
       "BEGIN:VEVENT", "UID:r", "DTSTART:20261210T090000Z", "SUMMARY:r",
-      "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER:-PT10M", "REPEAT:2", "DURATION:PT5M", "ATTACH:file:///s/bell.wav",
+      "BEGIN:VALARM", "ACTION:AUDIO", "TRIGGER:-PT10M", "REPEAT:2", "DURATION:PT5M",
+      "ATTACH:file:///s/bell.wav",
       "END:VALARM",
       "BEGIN:VALARM", "ACTION:EMAIL", "TRIGGER:-PT10M", "END:VALARM", "END:VEVENT",
     ])
-    #expect(result.instants.map(\.fireDate) == [utc("2026-12-10T08:50:00Z"), utc("2026-12-10T08:55:00Z"), utc("2026-12-10T09:00:00Z")])
+    #expect(
+      result.instants.map(\.fireDate) == [
+        utc("2026-12-10T08:50:00Z"), utc("2026-12-10T08:55:00Z"), utc("2026-12-10T09:00:00Z"),
+      ])
     #expect(result.instants.map(\.repetition) == [0, 1, 2])
     #expect(result.instants.first?.sound == "file:///s/bell.wav")
     let warning = result.warnings.first { $0.property == "VALARM" }
@@ -81,7 +95,8 @@ struct CalendarAlarmTests {
     #expect(warning?.problem.contains("EMAIL") == true)
   }
 
-  @Test("acknowledged alarms are not shown again: ACKNOWLEDGED, X-MOZ-LASTACK; X-MOZ-SNOOZE-TIME brings one back")
+  @Test(
+    "acknowledged alarms are not shown again: ACKNOWLEDGED, X-MOZ-LASTACK; X-MOZ-SNOOZE-TIME brings one back")
   func acknowledgements() {
     let result = alarms([
       "BEGIN:VEVENT", "UID:daily", "DTSTART:20261210T090000Z", "RRULE:FREQ=DAILY;COUNT=4", "SUMMARY:d",
@@ -105,10 +120,13 @@ struct CalendarAlarmTests {
     let result = alarms([
       "BEGIN:VEVENT", "UID:w", "DTSTART;TZID=Europe/Berlin:20261207T100000", "RRULE:FREQ=WEEKLY;COUNT=3",
       "SUMMARY:Weekly", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT",
-      "BEGIN:VEVENT", "UID:w", "RECURRENCE-ID;TZID=Europe/Berlin:20261214T100000", "DTSTART;TZID=Europe/Berlin:20261214T150000",
+      "BEGIN:VEVENT", "UID:w", "RECURRENCE-ID;TZID=Europe/Berlin:20261214T100000",
+      "DTSTART;TZID=Europe/Berlin:20261214T150000",
       "SUMMARY:Moved", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT",
-      "BEGIN:VEVENT", "UID:w", "RECURRENCE-ID;TZID=Europe/Berlin:20261221T100000", "DTSTART;TZID=Europe/Berlin:20261221T100000",
-      "STATUS:CANCELLED", "SUMMARY:Off", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT",
+      "BEGIN:VEVENT", "UID:w", "RECURRENCE-ID;TZID=Europe/Berlin:20261221T100000",
+      "DTSTART;TZID=Europe/Berlin:20261221T100000",
+      "STATUS:CANCELLED", "SUMMARY:Off", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:PT0S", "END:VALARM",
+      "END:VEVENT",
       "BEGIN:VEVENT", "UID:gone", "DTSTART:20261210T090000Z", "STATUS:CANCELLED", "SUMMARY:g",
       "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:PT0S", "END:VALARM", "END:VEVENT",
     ])
@@ -117,7 +135,8 @@ struct CalendarAlarmTests {
     #expect(result.instants.map(\.recurrenceID) == ["2026-12-07T09:00:00Z", "2026-12-14T09:00:00Z"])
   }
 
-  @Test("a TZID the tz database lacks is read from the file's VTIMEZONE; a database name ignores the file's copy")
+  @Test(
+    "a TZID the tz database lacks is read from the file's VTIMEZONE; a database name ignores the file's copy")
   func ownZones() {
     let result = alarms([
       "BEGIN:VTIMEZONE", "TZID:W. Europe Standard Time", "BEGIN:STANDARD", "DTSTART:16010101T030000",
@@ -136,7 +155,8 @@ struct CalendarAlarmTests {
     #expect(byUID["ny"] == utc("2026-07-01T13:00:00Z"))
   }
 
-  @Test("the same alarm has the same id on every read; other occurrences, alarms and calendars have other ids")
+  @Test(
+    "the same alarm has the same id on every read; other occurrences, alarms and calendars have other ids")
   func stableIDs() {
     let lines = [
       "BEGIN:VEVENT", "UID:x", "DTSTART:20261210T090000Z", "RRULE:FREQ=DAILY;COUNT=2", "SUMMARY:x",

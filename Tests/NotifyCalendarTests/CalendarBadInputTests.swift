@@ -6,7 +6,8 @@ import Testing
 
 @Suite("Calendar files that are malformed, huge or hostile")
 struct CalendarBadInputTests {
-  @Test("a malformed property, rule or item is skipped with a warning naming its line; the rest still schedules")
+  @Test(
+    "a malformed property, rule or item is skipped with a warning naming its line; the rest still schedules")
   func malformed() {
     // Given a file with a bad DTSTART, a bad RRULE, a line that is no content line, and a good event
     let result = alarms([
@@ -28,7 +29,9 @@ struct CalendarBadInputTests {
     #expect(named.contains("16 RRULE"))
     #expect(named.contains("23 THIS"))
     #expect(named.contains("30 TRIGGER"))
-    #expect(result.warnings.first { $0.property == "RRULE" }.map { "\($0.inFile("work/x.ics"))" }?.hasPrefix("work/x.ics:16: RRULE: skipped") == true)
+    #expect(
+      result.warnings.first { $0.property == "RRULE" }.map { "\($0.inFile("work/x.ics"))" }?.hasPrefix(
+        "work/x.ics:16: RRULE: skipped") == true)
   }
 
   @Test("a 50 MB line is skipped without being built; components past the bound end the read, said so")
@@ -42,7 +45,8 @@ struct CalendarBadInputTests {
     bytes.removeLast(15)
     bytes += Array("BEGIN:VEVENT\r\nUID:b\r\nDTSTART:20261211T090000Z\r\nDESCRIPTION:".utf8)
     bytes += [UInt8](repeating: 0x61, count: 50 << 20)
-    bytes += Array("\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\n".utf8) + tail
+    bytes +=
+      Array("\r\nBEGIN:VALARM\r\nACTION:DISPLAY\r\nTRIGGER:PT0S\r\nEND:VALARM\r\nEND:VEVENT\r\n".utf8) + tail
     let result = AlarmExpansion.instants(
       in: CalendarDocument(bytes: bytes), zones: testZones(.utc), from: utc("2026-01-01T00:00:00Z"),
       to: utc("2027-01-01T00:00:00Z"))
@@ -55,10 +59,13 @@ struct CalendarBadInputTests {
   func tooManyComponents() {
     let lines = [String](repeating: "BEGIN:X\r\nEND:X", count: ComponentParser.maxComponents + 10)
     let (_, warnings) = ComponentParser.parse(calendarText(lines))
-    #expect(warnings.contains { $0.problem.contains("more than \(ComponentParser.maxComponents) components") })
+    #expect(
+      warnings.contains { $0.problem.contains("more than \(ComponentParser.maxComponents) components") })
   }
 
-  @Test("an unbounded rule is cut where the span asked about needs it, said so; the rolling window asks for the soonest only")
+  @Test(
+    "an unbounded rule is cut where the span asked about needs it, said so; the rolling window asks for the soonest only"
+  )
   func unboundedRule() {
     let lines = [
       "BEGIN:VEVENT", "UID:m", "DTSTART:20260101T000000Z", "RRULE:FREQ=MINUTELY", "SUMMARY:m",
@@ -70,7 +77,8 @@ struct CalendarBadInputTests {
     #expect(year.warnings.contains { $0.property == "RRULE" && $0.problem.contains("more than") })
     // And asked for the soonest 64 over two centuries, it gives 64 (the rule is walked that far only)
     let window = AlarmExpansion.instants(
-      in: CalendarDocument(bytes: calendarText(lines)), zones: testZones(.utc), from: utc("2026-06-01T00:00:00Z"),
+      in: CalendarDocument(bytes: calendarText(lines)), zones: testZones(.utc),
+      from: utc("2026-06-01T00:00:00Z"),
       to: utc("2226-01-01T00:00:00Z"), limit: 64, soonestOnly: true)
     #expect(window.instants.count == 64)
     #expect(window.instants.first?.fireDate == utc("2026-06-01T00:00:00Z"))

@@ -133,7 +133,8 @@ struct CalendarCase {
     } else if lengthMinutes > 0 || Bool.random(using: &g) {
       lines.append(Self.property("DTEND", end, form))
     }
-    let summary = ["Standup", "Lunch\\, with Ada", "Dentist", "Call\\; urgent", "Review"].randomElement(using: &g)!
+    let summary = ["Standup", "Lunch\\, with Ada", "Dentist", "Call\\; urgent", "Review"].randomElement(
+      using: &g)!
     lines.append("SUMMARY:\(summary) \(number)")
     if Int.random(in: 0..<25, using: &g) == 0 { lines.append("STATUS:CANCELLED") }
     var step = 0
@@ -154,7 +155,8 @@ struct CalendarCase {
     }
     var span: TimeInterval = 0
     for alarmNumber in 0..<Int.random(in: 1...3, using: &g) {
-      let (alarmLines, alarmSpan) = alarm(number: alarmNumber, firstDay: firstDay, windowDays: windowDays, length: length, using: &g)
+      let (alarmLines, alarmSpan) = alarm(
+        number: alarmNumber, firstDay: firstDay, windowDays: windowDays, length: length, using: &g)
       lines += alarmLines
       span = max(span, alarmSpan)
     }
@@ -165,16 +167,23 @@ struct CalendarCase {
       let original = start.addingDays(step * Int.random(in: 1...3, using: &g))
       var moved = original
       let future = Int.random(in: 0..<5, using: &g) == 0
-      if !future, case .date = form {} else if !future {
-        moved = WallClock(localSeconds: original.localSeconds + Int64([0, 3600, -7200].randomElement(using: &g)!))
+      if !future, case .date = form {
+      } else if !future {
+        moved = WallClock(
+          localSeconds: original.localSeconds + Int64([0, 3600, -7200].randomElement(using: &g)!))
       }
       lines += ["BEGIN:\(isTodo ? "VTODO" : "VEVENT")", "UID:\(uid)", "DTSTAMP:20260101T000000Z"]
-      lines.append(Self.property("RECURRENCE-ID", original, form) .replacingOccurrences(of: "RECURRENCE-ID", with: future ? "RECURRENCE-ID;RANGE=THISANDFUTURE" : "RECURRENCE-ID"))
+      lines.append(
+        Self.property("RECURRENCE-ID", original, form).replacingOccurrences(
+          of: "RECURRENCE-ID", with: future ? "RECURRENCE-ID;RANGE=THISANDFUTURE" : "RECURRENCE-ID"))
       lines.append(Self.property("DTSTART", moved, form))
-      if isTodo { lines.append(Self.property("DUE", WallClock(localSeconds: moved.localSeconds + Int64(length)), form)) }
+      if isTodo {
+        lines.append(Self.property("DUE", WallClock(localSeconds: moved.localSeconds + Int64(length)), form))
+      }
       lines.append("SUMMARY:Moved \(number)")
       if Int.random(in: 0..<5, using: &g) == 0 { lines.append("STATUS:CANCELLED") }
-      let (alarmLines, alarmSpan) = alarm(number: 9, firstDay: firstDay, windowDays: windowDays, length: length, using: &g)
+      let (alarmLines, alarmSpan) = alarm(
+        number: 9, firstDay: firstDay, windowDays: windowDays, length: length, using: &g)
       lines += alarmLines
       span = max(span, alarmSpan)
       lines.append("END:\(isTodo ? "VTODO" : "VEVENT")")
@@ -185,7 +194,9 @@ struct CalendarCase {
 
   /// A rule the oracle and notify read alike, and its step in days when it is a plain
   /// DAILY or WEEKLY one (whose occurrences a step apart are sure to exist).
-  private static func rule<G: RandomNumberGenerator>(start: WallClock, form: Form, using g: inout G) -> (String, Int) {
+  private static func rule<G: RandomNumberGenerator>(start: WallClock, form: Form, using g: inout G) -> (
+    String, Int
+  ) {
     var parts: [String] = []
     var step = 0
     let weekdays = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"]
@@ -203,13 +214,19 @@ struct CalendarCase {
       parts = ["FREQ=WEEKLY", "INTERVAL=\(interval)"]
       step = 7 * interval
       if Bool.random(using: &g) {
-        parts.append("BYDAY=" + Array(weekdays.shuffled(using: &g).prefix(Int.random(in: 1...3, using: &g))).joined(separator: ","))
+        parts.append(
+          "BYDAY="
+            + Array(weekdays.shuffled(using: &g).prefix(Int.random(in: 1...3, using: &g))).joined(
+              separator: ","))
         step = 0
       }
     case 6..<8:
       parts = ["FREQ=MONTHLY"]
       switch Int.random(in: 0..<3, using: &g) {
-      case 0: parts.append("BYMONTHDAY=" + [1, 15, 28, -1].shuffled(using: &g).prefix(2).map(String.init).joined(separator: ","))
+      case 0:
+        parts.append(
+          "BYMONTHDAY="
+            + [1, 15, 28, -1].shuffled(using: &g).prefix(2).map(String.init).joined(separator: ","))
       case 1: parts.append("BYDAY=" + ["1MO", "2TU", "-1FR", "3WE"].randomElement(using: &g)!)
       default: break
       }
@@ -227,7 +244,8 @@ struct CalendarCase {
     switch Int.random(in: 0..<3, using: &g) {
     case 0: parts.append("COUNT=\(Int.random(in: 2...15, using: &g))")
     case 1:
-      let until = WallClock(localSeconds: start.localSeconds + Int64(Int.random(in: 3...50, using: &g)) * 86_400)
+      let until = WallClock(
+        localSeconds: start.localSeconds + Int64(Int.random(in: 3...50, using: &g)) * 86_400)
       if case .date = form {
         parts.append("UNTIL=" + dateText(until))
       } else if Int.random(in: 0..<4, using: &g) == 0, case .zoned = form {
@@ -308,7 +326,8 @@ struct CalendarCase {
     guard digits.count == 14 else { return nil }
     func number(_ range: Range<Int>) -> Int { digits[range].reduce(0) { $0 * 10 + $1 } }
     let wall = WallClock(
-      year: number(0..<4), month: number(4..<6), day: number(6..<8), hour: number(8..<10), minute: number(10..<12),
+      year: number(0..<4), month: number(4..<6), day: number(6..<8), hour: number(8..<10),
+      minute: number(10..<12),
       second: number(12..<14))
     return Date(timeIntervalSince1970: TimeInterval(wall.localSeconds))
   }

@@ -10,7 +10,8 @@ enum CalendarTools {
   static let radicale = CommandRunner.isRegularExecutable("/usr/bin/radicale")
   static let vdirsyncer = CommandRunner.isRegularExecutable("/usr/bin/vdirsyncer")
   static let khal = CommandRunner.isRegularExecutable("/usr/bin/khal")
-  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .appendingPathComponent("Fixtures").path
 
   /// A free TCP port on the loopback interface.
@@ -22,7 +23,9 @@ enum CalendarTools {
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = 0
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    _ = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
     _ = withUnsafeMutablePointer(to: &address) {
       $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
     }
@@ -49,10 +52,13 @@ final class RadicaleServer: @unchecked Sendable {
   var url: String { "http://127.0.0.1:\(port)/user/cal/" }
 
   func caldav(_ arguments: [String]) throws -> CommandRunner.Result {
-    try CommandRunner(executable: "/usr/bin/python3").run([CalendarTools.fixtures + "/caldav.py"] + arguments, timeout: 30)
+    try CommandRunner(executable: "/usr/bin/python3").run(
+      [CalendarTools.fixtures + "/caldav.py"] + arguments, timeout: 30)
   }
 
-  func waitReady() -> Bool { waitUntil(timeout: 30, interval: 0.1) { (try? caldav(["ping", url]).status) == 0 } }
+  func waitReady() -> Bool {
+    waitUntil(timeout: 30, interval: 0.1) { (try? caldav(["ping", url]).status) == 0 }
+  }
 
   deinit {
     kill(pid, SIGTERM)
@@ -76,7 +82,9 @@ struct CalendarChainTests {
 
   @Test(
     "an event with an alarm put into Radicale over CalDAV, synced by vdirsyncer into a watched folder, is delivered by the daemon, and its dismissal synced back",
-    .enabled(if: CalendarTools.radicale && CalendarTools.vdirsyncer, "needs radicale and vdirsyncer (bash .ci/install-packages)"))
+    .enabled(
+      if: CalendarTools.radicale && CalendarTools.vdirsyncer,
+      "needs radicale and vdirsyncer (bash .ci/install-packages)"))
   func radicaleChain() throws {
     // Given Radicale with a calendar holding an event whose alarm goes off in a few seconds
     let server = try RadicaleServer(folder: folder)
@@ -126,11 +134,15 @@ struct CalendarChainTests {
     let store = try SQLiteStore(path: db)
     let id = try #require(store.calendarAlarms(calendar: "radicale").first?.id)
     try store.record(
-      HistoryEvent(at: Date(), app: "calendar.radicale", notificationID: id, kind: .dismissed, reason: "dismissed-by-user"))
+      HistoryEvent(
+        at: Date(), app: "calendar.radicale", notificationID: id, kind: .dismissed,
+        reason: "dismissed-by-user"))
     // Then the item in the folder is acknowledged, and the next sync carries it to Radicale
     let file = vdir + "/radicale-1.ics"
     #expect(
-      waitUntil(timeout: 15) { ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("ACKNOWLEDGED:") },
+      waitUntil(timeout: 15) {
+        ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("ACKNOWLEDGED:")
+      },
       "\(daemon.log)")
     let back = try vdirsyncer.run(["-c", config, "sync"], timeout: 60)
     #expect(back.status == 0, "\(back.stderr)")
@@ -174,18 +186,24 @@ struct CalendarChainTests {
       environment: ["HOME": folder.path, "XDG_DATA_HOME": folder.file("data"), "TZ": "Europe/Berlin"])
     let year = Calendar(identifier: .gregorian).component(.year, from: Date()) + 1
     let made = try khal.run(
-      ["-c", config, "new", "-a", "work", "-m", "15m", "-r", "weekly", "\(year)-01-04", "09:00", "10:00", "Dentist"],
+      [
+        "-c", config, "new", "-a", "work", "-m", "15m", "-r", "weekly", "\(year)-01-04", "09:00", "10:00",
+        "Dentist",
+      ],
       timeout: 60)
     #expect(made.status == 0, "\(made.stderr)")
     // Then the daemon schedules its alarms: 08:45 Berlin time, weekly
     let store = try SQLiteStore(path: db)
     #expect(
-      waitUntil(timeout: 15) { ((try? store.pending(app: "calendar.khal")) ?? []).count > 3 }, "\(daemon.log)")
+      waitUntil(timeout: 15) { ((try? store.pending(app: "calendar.khal")) ?? []).count > 3 }, "\(daemon.log)"
+    )
     let pending = try store.pending(app: "calendar.khal")
     #expect(pending.allSatisfy { $0.notification.title == "Dentist" })
     let berlin = testZone("Europe/Berlin")
     let first = try #require(pending.first?.nextFireDate)
-    #expect(ZoneResolver.wallClock(for: first, in: berlin) == WallClock(year: year, month: 1, day: 4, hour: 8, minute: 45))
+    #expect(
+      ZoneResolver.wallClock(for: first, in: berlin)
+        == WallClock(year: year, month: 1, day: 4, hour: 8, minute: 45))
     #expect(pending[1].nextFireDate == first + 7 * 86_400)
   }
 }

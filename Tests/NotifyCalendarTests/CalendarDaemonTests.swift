@@ -17,7 +17,9 @@ final class DaemonChild: @unchecked Sendable {
     output = folder.file("daemon.out")
     errors = folder.file("daemon.err")
     var env = ProcessInfo.processInfo.environment
-    for key in ["JOURNAL_STREAM", "INVOCATION_ID", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "NOTIFY_SCHEDULER"] {
+    for key in [
+      "JOURNAL_STREAM", "INVOCATION_ID", "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "NOTIFY_SCHEDULER",
+    ] {
       env[key] = nil
     }
     env["NOTIFY_DB"] = db
@@ -101,10 +103,12 @@ struct CalendarDaemonTests {
     #expect(waitUntil(timeout: 15) { pendingTitles(store).isEmpty }, "\(daemon.log)")
     // And a calendar one level down counts too, moved in whole, and then followed
     try FileManager.default.createDirectory(atPath: folder.file("nested"), withIntermediateDirectories: true)
-    try Data(eventFile(uid: "n", fire: soon, summary: "Nested").utf8).write(to: URL(fileURLWithPath: folder.file("nested/n.ics")))
+    try Data(eventFile(uid: "n", fire: soon, summary: "Nested").utf8).write(
+      to: URL(fileURLWithPath: folder.file("nested/n.ics")))
     rename(folder.file("nested"), vdir + "/nested")
     #expect(waitUntil(timeout: 15) { pendingTitles(store) == ["Nested"] }, "\(daemon.log)")
-    try Data(eventFile(uid: "n", fire: soon, summary: "Nested, edited").utf8).write(to: URL(fileURLWithPath: vdir + "/nested/n.ics"))
+    try Data(eventFile(uid: "n", fire: soon, summary: "Nested, edited").utf8).write(
+      to: URL(fileURLWithPath: vdir + "/nested/n.ics"))
     #expect(waitUntil(timeout: 15) { pendingTitles(store) == ["Nested, edited"] }, "\(daemon.log)")
   }
 
@@ -131,7 +135,9 @@ struct CalendarDaemonTests {
     #expect(rescans == 1, "\(daemon.log)")
   }
 
-  @Test("with --write-back, a dismissal by the user becomes ACKNOWLEDGED in the file, which schedules nothing again")
+  @Test(
+    "with --write-back, a dismissal by the user becomes ACKNOWLEDGED in the file, which schedules nothing again"
+  )
   func writeBack() throws {
     try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
     let start = Date() + 3
@@ -146,19 +152,54 @@ struct CalendarDaemonTests {
     let id = try #require(store.calendarAlarms(calendar: "t").first?.id)
     // When the user dismisses it (as the notification server reports it)
     try store.record(
-      HistoryEvent(at: Date(), app: "calendar.t", notificationID: id, kind: .dismissed, reason: "dismissed-by-user"))
+      HistoryEvent(
+        at: Date(), app: "calendar.t", notificationID: id, kind: .dismissed, reason: "dismissed-by-user"))
     // Then the file carries ACKNOWLEDGED in its alarm, the rest as it was
     #expect(
       waitUntil(timeout: 15) {
         ((try? String(contentsOfFile: vdir + "/w.ics", encoding: .utf8)) ?? "").contains("ACKNOWLEDGED:")
       }, "\(daemon.log)")
     let text = try String(contentsOfFile: vdir + "/w.ics", encoding: .utf8)
-    let without = text.split(separator: "\r\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix("ACKNOWLEDGED:") }
-      .joined(separator: "\r\n")
+    let without = text.split(separator: "\r\n", omittingEmptySubsequences: false).filter {
+      !$0.hasPrefix("ACKNOWLEDGED:")
+    }
+    .joined(separator: "\r\n")
     #expect(without == eventFile(uid: "w", fire: start, summary: "Write me back"))
     // And the rescan it causes (within `CalendarWatch.longest`) schedules nothing again
     _ = waitUntil(timeout: 2) { false }
     #expect(pendingTitles(store).isEmpty)
     #expect(daemon.deliveries.components(separatedBy: "Write me back").count - 1 == 1)
+  }
+
+  @Test("fire-due schedules and delivers a calendar's alarms as the daemon does: the same notifications")
+  func fireDueLikeTheDaemon() throws {
+    // Given one calendar, watched in two stores: one with a daemon, one with fire-due runs
+    try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+    let first = Date() + 3
+    try write("a.ics", eventFile(uid: "a", fire: first, summary: "First"))
+    try write("b.ics", eventFile(uid: "b", fire: first + 1, summary: "Second"))
+    let other = folder.file("other.db")
+    #expect(try notify(["calendar", "add", vdir, "--name", "t"]).status == 0)
+    #expect(try CommandRunner(environment: ["NOTIFY_DB": other, "TZ": "UTC"]).run(["calendar", "add", vdir, "--name", "t"]).status == 0)
+    let daemon = try DaemonChild(db: db, folder: folder)
+    defer { daemon.stop() }
+    #expect(daemon.waitReady())
+    #expect(waitUntil(timeout: 20) { daemon.deliveries.contains("Second") }, "\(daemon.log)")
+    // When fire-due runs once both are due
+    _ = waitUntil(timeout: 10) { Date() > first + 1.5 }
+    let run = try CommandRunner(environment: ["NOTIFY_DB": other, "TZ": "UTC"]).run(["fire-due", "--sink", "stdout"])
+    #expect(run.status == 0, "\(run.stderr)")
+    // Then both delivered the same notifications (ids, titles, subtitles, buttons, userInfo)
+    func shown(_ lines: String) throws -> [JSONValue] {
+      try lines.split(separator: "\n").map { line in
+        guard case .object(var members) = try JSONValue.parse(String(line)) else { return .null }
+        for key in ["deliveredAt", "createdAt", "late"] { members[key] = nil }
+        return .object(members)
+      }
+    }
+    let byDaemon = try shown(daemon.deliveries)
+    let byFireDue = try shown(run.stdout)
+    #expect(byDaemon.count == 2)
+    #expect(byDaemon == byFireDue)
   }
 }

@@ -55,16 +55,21 @@ struct CalendarOracleTests {
       for (c, answer) in zip(group, theirs) {
         let path = folder.file("case-\(c.seed).ics")
         guard case .success(let oracle) = answer else {
-          if case .failure(let message) = answer { Issue.record("case \(c.seed): the oracle failed: \(message)") }
+          if case .failure(let message) = answer {
+            Issue.record("case \(c.seed): the oracle failed: \(message)")
+          }
           continue
         }
-        let mine = ours.filter { $0.file == path && ($0.fireDate ?? c.from) >= c.from && ($0.fireDate ?? c.from) < c.to }
+        let mine = ours.filter {
+          $0.file == path && ($0.fireDate ?? c.from) >= c.from && ($0.fireDate ?? c.from) < c.to
+        }
         // Alarms of all-day items and of arithmetic across a zone change are not compared.
         let allDay = Set(oracle.filter(\.allDay).map(\.uid) + mine.filter(\.allDay).map(\.uid))
         var skip = allDay
         for alarm in mine + oracle.filter({ !$0.allDay }) where c.nearChange(alarm) { skip.insert(alarm.uid) }
         excludedAllDay += (mine + oracle).filter { allDay.contains($0.uid) }.count
-        excludedNearChange += (mine + oracle).filter { skip.contains($0.uid) && !allDay.contains($0.uid) }.count
+        excludedNearChange +=
+          (mine + oracle).filter { skip.contains($0.uid) && !allDay.contains($0.uid) }.count
         let expected = oracle.filter { !skip.contains($0.uid) }.map(\.key).sorted()
         let actual = mine.filter { !skip.contains($0.uid) }.map(\.key).sorted()
         // Then they agree, instant for instant
@@ -150,11 +155,16 @@ enum ICalOracle {
     ])
     let result = try CommandRunner(executable: python, environment: ["TZ": zone]).run(
       [script], stdin: input.compactText, timeout: 300)
-    guard result.status == 0 else { throw ICalOracleError("\(script) exited \(result.status): \(result.stderr)") }
-    guard case .object(let members) = try JSONValue.parse(result.stdout), case .array(let answers)? = members["results"]
+    guard result.status == 0 else {
+      throw ICalOracleError("\(script) exited \(result.status): \(result.stderr)")
+    }
+    guard case .object(let members) = try JSONValue.parse(result.stdout),
+      case .array(let answers)? = members["results"]
     else { throw ICalOracleError("unexpected output: \(result.stdout.prefix(200))") }
     return try answers.map { answer in
-      if case .object(let error) = answer, case .string(let message)? = error["error"] { return .failure(ICalOracleError(message)) }
+      if case .object(let error) = answer, case .string(let message)? = error["error"] {
+        return .failure(ICalOracleError(message))
+      }
       guard case .array(let list) = answer else { throw ICalOracleError("unexpected answer \(answer)") }
       return .success(try list.map { try ListedAlarm($0) })
     }
@@ -163,7 +173,9 @@ enum ICalOracle {
   static func preview(paths: [String], from: String, to: String, zone: String) throws -> [ListedAlarm] {
     let result = try CommandRunner(environment: ["TZ": zone]).run(
       ["calendar", "preview"] + paths + ["--from", from, "--to", to, "--json"], timeout: 300)
-    guard result.status == 0 else { throw ICalOracleError("preview exited \(result.status): \(result.stderr)") }
+    guard result.status == 0 else {
+      throw ICalOracleError("preview exited \(result.status): \(result.stderr)")
+    }
     guard case .array(let list) = try JSONValue.parse(result.stdout) else {
       throw ICalOracleError("preview printed \(result.stdout.prefix(200))")
     }

@@ -13,7 +13,8 @@ func eventFile(uid: String, fire: Date, summary: String) -> String {
   ).text
   return [
     "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//notify tests//EN", "BEGIN:VEVENT", "UID:\(uid)",
-    "DTSTART:\(start)", "SUMMARY:\(summary)", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT10M", "END:VALARM",
+    "DTSTART:\(start)", "SUMMARY:\(summary)", "BEGIN:VALARM", "ACTION:DISPLAY", "TRIGGER:-PT10M",
+    "END:VALARM",
     "END:VEVENT", "END:VCALENDAR", "",
   ].joined(separator: "\r\n")
 }
@@ -30,12 +31,16 @@ struct CalendarSyncTests {
   func setUp(events: Int) throws -> (SQLiteStore, CalendarSync) {
     try FileManager.default.createDirectory(atPath: folder.file("vdir"), withIntermediateDirectories: true)
     for n in 0..<events {
-      try write("e\(n).ics", eventFile(uid: "e\(n)", fire: now + TimeInterval(3600 * (n + 1)), summary: "Event \(n)"))
+      try write(
+        "e\(n).ics", eventFile(uid: "e\(n)", fire: now + TimeInterval(3600 * (n + 1)), summary: "Event \(n)"))
     }
     let store = try SQLiteStore(path: folder.file("notify.db"))
     try store.addCalendar(
-      CalendarRecord(name: "work", path: folder.file("vdir"), app: "calendar.work", writeBack: false, addedAt: now, watermark: now))
-    let sync = CalendarSync(store: store, clock: ManualClock(now: now, localZone: .utc, database: testZoneDatabase))
+      CalendarRecord(
+        name: "work", path: folder.file("vdir"), app: "calendar.work", writeBack: false, addedAt: now,
+        watermark: now))
+    let sync = CalendarSync(
+      store: store, clock: ManualClock(now: now, localZone: .utc, database: testZoneDatabase))
     return (store, sync)
   }
 
@@ -50,7 +55,8 @@ struct CalendarSyncTests {
     #expect(report.scheduled == 56)
     #expect(report.discarded.isEmpty)
     #expect(pending.map(\.notification.title) == (0..<56).map { "Event \($0)" })
-    let document = CalendarDocument(bytes: Array(eventFile(uid: "e0", fire: now + 3600, summary: "Event 0").utf8))
+    let document = CalendarDocument(
+      bytes: Array(eventFile(uid: "e0", fire: now + 3600, summary: "Event 0").utf8))
     let instant = AlarmExpansion.instants(in: document, zones: .utc, from: now, to: now + 7200).instants[0]
     #expect(pending.first?.notification.id == AlarmIdentity.id(calendar: "work", instant: instant))
     // And the notification has the calendar's buttons
@@ -74,7 +80,9 @@ struct CalendarSyncTests {
     #expect(pending.last?.notification.title == "Event 56")
   }
 
-  @Test("an edited file replaces its alarm, a deleted one cancels it (history says calendar), an untouched calendar reads no file")
+  @Test(
+    "an edited file replaces its alarm, a deleted one cancels it (history says calendar), an untouched calendar reads no file"
+  )
   func rescans() throws {
     let (store, sync) = try setUp(events: 3)
     try sync.sync(force: true)

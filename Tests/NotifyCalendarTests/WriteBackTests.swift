@@ -1,9 +1,10 @@
 import Foundation
 import NotifyCalendar
-@testable import NotifyCalendarSync
 import NotifyCore
 import NotifyTestSupport
 import Testing
+
+@testable import NotifyCalendarSync
 
 @Suite("Acknowledgements written back into the item")
 struct WriteBackTests {
@@ -24,8 +25,11 @@ struct WriteBackTests {
       bytes, uid: "w1", recurrenceID: nil, alarmKey: "DISPLAY/start-PT15M/0/", at: at, zones: .utc
     ).get()
     let text = String(decoding: edited, as: UTF8.self)
-    #expect(text == Self.original.replacingOccurrences(
-      of: "DESCRIPTION:Reminder\r\nEND:VALARM", with: "DESCRIPTION:Reminder\r\nACKNOWLEDGED:20261210T084630Z\r\nEND:VALARM"))
+    #expect(
+      text
+        == Self.original.replacingOccurrences(
+          of: "DESCRIPTION:Reminder\r\nEND:VALARM",
+          with: "DESCRIPTION:Reminder\r\nACKNOWLEDGED:20261210T084630Z\r\nEND:VALARM"))
     // And read again, that alarm is acknowledged
     let again = CalendarDocument(bytes: edited)
     #expect(again.items[0].alarms[0].acknowledged == at)
@@ -35,16 +39,20 @@ struct WriteBackTests {
   func replaces() throws {
     let bytes = Array(Self.original.utf8)
     let edited = try AcknowledgementEdit.acknowledge(
-      bytes, uid: "w1", recurrenceID: nil, alarmKey: "DISPLAY/start-PT5M/0/", at: utc("2026-12-10T08:56:00Z"), zones: .utc
+      bytes, uid: "w1", recurrenceID: nil, alarmKey: "DISPLAY/start-PT5M/0/", at: utc("2026-12-10T08:56:00Z"),
+      zones: .utc
     ).get()
     #expect(
       String(decoding: edited, as: UTF8.self)
-        == Self.original.replacingOccurrences(of: "ACKNOWLEDGED:20261201T000000Z", with: "ACKNOWLEDGED:20261210T085600Z"))
+        == Self.original.replacingOccurrences(
+          of: "ACKNOWLEDGED:20261201T000000Z", with: "ACKNOWLEDGED:20261210T085600Z"))
     let older = AcknowledgementEdit.acknowledge(
-      bytes, uid: "w1", recurrenceID: nil, alarmKey: "DISPLAY/start-PT5M/0/", at: utc("2026-11-01T00:00:00Z"), zones: .utc)
+      bytes, uid: "w1", recurrenceID: nil, alarmKey: "DISPLAY/start-PT5M/0/", at: utc("2026-11-01T00:00:00Z"),
+      zones: .utc)
     #expect(older == .failure(.alreadyAcknowledged))
     let gone = AcknowledgementEdit.acknowledge(
-      bytes, uid: "other", recurrenceID: nil, alarmKey: "DISPLAY/start-PT5M/0/", at: utc("2026-12-10T08:56:00Z"), zones: .utc)
+      bytes, uid: "other", recurrenceID: nil, alarmKey: "DISPLAY/start-PT5M/0/",
+      at: utc("2026-12-10T08:56:00Z"), zones: .utc)
     #expect(gone == .failure(.alarmNotFound))
   }
 
@@ -64,8 +72,12 @@ struct WriteBackTests {
     let read = try #require(CalendarWriteBack.stamp(path))
     try Data("a sync wrote this".utf8).write(to: URL(fileURLWithPath: path))
     // Then the replacement is refused and the file kept as the sync wrote it, no temporary file left
-    #expect(throws: (any Error).self) { try CalendarWriteBack.replace(path, with: Array("mine".utf8), ifStill: read) }
-    #expect(String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self) == "a sync wrote this")
+    #expect(throws: (any Error).self) {
+      try CalendarWriteBack.replace(path, with: Array("mine".utf8), ifStill: read)
+    }
+    #expect(
+      String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self) == "a sync wrote this"
+    )
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["w1.ics"])
   }
 }

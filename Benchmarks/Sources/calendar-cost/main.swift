@@ -13,7 +13,8 @@ func event(_ n: Int, hours: Int, summary: String) -> String {
   var parts = tm()
   gmtime_r(&seconds, &parts)
   let stamp = String(
-    format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday, parts.tm_hour,
+    format: "%04d%02d%02dT%02d%02d%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+    parts.tm_hour,
     parts.tm_min, parts.tm_sec)
   return [
     "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//notify bench//EN", "BEGIN:VEVENT", "UID:bench-\(n)@notify",
@@ -24,7 +25,9 @@ func event(_ n: Int, hours: Int, summary: String) -> String {
 }
 
 /// Starts `notify daemon`, waits for READY=1; returns it and the seconds that took.
-func startDaemon(_ notify: String, db: String, scratch: ScratchFolder, name: String, environment: [String: String]) throws
+func startDaemon(
+  _ notify: String, db: String, scratch: ScratchFolder, name: String, environment: [String: String]
+) throws
   -> (Child, Double)
 {
   var environment = environment
@@ -57,19 +60,25 @@ runHarness("calendar-cost") {
   let window = arguments.seconds("--window", arguments.smoke ? 5 : 60)
   let scratch = ScratchFolder(prefix: "notify-calendar")
   var environment = ProcessInfo.processInfo.environment
-  for key in ["JOURNAL_STREAM", "INVOCATION_ID", "NOTIFY_DB", "WATCHDOG_USEC", "NOTIFY_SCHEDULER"] { environment[key] = nil }
+  for key in ["JOURNAL_STREAM", "INVOCATION_ID", "NOTIFY_DB", "WATCHDOG_USEC", "NOTIFY_SCHEDULER"] {
+    environment[key] = nil
+  }
   environment["TZ"] = "UTC"
   let vdir = scratch.file("vdir")
   try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
   for n in 0..<count {
-    try Data(event(n, hours: n + 1, summary: "Event \(n)").utf8).write(to: URL(fileURLWithPath: vdir + "/e\(n).ics"))
+    try Data(event(n, hours: n + 1, summary: "Event \(n)").utf8).write(
+      to: URL(fileURLWithPath: vdir + "/e\(n).ics"))
   }
 
   // The floor: the same daemon on a store without calendars.
   let plain = scratch.file("plain.db")
-  guard try Child.run([notify, "schedule", "--db", plain, "--in", "1h", "--title", "x"], environment: environment) == 0
+  guard
+    try Child.run(
+      [notify, "schedule", "--db", plain, "--in", "1h", "--title", "x"], environment: environment) == 0
   else { throw BenchError("notify schedule failed") }
-  let (bare, bareStart) = try startDaemon(notify, db: plain, scratch: scratch, name: "bare", environment: environment)
+  let (bare, bareStart) = try startDaemon(
+    notify, db: plain, scratch: scratch, name: "bare", environment: environment)
   settle(bare.pid)
   let bareRSS = ProcessStats.residentKiB(bare.pid) ?? 0
   _ = bare.stop()
@@ -77,13 +86,16 @@ runHarness("calendar-cost") {
   // Read in by `notify calendar add` (process start to exit: parse, expand, store).
   let db = scratch.file("notify.db")
   let addStarted = monotonicNow()
-  guard try Child.run([notify, "calendar", "add", vdir, "--name", "bench", "--db", db], environment: environment) == 0
+  guard
+    try Child.run([notify, "calendar", "add", vdir, "--name", "bench", "--db", db], environment: environment)
+      == 0
   else { throw BenchError("notify calendar add failed") }
   let addTook = monotonicNow() - addStarted
   _ = try Child.run([notify, "schedule", "--db", db, "--in", "1h", "--title", "x"], environment: environment)
 
   // Read in again by a daemon starting on it (READY after its first scan), and its memory.
-  let (daemon, start) = try startDaemon(notify, db: db, scratch: scratch, name: "daemon", environment: environment)
+  let (daemon, start) = try startDaemon(
+    notify, db: db, scratch: scratch, name: "daemon", environment: environment)
   settle(daemon.pid)
   let rss = ProcessStats.residentKiB(daemon.pid) ?? 0
 
@@ -116,7 +128,9 @@ runHarness("calendar-cost") {
       }
       usleep(2000)
     }
-    guard seen else { throw BenchError("the daemon did not reschedule the changed file within 10 s (\(errors))") }
+    guard seen else {
+      throw BenchError("the daemon did not reschedule the changed file within 10 s (\(errors))")
+    }
     settle(daemon.pid)
   }
   _ = daemon.stop()
@@ -126,11 +140,35 @@ runHarness("calendar-cost") {
   print("### Calendars: a vdir folder of \(count) events with alarms")
   print()
   print(Format.header(["", "figure", "target"]))
-  print(Format.row(["`notify calendar add` (process start to exit)", Format.duration(addTook), "read in <= 1 s: \(Format.verdict(addTook <= 1))"]))
-  print(Format.row(["daemon start to READY, with it / without", "\(Format.duration(start)) / \(Format.duration(bareStart))", ""]))
-  print(Format.row(["daemon RSS with it / without", "\(Format.mebibytes(rss)) / \(Format.mebibytes(bareRSS))", "adds <= 5 MiB: \(Format.verdict(added <= 5 * 1024))"]))
-  print(Format.row(["one changed file: the rescan (median of \(rescans.count))", Format.duration(rescan), "<= 20 ms: \(Format.verdict(rescan <= 0.020))"]))
-  print(Format.row(["one changed file: write to rescheduled (median)", Format.duration(Stats.median(visible)), "within 1 s: \(Format.verdict(Stats.median(visible) <= 1))"]))
-  print(Format.row(["idle wake-ups per minute while watching (\(Int(window)) s)", String(format: "%.1f", wakeups), "0: \(Format.verdict(wakeups == 0))"]))
+  print(
+    Format.row([
+      "`notify calendar add` (process start to exit)", Format.duration(addTook),
+      "read in <= 1 s: \(Format.verdict(addTook <= 1))",
+    ]))
+  print(
+    Format.row([
+      "daemon start to READY, with it / without", "\(Format.duration(start)) / \(Format.duration(bareStart))",
+      "",
+    ]))
+  print(
+    Format.row([
+      "daemon RSS with it / without", "\(Format.mebibytes(rss)) / \(Format.mebibytes(bareRSS))",
+      "adds <= 5 MiB: \(Format.verdict(added <= 5 * 1024))",
+    ]))
+  print(
+    Format.row([
+      "one changed file: the rescan (median of \(rescans.count))", Format.duration(rescan),
+      "<= 20 ms: \(Format.verdict(rescan <= 0.020))",
+    ]))
+  print(
+    Format.row([
+      "one changed file: write to rescheduled (median)", Format.duration(Stats.median(visible)),
+      "within 1 s: \(Format.verdict(Stats.median(visible) <= 1))",
+    ]))
+  print(
+    Format.row([
+      "idle wake-ups per minute while watching (\(Int(window)) s)", String(format: "%.1f", wakeups),
+      "0: \(Format.verdict(wakeups == 0))",
+    ]))
   if before < 0 || after < 0 { throw BenchError("the daemon died during the window") }
 }

@@ -52,7 +52,10 @@ public enum AlarmExpansion {
       }
       return false
     }
-    func add(_ occurrence: SeriesExpansion.Occurrence, _ alarm: CalendarAlarm, base: ResolvedTime, recurrenceText: String?) {
+    func add(
+      _ occurrence: SeriesExpansion.Occurrence, _ alarm: CalendarAlarm, base: ResolvedTime,
+      recurrenceText: String?
+    ) {
       let item = occurrence.item
       var at = base
       for repetition in 0...alarm.repeatCount {
@@ -64,7 +67,9 @@ public enum AlarmExpansion {
         if let acknowledged = alarm.acknowledged, acknowledged >= fireDate { continue }
         if let acknowledged = item.lastAcknowledged, acknowledged >= fireDate { continue }
         instants.append(
-          instant(of: occurrence, alarm: alarm, recurrenceText: recurrenceText, fireDate: fireDate, repetition: repetition))
+          instant(
+            of: occurrence, alarm: alarm, recurrenceText: recurrenceText, fireDate: fireDate,
+            repetition: repetition))
       }
     }
     func addSnooze(_ occurrence: SeriesExpansion.Occurrence) {
@@ -72,7 +77,8 @@ public enum AlarmExpansion {
         let alarm = occurrence.item.alarms.first(where: { $0.action == .display || $0.action == .audio })
       else { return }
       var snooze = instant(
-        of: occurrence, alarm: alarm, recurrenceText: occurrence.recurrenceText, fireDate: snoozed, repetition: 0)
+        of: occurrence, alarm: alarm, recurrenceText: occurrence.recurrenceText, fireDate: snoozed,
+        repetition: 0)
       snooze.alarmKey = "snooze/" + alarm.key
       instants.append(snooze)
     }
@@ -111,12 +117,14 @@ public enum AlarmExpansion {
               warnings.append(
                 CalendarWarning(
                   line: alarm.line, property: "TRIGGER",
-                  "skipped: the alarm is relative to the item's \(toEnd ? "end" : "start"), which it does not have"))
+                  "skipped: the alarm is relative to the item's \(toEnd ? "end" : "start"), which it does not have"
+                ))
             }
             continue
           }
           add(
-            occurrence, alarm, base: ResolvedTime(instant: anchor.adding(offset), zone: anchor.zone, isDate: false),
+            occurrence, alarm,
+            base: ResolvedTime(instant: anchor.adding(offset), zone: anchor.zone, isDate: false),
             recurrenceText: occurrence.recurrenceText)
         }
         if occurrence.recurrenceInstant != nil { addSnooze(occurrence) }
@@ -137,11 +145,15 @@ public enum AlarmExpansion {
     var highest: TimeInterval?
     for item in [series.master].compactMap({ $0 }) + series.overrides {
       let start = series.start(of: item)
-      let length = start.flatMap { start in series.end(of: item, startingAt: start)?.instant.timeIntervalSince(start.instant) } ?? 0
+      let length =
+        start.flatMap { start in
+          series.end(of: item, startingAt: start)?.instant.timeIntervalSince(start.instant)
+        } ?? 0
       for alarm in item.alarms {
         guard case .relative(let offset, let toEnd) = alarm.trigger else { continue }
         let shift = TimeInterval(offset.approximateSeconds) + (toEnd ? length : 0)
-        let span = TimeInterval(alarm.repeatCount) * TimeInterval(alarm.repeatInterval?.approximateSeconds ?? 0)
+        let span =
+          TimeInterval(alarm.repeatCount) * TimeInterval(alarm.repeatInterval?.approximateSeconds ?? 0)
         lowest = min(lowest ?? shift, shift)
         highest = max(highest ?? shift + span, shift + span)
       }
@@ -173,10 +185,13 @@ public enum AlarmExpansion {
   ) -> AlarmInstant {
     let item = occurrence.item
     return AlarmInstant(
-      uid: item.uid, kind: item.kind, recurrenceID: recurrenceText, occurrenceStart: occurrence.start?.instant,
-      isAllDay: occurrence.start?.isDate ?? false, fireDate: fireDate, action: alarm.action, summary: item.summary,
+      uid: item.uid, kind: item.kind, recurrenceID: recurrenceText,
+      occurrenceStart: occurrence.start?.instant,
+      isAllDay: occurrence.start?.isDate ?? false, fireDate: fireDate, action: alarm.action,
+      summary: item.summary,
       body: item.description ?? alarm.description, sound: alarm.action == .audio ? alarm.attachment : nil,
       alarmKey: alarm.key, repetition: repetition, repeatCount: alarm.repeatCount,
-      repeatSeconds: Int(alarm.repeatInterval?.approximateSeconds ?? 0), itemLine: item.line, alarmLine: alarm.line)
+      repeatSeconds: Int(alarm.repeatInterval?.approximateSeconds ?? 0), itemLine: item.line,
+      alarmLine: alarm.line)
   }
 }

@@ -12,7 +12,8 @@ struct ResolvedTime: Hashable, Sendable {
   /// `value` read in `zones`; a floating value in `floatingZone` when given (RDATE and
   /// EXDATE follow a zoned DTSTART), else the system zone.
   init(_ value: CalendarDateTime, zones: CalendarZones, floatingZone: Zone? = nil) {
-    let zone = value.reference == .floating ? (floatingZone ?? zones.system.local) : zones.zone(for: value.reference)
+    let zone =
+      value.reference == .floating ? (floatingZone ?? zones.system.local) : zones.zone(for: value.reference)
     self.init(wall: value.wall, zone: zone, isDate: value.isDate)
   }
 
@@ -36,7 +37,9 @@ struct ResolvedTime: Hashable, Sendable {
   func adding(_ duration: CalendarDuration) -> Date {
     var base = instant
     if duration.days != 0 {
-      base = Date(timeIntervalSince1970: TimeInterval(ZoneResolver.unixSeconds(for: wall.addingDays(duration.days), in: zone)))
+      base = Date(
+        timeIntervalSince1970: TimeInterval(
+          ZoneResolver.unixSeconds(for: wall.addingDays(duration.days), in: zone)))
     }
     return base + TimeInterval(duration.seconds)
   }

@@ -93,7 +93,9 @@ struct SeriesExpansion {
   /// the rolling window needs of a rule that repeats for decades.
   /// Recurrences before `countFrom` do not count toward `cap` (their alarms may still lie
   /// before the window).
-  mutating func occurrences(startingIn span: ClosedRange<Date>, cap: Int = .max, countFrom: Date = .distantPast) -> [Occurrence] {
+  mutating func occurrences(
+    startingIn span: ClosedRange<Date>, cap: Int = .max, countFrom: Date = .distantPast
+  ) -> [Occurrence] {
     var result: [Occurrence] = []
     let floating = floatingZone
     var thisAndFuture: [(rid: Date, item: CalendarItem, shift: TimeInterval)] = []
@@ -108,13 +110,16 @@ struct SeriesExpansion {
       }
     }
     thisAndFuture.sort { $0.rid < $1.rid }
-    let exclusions: (times: Set<Date>, days: Set<WallClock>) = master.map { exceptionSet(of: $0, floating: floating) } ?? ([], [])
+    let exclusions: (times: Set<Date>, days: Set<WallClock>) =
+      master.map { exceptionSet(of: $0, floating: floating) } ?? ([], [])
     if let master, let masterStart = start(of: master) {
       if master.isRecurring {
         // THISANDFUTURE shifts may move occurrences into the span from outside it.
         let widest = thisAndFuture.map { abs($0.shift) }.max() ?? 0
         let wide = (span.lowerBound - widest)...(span.upperBound + widest)
-        for (start, periodEnd) in recurrenceSet(of: master, start: masterStart, span: wide, floating: floating, cap: cap, countFrom: countFrom) {
+        for (start, periodEnd) in recurrenceSet(
+          of: master, start: masterStart, span: wide, floating: floating, cap: cap, countFrom: countFrom)
+        {
           if replaced.contains(start.instant) || isExcluded(start, exclusions) { continue }
           var item = master
           var occurrenceStart = start
@@ -131,7 +136,8 @@ struct SeriesExpansion {
               recurrenceInstant: start.instant))
         }
       } else if span.contains(masterStart.instant) {
-        result.append(Occurrence(item: master, start: masterStart, end: end(of: master, startingAt: masterStart)))
+        result.append(
+          Occurrence(item: master, start: masterStart, end: end(of: master, startingAt: masterStart)))
       }
     } else if let master {
       // A to-do with neither DTSTART nor DUE: its relative alarms have nothing to count
@@ -145,14 +151,17 @@ struct SeriesExpansion {
       let start = self.start(of: item) ?? resolved
       result.append(
         Occurrence(
-          item: item, start: start, end: end(of: item, startingAt: start), recurrenceText: resolved.recurrenceText,
+          item: item, start: start, end: end(of: item, startingAt: start),
+          recurrenceText: resolved.recurrenceText,
           recurrenceInstant: resolved.instant))
     }
     return result
   }
 
   /// EXDATE as instants, and (for DATE values) whole dates.
-  private func exceptionSet(of item: CalendarItem, floating: Zone?) -> (times: Set<Date>, days: Set<WallClock>) {
+  private func exceptionSet(of item: CalendarItem, floating: Zone?) -> (
+    times: Set<Date>, days: Set<WallClock>
+  ) {
     var times: Set<Date> = []
     var days: Set<WallClock> = []
     for value in item.exceptionDates {
@@ -165,15 +174,19 @@ struct SeriesExpansion {
     return (times, days)
   }
 
-  private func isExcluded(_ start: ResolvedTime, _ exclusions: (times: Set<Date>, days: Set<WallClock>)) -> Bool {
+  private func isExcluded(_ start: ResolvedTime, _ exclusions: (times: Set<Date>, days: Set<WallClock>))
+    -> Bool
+  {
     if exclusions.times.contains(start.instant) { return true }
     guard !exclusions.days.isEmpty else { return false }
-    return exclusions.days.contains(WallClock(year: start.wall.year, month: start.wall.month, day: start.wall.day))
+    return exclusions.days.contains(
+      WallClock(year: start.wall.year, month: start.wall.month, day: start.wall.day))
   }
 
   /// DTSTART, the rules' occurrences and RDATE in `span`, each once, with a PERIOD's end.
   private mutating func recurrenceSet(
-    of master: CalendarItem, start: ResolvedTime, span: ClosedRange<Date>, floating: Zone?, cap: Int, countFrom: Date
+    of master: CalendarItem, start: ResolvedTime, span: ClosedRange<Date>, floating: Zone?, cap: Int,
+    countFrom: Date
   ) -> [(ResolvedTime, ResolvedTime?)] {
     var found: [Date: (ResolvedTime, ResolvedTime?)] = [:]
     var lastUntil: Date?
@@ -203,7 +216,8 @@ struct SeriesExpansion {
           warnings.append(
             CalendarWarning(
               line: line, property: "RRULE",
-              "makes more than \(Self.maxOccurrences) occurrences in the span asked about: the rest is skipped"))
+              "makes more than \(Self.maxOccurrences) occurrences in the span asked about: the rest is skipped"
+            ))
           break
         }
         found[date] = (ResolvedTime(instant: date, zone: start.zone, isDate: start.isDate), nil)
@@ -233,13 +247,18 @@ struct SeriesExpansion {
     case .instant(let date): date
     case .wallClock(let wall): ResolvedTime(wall: wall, zone: start.zone, isDate: false).instant
     case .day(let day):
-      ResolvedTime(wall: WallClock(year: day.year, month: day.month, day: day.day, hour: 23, minute: 59, second: 59), zone: start.zone, isDate: false).instant
+      ResolvedTime(
+        wall: WallClock(year: day.year, month: day.month, day: day.day, hour: 23, minute: 59, second: 59),
+        zone: start.zone, isDate: false
+      ).instant
     }
   }
 
   /// The engine's schedule for one RRULE from DTSTART, with UNTIL read as the oracle reads
   /// it; nil (and a warning) when the rule cannot be expanded.
-  private mutating func schedule(_ text: String, line: Int, start: ResolvedTime, startValue: CalendarDateTime) -> Schedule? {
+  private mutating func schedule(_ text: String, line: Int, start: ResolvedTime, startValue: CalendarDateTime)
+    -> Schedule?
+  {
     var rule: RecurrenceRule
     do {
       rule = try RecurrenceRule(parsing: text)
@@ -252,7 +271,10 @@ struct SeriesExpansion {
       case (.day(let day), false, .floating):
         rule.until = .wallClock(WallClock(year: day.year, month: day.month, day: day.day))
       case (.day(let day), false, _):
-        rule.until = .instant(Date(timeIntervalSince1970: TimeInterval(WallClock(year: day.year, month: day.month, day: day.day).localSeconds)))
+        rule.until = .instant(
+          Date(
+            timeIntervalSince1970: TimeInterval(
+              WallClock(year: day.year, month: day.month, day: day.day).localSeconds)))
       case (.wallClock(let wall), false, .zone), (.wallClock(let wall), false, .utc):
         // RFC 5545 wants UTC here; written without Z, it is read as UTC.
         rule.until = .instant(Date(timeIntervalSince1970: TimeInterval(wall.localSeconds)))

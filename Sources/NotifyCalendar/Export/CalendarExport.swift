@@ -14,7 +14,9 @@ import NotifyCore
 /// Thunderbird, Evolution, khal and Google read without a VTIMEZONE.
 public enum CalendarExport {
   /// The file for `notifications`, stamped `now`.
-  public static func ics(_ notifications: [StoredNotification], now: Date, zones: Zones, product: String) -> String {
+  public static func ics(_ notifications: [StoredNotification], now: Date, zones: Zones, product: String)
+    -> String
+  {
     var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//notify//\(product)//EN", "CALSCALE:GREGORIAN"]
     for stored in notifications where stored.snoozedOccurrence == nil {
       lines += event(stored.notification, now: now, zones: zones)
@@ -78,7 +80,9 @@ public enum CalendarExport {
       copy.until = .instant(ZoneResolver.instant(for: wall, in: zone))
     case (.day(let day)?, .wallClock(_, .named)):
       copy.until = .instant(
-        ZoneResolver.instant(for: WallClock(year: day.year, month: day.month, day: day.day, hour: 23, minute: 59, second: 59), in: zone))
+        ZoneResolver.instant(
+          for: WallClock(year: day.year, month: day.month, day: day.day, hour: 23, minute: 59, second: 59),
+          in: zone))
     default: break
     }
     return copy.ruleText
@@ -101,7 +105,9 @@ public enum CalendarExport {
     case .week: parts = ["FREQ=WEEKLY"]
     case .month:
       parts = ["FREQ=MONTHLY"]
-      if let day, day > 28 { parts += ["BYMONTHDAY=" + (28...day).map(String.init).joined(separator: ","), "BYSETPOS=-1"] }
+      if let day, day > 28 {
+        parts += ["BYMONTHDAY=" + (28...day).map(String.init).joined(separator: ","), "BYSETPOS=-1"]
+      }
     case .year:
       parts = ["FREQ=YEARLY"]
       if let day, day == 29 { parts += ["BYMONTHDAY=28,29", "BYSETPOS=-1"] }
@@ -112,7 +118,9 @@ public enum CalendarExport {
   }
 
   static func utc(_ date: Date) -> String {
-    CalendarDateTime(wall: WallClock(localSeconds: Int64(date.timeIntervalSince1970.rounded(.down))), reference: .utc).text
+    CalendarDateTime(
+      wall: WallClock(localSeconds: Int64(date.timeIntervalSince1970.rounded(.down))), reference: .utc
+    ).text
   }
 
   /// A content line folded at 75 octets, never inside a UTF-8 sequence.

@@ -9,7 +9,9 @@ public struct CalendarDocument: Sendable {
   public var warnings: [CalendarWarning]
 
   /// Creates a document.
-  public init(items: [CalendarItem] = [], timeZones: [String: CalendarComponent] = [:], warnings: [CalendarWarning] = []) {
+  public init(
+    items: [CalendarItem] = [], timeZones: [String: CalendarComponent] = [:], warnings: [CalendarWarning] = []
+  ) {
     self.items = items
     self.timeZones = timeZones
     self.warnings = warnings
@@ -34,8 +36,11 @@ public struct CalendarDocument: Sendable {
     }
     for root in roots { visit(root) }
     if roots.isEmpty && parseWarnings.isEmpty && !bytes.isEmpty {
-      reader.warnings.append(CalendarWarning(line: 0, property: "", "skipped: not an iCalendar file (no BEGIN:VCALENDAR)"))
+      reader.warnings.append(
+        CalendarWarning(line: 0, property: "", "skipped: not an iCalendar file (no BEGIN:VCALENDAR)"))
     }
-    self.init(items: items, timeZones: timeZones, warnings: (parseWarnings + reader.warnings).sorted { $0.line < $1.line })
+    self.init(
+      items: items, timeZones: timeZones,
+      warnings: (parseWarnings + reader.warnings).sorted { $0.line < $1.line })
   }
 }

@@ -119,7 +119,8 @@ struct ItemReader {
     for text in line.value.split(separator: ",") {
       let piece = text.trimmingCharacters(in: .whitespaces)
       if let slash = piece.firstIndex(of: "/") {
-        guard periods, let start = CalendarDateTime(parsing: String(piece[..<slash]), tzid: tzid), !start.isDate
+        guard periods, let start = CalendarDateTime(parsing: String(piece[..<slash]), tzid: tzid),
+          !start.isDate
         else {
           warn(line, "skipped the value '\(Escaper.visible(piece, limit: 40))': not a period")
           continue
@@ -130,7 +131,9 @@ struct ItemReader {
         } else if let length = CalendarDuration(parsing: rest) {
           result.append((start, Self.adding(length, to: start)))
         } else {
-          warn(line, "skipped the value '\(Escaper.visible(piece, limit: 40))': the period's end is not readable")
+          warn(
+            line, "skipped the value '\(Escaper.visible(piece, limit: 40))': the period's end is not readable"
+          )
         }
         continue
       }
@@ -147,7 +150,8 @@ struct ItemReader {
   /// components (the expansion resolves it in the start's zone).
   static func adding(_ duration: CalendarDuration, to time: CalendarDateTime) -> CalendarDateTime {
     var copy = time
-    copy.wall = WallClock(localSeconds: time.wall.addingDays(duration.days).localSeconds + Int64(duration.seconds))
+    copy.wall = WallClock(
+      localSeconds: time.wall.addingDays(duration.days).localSeconds + Int64(duration.seconds))
     return copy
   }
 
@@ -178,17 +182,22 @@ struct ItemReader {
       // A date-time without VALUE=DATE-TIME: written so by some tools; taken as meant.
       trigger = .absolute(at)
     } else {
-      warn(triggerLine, "skipped with its VALARM: '\(Escaper.visible(text, limit: 40))' is not a duration or date-time")
+      warn(
+        triggerLine,
+        "skipped with its VALARM: '\(Escaper.visible(text, limit: 40))' is not a duration or date-time")
       return nil
     }
-    var alarm = CalendarAlarm(action: action, trigger: trigger, line: component.line, byteRange: component.byteRange)
+    var alarm = CalendarAlarm(
+      action: action, trigger: trigger, line: component.line, byteRange: component.byteRange)
     let repeatLine = component.property("REPEAT")
     let durationLine = component.property("DURATION")
     if let repeatLine {
       let count = Int(repeatLine.value.trimmingCharacters(in: .whitespaces)) ?? -1
       if !(0...1000).contains(count) {
         warn(repeatLine, "skipped: REPEAT is a count from 0 to 1000")
-      } else if let durationLine, let interval = CalendarDuration(parsing: durationLine.value), interval.approximateSeconds > 0 {
+      } else if let durationLine, let interval = CalendarDuration(parsing: durationLine.value),
+        interval.approximateSeconds > 0
+      {
         alarm.repeatCount = count
         alarm.repeatInterval = interval
       } else {

@@ -15,7 +15,8 @@ public enum ComponentParser {
   public static let maxProperties = 2_000_000
 
   /// The top-level components of `bytes` (normally one `VCALENDAR`), and what was skipped.
-  public static func parse(_ bytes: [UInt8]) -> (components: [CalendarComponent], warnings: [CalendarWarning]) {
+  public static func parse(_ bytes: [UInt8]) -> (components: [CalendarComponent], warnings: [CalendarWarning])
+  {
     var reader = ContentLineReader(bytes: bytes)
     var stack: [CalendarComponent] = []
     var roots: [CalendarComponent] = []

@@ -31,7 +31,9 @@ public enum AcknowledgementEdit {
     let calendarZones = CalendarZones(system: zones, timeZones: document.timeZones)
     let items = document.items.filter { $0.uid == uid }
     let override = recurrenceID.flatMap { text in
-      items.first { item in item.recurrenceID.map { ResolvedTime($0, zones: calendarZones).recurrenceText } == text }
+      items.first { item in
+        item.recurrenceID.map { ResolvedTime($0, zones: calendarZones).recurrenceText } == text
+      }
     }
     guard let item = override ?? items.first(where: { $0.recurrenceID == nil }) ?? items.first,
       let alarm = item.alarms.first(where: { $0.key == alarmKey || "snooze/" + $0.key == alarmKey })
@@ -45,8 +47,10 @@ public enum AcknowledgementEdit {
     let line = Array("ACKNOWLEDGED:\(utcText(stamp))".utf8) + newline
     var result = bytes
     if let existing = parsed.property("ACKNOWLEDGED") {
-      let range = (existing.byteRange.lowerBound + alarm.byteRange.lowerBound)..<(existing.byteRange.upperBound + alarm.byteRange.lowerBound)
-      result.replaceSubrange(range, with: line)
+      let offset = alarm.byteRange.lowerBound
+      let lower = existing.byteRange.lowerBound + offset
+      let upper = existing.byteRange.upperBound + offset
+      result.replaceSubrange(lower..<upper, with: line)
     } else {
       guard let end = endLineStart(in: bytes, range: alarm.byteRange) else { return .failure(.alarmNotFound) }
       result.insert(contentsOf: line, at: end)
@@ -66,6 +70,8 @@ public enum AcknowledgementEdit {
 
   /// `20261210T081500Z`.
   static func utcText(_ date: Date) -> String {
-    CalendarDateTime(wall: WallClock(localSeconds: Int64(date.timeIntervalSince1970.rounded(.down))), reference: .utc).text
+    CalendarDateTime(
+      wall: WallClock(localSeconds: Int64(date.timeIntervalSince1970.rounded(.down))), reference: .utc
+    ).text
   }
 }

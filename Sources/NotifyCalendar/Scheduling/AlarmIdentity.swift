@@ -22,7 +22,8 @@ public enum AlarmIdentity {
       let utf8 = Array(part.utf8)
       bytes += Array(String(utf8.count).utf8) + [0x3A] + utf8
     }
-    return prefix + hex(fnv(bytes, offset: 0xcbf2_9ce4_8422_2325)) + hex(fnv(bytes, offset: 0x6c62_272e_07bb_0142))
+    return prefix + hex(fnv(bytes, offset: 0xcbf2_9ce4_8422_2325))
+      + hex(fnv(bytes, offset: 0x6c62_272e_07bb_0142))
   }
 
   static func fnv(_ bytes: [UInt8], offset: UInt64) -> UInt64 {

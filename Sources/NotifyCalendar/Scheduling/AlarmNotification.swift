@@ -25,7 +25,9 @@ public enum AlarmNotification {
       "recurrenceId": instant.recurrenceID.map(JSONValue.string) ?? .null,
       "start": instant.occurrenceStart.map { .string(RFC3339.string(from: $0)) } ?? .null,
     ]
-    if JSONValue.object(userInfo).compactText.utf8.count > Validator.maxUserInfoBytes { userInfo["uid"] = .null }
+    if JSONValue.object(userInfo).compactText.utf8.count > Validator.maxUserInfoBytes {
+      userInfo["uid"] = .null
+    }
     var realert: Realert?
     if instant.repeatCount > 0, instant.repeatSeconds > 0 {
       realert = Realert(

@@ -108,7 +108,9 @@ public enum AlarmWindow {
     // Each calendar's watermark follows its earliest outstanding alarm, never past now,
     // never back.
     var earliest: [String: Date] = [:]
-    for candidate in chosen { earliest[candidate.calendar] = min(earliest[candidate.calendar] ?? .distantFuture, candidate.fireDate) }
+    for candidate in chosen {
+      earliest[candidate.calendar] = min(earliest[candidate.calendar] ?? .distantFuture, candidate.fireDate)
+    }
     for (calendar, old) in watermarks {
       let outstanding = earliest[calendar].map { $0 - 0.001 } ?? now
       let mark = max(old, min(now, outstanding))

@@ -49,7 +49,8 @@ public struct CalendarDateTime: Hashable, Sendable {
       self.init(wall: wall, isDate: true, reference: .floating)
       return
     }
-    guard chars.count == 15 || chars.count == 16, chars[8] == UInt8(ascii: "T") || chars[8] == UInt8(ascii: "t"),
+    guard chars.count == 15 || chars.count == 16,
+      chars[8] == UInt8(ascii: "T") || chars[8] == UInt8(ascii: "t"),
       let hour = digits(9..<11), let minute = digits(11..<13), var second = digits(13..<15)
     else { return nil }
     // A leap second is read as the second before it: Unix time has none.

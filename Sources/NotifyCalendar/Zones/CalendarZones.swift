@@ -58,7 +58,9 @@ public final class CalendarZones: ZoneDatabase, Sendable {
     var found: Zone?
     if Self.isDatabaseName(name), let zone = try? system.database.zone(named: name) {
       found = zone.named(name)
-    } else if let component = timeZones[name], let zone = VTimeZoneBuilder.zone(tzid: name, component: component) {
+    } else if let component = timeZones[name],
+      let zone = VTimeZoneBuilder.zone(tzid: name, component: component)
+    {
       found = zone
     } else if let alias = Self.databaseSuffix(of: name), let zone = try? system.database.zone(named: alias) {
       found = zone.named(name)
@@ -80,7 +82,9 @@ public final class CalendarZones: ZoneDatabase, Sendable {
   /// Whether `name` could be a file of the tz database (no empty, `.` or `..` parts, not absolute).
   static func isDatabaseName(_ name: String) -> Bool {
     !name.isEmpty && !name.hasPrefix("/") && name.utf8.count <= 255
-      && !name.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty || $0 == "." || $0 == ".." }
+      && !name.split(separator: "/", omittingEmptySubsequences: false).contains {
+        $0.isEmpty || $0 == "." || $0 == ".."
+      }
       && name.allSatisfy { $0.isASCII && !$0.isWhitespace }
   }
 

@@ -18,9 +18,11 @@ enum VTimeZoneBuilder {
     var transitions: [(at: Int64, type: LocalTimeType)] = []
     var earliest: (at: Int64, from: Int)?
     let limit = WallClock(year: lastYear, month: 12, day: 31, hour: 23, minute: 59, second: 59).localSeconds
-    for sub in component.components.prefix(maxSubcomponents) where sub.name == "STANDARD" || sub.name == "DAYLIGHT" {
+    for sub in component.components.prefix(maxSubcomponents)
+    where sub.name == "STANDARD" || sub.name == "DAYLIGHT" {
       guard let startLine = sub.property("DTSTART"),
-        let start = CalendarDateTime(parsing: startLine.value.trimmingCharacters(in: .whitespaces), tzid: nil),
+        let start = CalendarDateTime(
+          parsing: startLine.value.trimmingCharacters(in: .whitespaces), tzid: nil),
         let from = sub.property("TZOFFSETFROM").flatMap({ offset($0.value) }),
         let to = sub.property("TZOFFSETTO").flatMap({ offset($0.value) })
       else { continue }
@@ -30,7 +32,8 @@ enum VTimeZoneBuilder {
         abbreviation: name.isEmpty ? Self.numeric(to) : String(name.prefix(16)))
       var onsets: [Int64] = [start.wall.localSeconds]
       if let ruleLine = sub.property("RRULE"), let rule = try? RecurrenceRule(parsing: ruleLine.value) {
-        var schedule = Schedule(fireDate: .instant(Date(timeIntervalSince1970: TimeInterval(start.wall.localSeconds))))
+        var schedule = Schedule(
+          fireDate: .instant(Date(timeIntervalSince1970: TimeInterval(start.wall.localSeconds))))
         schedule.rule = rule
         var index = 0
         while onsets.count < maxOnsets, let date = schedule.occurrence(index, zones: .utc) {
@@ -42,7 +45,9 @@ enum VTimeZoneBuilder {
       }
       for line in sub.properties("RDATE") {
         for text in line.value.split(separator: ",").prefix(maxOnsets) {
-          if let date = CalendarDateTime(parsing: String(text).trimmingCharacters(in: .whitespaces), tzid: nil) {
+          if let date = CalendarDateTime(
+            parsing: String(text).trimmingCharacters(in: .whitespaces), tzid: nil)
+          {
             onsets.append(date.wall.localSeconds)
           }
         }
@@ -56,14 +61,16 @@ enum VTimeZoneBuilder {
     }
     guard let earliest else { return nil }
     transitions.sort { $0.at < $1.at }
-    let initial = LocalTimeType(utcOffset: earliest.from, isDaylightSavingTime: false, abbreviation: numeric(earliest.from))
+    let initial = LocalTimeType(
+      utcOffset: earliest.from, isDaylightSavingTime: false, abbreviation: numeric(earliest.from))
     return Zone(identifier: tzid, initial: initial, transitions: transitions, footer: nil)
   }
 
   /// `+0100`, `-0530`, `+013045` as seconds east of UTC.
   static func offset(_ text: String) -> Int? {
     let chars = Array(text.trimmingCharacters(in: .whitespaces).utf8)
-    guard chars.count == 5 || chars.count == 7, chars[0] == UInt8(ascii: "+") || chars[0] == UInt8(ascii: "-") else {
+    guard chars.count == 5 || chars.count == 7, chars[0] == UInt8(ascii: "+") || chars[0] == UInt8(ascii: "-")
+    else {
       return nil
     }
     var parts: [Int] = []
@@ -74,7 +81,9 @@ enum VTimeZoneBuilder {
       parts.append(Int(a - 48) * 10 + Int(b - 48))
       index += 2
     }
-    guard parts.count >= 2, parts[0] <= 23, parts[1] <= 59, parts.count < 3 || parts[2] <= 59 else { return nil }
+    guard parts.count >= 2, parts[0] <= 23, parts[1] <= 59, parts.count < 3 || parts[2] <= 59 else {
+      return nil
+    }
     let seconds = parts[0] * 3600 + parts[1] * 60 + (parts.count > 2 ? parts[2] : 0)
     return chars[0] == UInt8(ascii: "-") ? -seconds : seconds
   }

@@ -62,7 +62,11 @@ public struct Zone: Sendable, Hashable {
     var indices: [UInt8] = []
     var times: [Int64] = []
     for (at, type) in transitions where times.last.map({ at > $0 }) ?? true {
-      let index = types.firstIndex(of: type) ?? { types.append(type); return types.count - 1 }()
+      let index =
+        types.firstIndex(of: type)
+        ?? {
+          types.append(type); return types.count - 1
+        }()
       guard index < 256 else { break }
       times.append(at)
       indices.append(UInt8(index))
