@@ -49,6 +49,8 @@ struct CalendarAddCommand: ParsableCommand {
     try opened.addCalendar(
       CalendarRecord(
         name: calendarName, path: absolute, app: appID, writeBack: writeBack, addedAt: now, watermark: now))
+    // A running daemon starts watching it (after this process scheduled what is due).
+    defer { CalendarComponent.announceChange(storePath: opened.path) }
     var logger = Logger(label: "notify.calendar")
     logger.logLevel = .warning
     let report = try CalendarSync(store: opened, clock: clock, logger: logger).sync(
@@ -121,10 +123,12 @@ struct CalendarRemoveCommand: ParsableCommand {
     String
 
   func run() throws {
-    guard let cancelled = try store.open().removeCalendar(named: name, at: Date()) else {
+    let opened = try store.open()
+    guard let cancelled = try opened.removeCalendar(named: name, at: Date()) else {
       throw NotifyError(
         .notTakenEffect, "no calendar is named '\(Output.safe(name))'", fix: "see notify calendar list")
     }
+    CalendarComponent.announceChange(storePath: opened.path)
     Output.line("removed calendar '\(Output.safe(name))': \(cancelled) pending alarms cancelled")
   }
 }

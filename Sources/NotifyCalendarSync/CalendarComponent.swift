@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Glibc
 import Logging
 import NotifyCore
 import NotifyFiring
@@ -15,7 +16,9 @@ public final class CalendarComponent: LoopAttachable {
   private let writeBack: CalendarWriteBack
   private let store: SQLiteStore
   private let logger: Logger
-  private lazy var watch = CalendarWatch { [unowned self] in self.filesChanged() }
+  private lazy var watch = CalendarWatch(marker: Self.marker(storePath: store.path)) { [unowned self] in
+    self.filesChanged()
+  }
   private var calendars: [CalendarRecord] = []
   /// Called after a sync stored or cancelled alarms on this process's store connection,
   /// whose own commits do not wake the loop: the daemon re-arms its timer.
@@ -49,22 +52,25 @@ public final class CalendarComponent: LoopAttachable {
 
   public func detach() { watch.detach() }
 
-  /// After each wake-up of the loop: another process may have added or removed a
-  /// calendar, a delivery may have made room in a window, a click may want writing back.
+  /// The file beside the store that `notify calendar add` and `remove` touch after their
+  /// change (`notify.db.calendars`): the daemon watches it, so that a store without
+  /// calendars costs no read at a wake-up to find out whether one was added.
+  public static func marker(storePath: String) -> String { storePath + ".calendars" }
+
+  /// Tells a running daemon that the calendars changed (`marker`): after `calendar add`
+  /// and `remove`. A failure only delays the daemon until its next start.
+  public static func announceChange(storePath: String) {
+    let fd = open(marker(storePath: storePath), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard fd >= 0 else { return }
+    let text = Array("\(getpid())\n".utf8)
+    _ = text.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+  }
+
+  /// After each wake-up of the loop: a delivery may have made room in a window, a click
+  /// may want writing back. Costs nothing without calendars.
   public func afterWake(storeChangedByOthers: Bool) {
     do {
-      if storeChangedByOthers {
-        // Added or removed by another process (watermarks and fingerprints change with
-        // every sync, this one's included: they do not count).
-        let now = try store.calendars()
-        let watched = { (list: [CalendarRecord]) in list.map { [$0.name, $0.path, $0.app, "\($0.writeBack)"] } }
-        if watched(now) != watched(calendars) {
-          calendars = now
-          refreshWatches()
-          report(try sync.sync())
-        }
-        calendars = now
-      }
       guard !calendars.isEmpty else { return }
       if calendars.contains(where: \.writeBack) { try writeBack.run() }
       if try store.calendarWindowConsumed() { report(try sync.sync()) }
@@ -77,6 +83,7 @@ public final class CalendarComponent: LoopAttachable {
   public var watchedFolders: [String] { watch.watchedFolders }
 
   private func filesChanged() {
+    if watch.markerTouched { return reload(force: false) }
     do {
       let started = DispatchTime.now().uptimeNanoseconds
       let done = try sync.sync()

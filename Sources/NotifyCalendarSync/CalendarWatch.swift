@@ -17,11 +17,20 @@ public final class CalendarWatch {
   /// The longest `onChange` waits after the first event of a burst.
   public static let longest: UInt64 = 700_000
 
+  /// For a folder watched for some names only (a calendar file's, the store's marker): no
+  /// IN_MODIFY, which the store's folder would raise at every write to its WAL.
+  private static let namesMask: UInt32 =
+    UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB) | UInt32(IN_ONLYDIR)
   private static let folderMask: UInt32 =
     UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MODIFY)
     | UInt32(IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR)
 
   private let onChange: () -> Void
+  /// A file whose change means the list of calendars changed (`CalendarComponent.marker`).
+  private let marker: String?
+  /// Whether the marker was touched in the burst `onChange` is called for.
+  public private(set) var markerTouched = false
+  private var pendingMarker = false
   private var fd: Int32 = -1
   private var ioSource: OpaquePointer?
   private var timer: OpaquePointer?
@@ -32,7 +41,8 @@ public final class CalendarWatch {
   public private(set) var bursts = 0
 
   /// A watch that calls `onChange` after changes settle.
-  public init(onChange: @escaping () -> Void) {
+  public init(marker: String? = nil, onChange: @escaping () -> Void) {
+    self.marker = marker
     self.onChange = onChange
   }
 
@@ -97,12 +107,23 @@ public final class CalendarWatch {
       }
     }
     for folder in extra where wanted[folder] == nil { wanted[folder] = .some(nil) }
+    if let marker {
+      let url = URL(fileURLWithPath: marker)
+      let folder = url.deletingLastPathComponent().path
+      switch wanted[folder] {
+      case .some(.none): break
+      case .some(.some(var names)):
+        names.insert(url.lastPathComponent)
+        wanted[folder] = .some(names)
+      case .none: wanted[folder] = .some([url.lastPathComponent])
+      }
+    }
     for (wd, entry) in watches where wanted[entry.folder] == nil {
       inotify_rm_watch(fd, wd)
       watches[wd] = nil
     }
     for (folder, names) in wanted {
-      let wd = inotify_add_watch(fd, folder, Self.folderMask)
+      let wd = inotify_add_watch(fd, folder, names == nil ? Self.folderMask : Self.namesMask)
       guard wd >= 0 else { continue }
       watches[wd] = (folder, names)
     }
@@ -140,7 +161,10 @@ public final class CalendarWatch {
           relevant = true
           continue
         }
-        if let names = entry.names {
+        if let marker, entry.folder + "/" + name == marker {
+          pendingMarker = true
+          relevant = true
+        } else if let names = entry.names {
           if names.contains(name) { relevant = true }
         } else if name.isEmpty || CalendarFiles.isItemName(name) || mask & UInt32(IN_ISDIR) != 0 {
           relevant = true
@@ -159,7 +183,10 @@ public final class CalendarWatch {
   private func settled() {
     firstEvent = nil
     bursts += 1
+    markerTouched = pendingMarker
+    pendingMarker = false
     onChange()
+    markerTouched = false
   }
 
   struct WatchError: Error, CustomStringConvertible {

@@ -112,6 +112,22 @@ struct CalendarDaemonTests {
     #expect(waitUntil(timeout: 15) { pendingTitles(store) == ["Nested, edited"] }, "\(daemon.log)")
   }
 
+  @Test("a calendar added while the daemon runs is watched from then on")
+  func addedWhileRunning() throws {
+    try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+    let daemon = try DaemonChild(db: db, folder: folder)
+    defer { daemon.stop() }
+    #expect(daemon.waitReady())
+    // Given a calendar added by another process after the daemon started
+    #expect(try notify(["calendar", "add", vdir, "--name", "t"]).status == 0)
+    #expect(waitUntil(timeout: 15) { daemon.log.contains("calendars rescanned") || daemon.log.contains("ready") })
+    let store = try SQLiteStore(path: db)
+    // When a file appears in it, then it is scheduled (the daemon watches the new folder)
+    _ = waitUntil(timeout: 15) { daemon.log.contains("calendars rescanned in") }
+    try write("late.ics", eventFile(uid: "late", fire: Date() + 3600, summary: "Late"))
+    #expect(waitUntil(timeout: 15) { pendingTitles(store) == ["Late"] }, "\(daemon.log)")
+  }
+
   @Test("a sync that writes 500 files at once is one rescan")
   func burst() throws {
     try FileManager.default.createDirectory(atPath: vdir + "/.staging", withIntermediateDirectories: true)

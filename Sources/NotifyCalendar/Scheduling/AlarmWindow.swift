@@ -13,12 +13,16 @@ import Foundation
 /// before the calendar was added) and are never scheduled again. It follows the earliest
 /// alarm still outstanding, never passes `now`, and never goes back. Between it and now,
 /// alarms that were scheduled and are gone from the store are remembered as `done` by id,
-/// so that a rescan does not bring them back.
+/// so that a rescan does not bring them back, and for a week (`rememberDone`) so that an
+/// acknowledgement can be written back.
 public enum AlarmWindow {
   /// Pending notifications an app keeps free of calendar alarms.
   public static let headroom = 8
   /// An app's pending limit (SPEC.md §3).
   public static let pendingLimit = 64
+  /// How long a done alarm is remembered after it went off: an acknowledgement written
+  /// back (`--write-back`) finds its item through it, and the user may answer late.
+  public static let rememberDone: TimeInterval = 7 * 86_400
 
   /// An alarm the expansion found: its notification id, calendar, instant and a digest of
   /// what would be stored (an edit that changes it replaces the stored one).
@@ -116,7 +120,7 @@ public enum AlarmWindow {
       let mark = max(old, min(now, outstanding))
       plan.watermarks[calendar] = mark
     }
-    for row in byID.values where row.state == .done {
+    for row in byID.values where row.state == .done && row.fireDate < now - rememberDone {
       if let mark = plan.watermarks[row.calendar], row.fireDate <= mark { plan.forget.append(row.id) }
     }
     plan.forget.sort()
