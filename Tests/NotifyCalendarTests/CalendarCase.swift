@@ -52,6 +52,19 @@ struct CalendarCase {
     case date
   }
 
+  /// A case of a given text (a file a real tool wrote).
+  static func given(text: String, from: String, to: String, zone: String) -> CalendarCase {
+    CalendarCase(seed: 0, systemZone: zone, from: from, to: to, text: text)
+  }
+
+  private init(seed: UInt64, systemZone: String, from: String, to: String, text: String) {
+    self.seed = seed
+    self.systemZone = systemZone
+    self.from = from
+    self.to = to
+    self.text = text
+  }
+
   init<G: RandomNumberGenerator>(seed: UInt64, using g: inout G) {
     self.seed = seed
     systemZone = Self.systemZones.randomElement(using: &g)!
