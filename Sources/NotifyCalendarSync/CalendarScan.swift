@@ -69,6 +69,35 @@ public final class DocumentCache {
   /// Forgets files no longer listed.
   func keep(only paths: Set<String>) {
     for path in entries.keys where !paths.contains(path) { entries[path] = nil }
+    for path in expansions.keys where !paths.contains(path) { expansions[path] = nil }
+  }
+
+  private struct Expansion {
+    var stamp: CalendarScan.Stamp
+    var zone: String
+    var from: Date
+    var instants: [AlarmInstant]
+    var truncated: Bool
+  }
+
+  private var expansions: [String: Expansion] = [:]
+
+  /// Keeps a file's expansion (the soonest instants after `from`).
+  func keep(
+    expansion instants: [AlarmInstant], truncated: Bool, of path: String, stamp: CalendarScan.Stamp, zone: String,
+    from: Date
+  ) {
+    expansions[path] = Expansion(stamp: stamp, zone: zone, from: from, instants: instants, truncated: truncated)
+  }
+
+  /// The soonest instants of an unchanged file after `from`, when a kept expansion still
+  /// holds them all: same stamp and zone, made from no later, and (when it was cut at its
+  /// limit) still holding `limit` after `from`.
+  func expansion(_ path: String, stamp: CalendarScan.Stamp, zone: String, from: Date, limit: Int) -> [AlarmInstant]? {
+    guard let kept = expansions[path], kept.stamp == stamp, kept.zone == zone, kept.from <= from else { return nil }
+    let left = kept.instants.filter { $0.fireDate >= from }
+    if kept.truncated && left.count < limit { return nil }
+    return left
   }
 
   /// How many files it holds.

@@ -85,10 +85,22 @@ public final class CalendarSync {
         let (document, fresh, failure) = cache.document(path, stamp: stamp)
         if let failure { report.warnings.append(failure) }
         if fresh { report.filesRead += 1 }
-        let result = AlarmExpansion.instants(
-          in: document, zones: zones, from: from, to: until, limit: limit, soonestOnly: true)
-        if fresh { report.warnings += result.warnings.map { $0.inFile(path) } }
-        for instant in result.instants where instant.repetition == 0 {
+        // An unchanged file's soonest instants from an earlier look still hold while the
+        // watermark has not passed more of them than the limit leaves (a rescan after one
+        // edit expands that file only).
+        let instants: [AlarmInstant]
+        if !fresh, let kept = cache.expansion(path, stamp: stamp, zone: zones.local.identifier, from: from, limit: limit) {
+          instants = kept
+        } else {
+          let result = AlarmExpansion.instants(
+            in: document, zones: zones, from: from, to: until, limit: limit, soonestOnly: true)
+          if fresh { report.warnings += result.warnings.map { $0.inFile(path) } }
+          cache.keep(
+            expansion: result.instants, truncated: result.truncated, of: path, stamp: stamp, zone: zones.local.identifier,
+            from: from)
+          instants = result.instants
+        }
+        for instant in instants where instant.repetition == 0 {
           found.append((instant, calendar.name, path))
         }
       }
