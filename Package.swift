@@ -7,6 +7,8 @@ import PackageDescription
 //   ChatClient ┘          │                └─ NotifyZones ─┤
 //                         ├─ NotifyStore ── CSQLite ───────┼─ NotifyCore
 //                         └─ NotifyDesktop ── CSystemd     ┘
+//   NotifyCLI ── NotifyCalendarSync ─┬─ NotifyCalendar ──── NotifyCore
+//                                    └─ NotifyStore, NotifyFiring, NotifyZones
 //
 // NotifyCore is pure: values, rules (the firing decisions among them) and `now` in,
 // decisions out. NotifyFiring is the one firing engine and its sd-event loop, against the
@@ -18,7 +20,10 @@ import PackageDescription
 // reads no files, and the store needs no zone files, so it sits beside the firer's needs.
 // NotifyService, the scheduler on the session bus that `notify daemon` runs, sits between
 // NotifyCLI and Notify: D-Bus values in (NotifyDesktop's bus plumbing), the library's calls
-// and the store's rules behind them, named D-Bus errors out.
+// and the store's rules behind them, named D-Bus errors out. NotifyCalendar reads calendars'
+// alarms (pure, as NotifyCore is); NotifyCalendarSync watches the files and brings the store
+// to them, through one component the daemon's and fire-due's assemblies attach
+// (docs/calendars.md).
 let package = Package(
   name: "notify",
   platforms: [.macOS(.v15)],
