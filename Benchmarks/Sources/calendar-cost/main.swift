@@ -129,7 +129,8 @@ runHarness("calendar-cost") {
       usleep(2000)
     }
     guard seen else {
-      throw BenchError("the daemon did not reschedule the changed file within 10 s (\(errors))")
+      let log = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+      throw BenchError("the daemon did not reschedule the changed file within 10 s; its log:\n\(log.suffix(2000))")
     }
     settle(daemon.pid)
   }
