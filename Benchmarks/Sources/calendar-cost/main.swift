@@ -130,7 +130,14 @@ runHarness("calendar-cost") {
     }
     guard seen else {
       let log = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
-      throw BenchError("the daemon did not reschedule the changed file within 10 s; its log:\n\(log.suffix(2000))")
+      var watches = ""
+      for fd in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fdinfo")) ?? [] {
+        let info = (try? String(contentsOfFile: "/proc/\(daemon.pid)/fdinfo/\(fd)", encoding: .utf8)) ?? ""
+        if info.contains("inotify wd") { watches += "fd \(fd):\n" + info.split(separator: "\n").prefix(8).joined(separator: "\n") + "\n" }
+      }
+      let state = (try? String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8))?.split(separator: "\n").first { $0.hasPrefix("State") } ?? ""
+      throw BenchError(
+        "the daemon did not reschedule the changed file within 10 s; its log:\n\(log.suffix(2000))\n\(state)\n\(watches)")
     }
     settle(daemon.pid)
   }
