@@ -89,7 +89,7 @@ public final class CalendarComponent: LoopAttachable {
       let done = try sync.sync()
       let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
       logger.info(
-        "calendars rescanned in \(String(format: "%.1f", milliseconds)) ms: \(done.filesRead) files read, \(done.scheduled) scheduled, \(done.cancelled) cancelled"
+        "calendars rescanned in \(String(format: "%.1f", milliseconds)) ms: \(done.filesRead) files read, \(done.scheduled) scheduled, \(done.cancelled) cancelled (listing \(Self.ms(done.scanning)), expanding \(Self.ms(done.expanding)), storing \(Self.ms(done.storing)))"
       )
       report(done)
     } catch {
@@ -97,6 +97,8 @@ public final class CalendarComponent: LoopAttachable {
     }
     refreshWatches()
   }
+
+  static func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
 
   private func reload(force: Bool) {
     do {

@@ -28,7 +28,10 @@ public enum CalendarFiles {
 
   /// Whether `name` is a calendar item's file name.
   public static func isItemName(_ name: String) -> Bool {
-    !name.hasPrefix(".") && name.lowercased().hasSuffix(".ics")
+    let bytes = name.utf8
+    guard bytes.count > 4, bytes.first != UInt8(ascii: ".") else { return false }
+    let tail = bytes.suffix(4).map { $0 | 0x20 }
+    return tail == [UInt8(ascii: "."), UInt8(ascii: "i"), UInt8(ascii: "c"), UInt8(ascii: "s")]
   }
 
   /// The item files of `path`, sorted, and the folders one level down (which a watch
@@ -40,15 +43,18 @@ public enum CalendarFiles {
     case .folder:
       var files: [String] = []
       var folders: [String] = []
-      for name in entries(of: path) {
-        let full = path.hasSuffix("/") ? path + name : path + "/" + name
+      let base = path.hasSuffix("/") ? path : path + "/"
+      for (name, type) in entries(of: path) {
+        let full = base + name
         if isItemName(name) {
-          if kind(of: full) == .file { files.append(full) }
-        } else if !name.hasPrefix("."), kind(of: full) == .folder {
+          if type == .file || (type == nil && kind(of: full) == .file) { files.append(full) }
+        } else if !name.hasPrefix("."), type == .folder || (type == nil && kind(of: full) == .folder) {
           folders.append(full)
-          for inner in entries(of: full) where isItemName(inner) {
+          for (inner, innerType) in entries(of: full) where isItemName(inner) {
             let innerPath = full + "/" + inner
-            if kind(of: innerPath) == .file { files.append(innerPath) }
+            if innerType == .file || (innerType == nil && kind(of: innerPath) == .file) {
+              files.append(innerPath)
+            }
           }
         }
       }
@@ -56,16 +62,22 @@ public enum CalendarFiles {
     }
   }
 
-  /// The names in a folder (no `.` or `..`).
-  static func entries(of folder: String) -> [String] {
+  /// The names in a folder (no `.` or `..`), each with what the folder says it is (nil:
+  /// a link, or a file system that does not say, which a `stat` then tells).
+  static func entries(of folder: String) -> [(String, Kind?)] {
     guard let directory = opendir(folder) else { return [] }
     defer { closedir(directory) }
-    var names: [String] = []
+    var names: [(String, Kind?)] = []
     while let entry = readdir(directory) {
       let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
         String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
       }
-      if name != "." && name != ".." { names.append(name) }
+      guard name != "." && name != ".." else { continue }
+      switch Int32(entry.pointee.d_type) {
+      case Int32(DT_REG): names.append((name, .file))
+      case Int32(DT_DIR): names.append((name, .folder))
+      default: names.append((name, nil))
+      }
     }
     return names
   }

@@ -37,9 +37,25 @@ public struct CalendarScan: Sendable {
   /// What the scan found, with the system zone floating times are read in: equal
   /// fingerprints mean nothing to read again.
   public func fingerprint(zone: String) -> String {
-    var text = zone
-    for (path, stamp) in files { text += "\n\(path)\t\(stamp.size)\t\(stamp.changed)\t\(stamp.inode)" }
-    return AlarmIdentity.id(calendar: "", uid: text, recurrenceID: nil, alarmKey: "")
+    // Two 64-bit FNV-1a sums over the zone and each file's path and stamp.
+    var a: UInt64 = 0xcbf2_9ce4_8422_2325
+    var b: UInt64 = 0x6c62_272e_07bb_0142
+    func mix(_ byte: UInt8) {
+      a = (a ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+      b = (b ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+    }
+    func mixWord(_ value: UInt64) {
+      for shift in stride(from: 0, to: 64, by: 8) { mix(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+    }
+    for byte in zone.utf8 { mix(byte) }
+    for (path, stamp) in files {
+      mix(UInt8(0))
+      for byte in path.utf8 { mix(byte) }
+      mixWord(UInt64(bitPattern: stamp.size))
+      mixWord(UInt64(bitPattern: stamp.changed))
+      mixWord(stamp.inode)
+    }
+    return String(a, radix: 16) + String(b, radix: 16)
   }
 }
 
@@ -84,17 +100,23 @@ public final class DocumentCache {
 
   /// Keeps a file's expansion (the soonest instants after `from`).
   func keep(
-    expansion instants: [AlarmInstant], truncated: Bool, of path: String, stamp: CalendarScan.Stamp, zone: String,
+    expansion instants: [AlarmInstant], truncated: Bool, of path: String, stamp: CalendarScan.Stamp,
+    zone: String,
     from: Date
   ) {
-    expansions[path] = Expansion(stamp: stamp, zone: zone, from: from, instants: instants, truncated: truncated)
+    expansions[path] = Expansion(
+      stamp: stamp, zone: zone, from: from, instants: instants, truncated: truncated)
   }
 
   /// The soonest instants of an unchanged file after `from`, when a kept expansion still
   /// holds them all: same stamp and zone, made from no later, and (when it was cut at its
   /// limit) still holding `limit` after `from`.
-  func expansion(_ path: String, stamp: CalendarScan.Stamp, zone: String, from: Date, limit: Int) -> [AlarmInstant]? {
-    guard let kept = expansions[path], kept.stamp == stamp, kept.zone == zone, kept.from <= from else { return nil }
+  func expansion(_ path: String, stamp: CalendarScan.Stamp, zone: String, from: Date, limit: Int)
+    -> [AlarmInstant]?
+  {
+    guard let kept = expansions[path], kept.stamp == stamp, kept.zone == zone, kept.from <= from else {
+      return nil
+    }
     let left = kept.instants.filter { $0.fireDate >= from }
     if kept.truncated && left.count < limit { return nil }
     return left

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Logging
 import NotifyCalendar
 import NotifyCore
@@ -24,6 +25,11 @@ public final class CalendarSync {
     /// Each calendar's files and the alarms it has pending, by name.
     public var files: [String: Int] = [:]
     public var pending: [String: Int] = [:]
+    /// Where the time went, in seconds: listing and stating the files, reading and
+    /// expanding them, the store's transaction.
+    public var scanning: Double = 0
+    public var expanding: Double = 0
+    public var storing: Double = 0
   }
 
   let store: SQLiteStore
@@ -54,7 +60,9 @@ public final class CalendarSync {
     var listed: Set<String> = []
     for app in byApp.keys.sorted() {
       let members = byApp[app]!
+      let scanStarted = Self.seconds()
       let scans = members.map { CalendarScan(path: $0.path) }
+      report.scanning += Self.seconds() - scanStarted
       for scan in scans { listed.formUnion(scan.files.map(\.path)) }
       let fingerprints = zip(members, scans).map { $1.fingerprint(zone: zones.local.identifier) }
       let unchanged = zip(members, fingerprints).allSatisfy { $0.fingerprint == $1 }
@@ -77,27 +85,30 @@ public final class CalendarSync {
     let limit = AlarmWindow.pendingLimit
     // Every calendar's soonest alarm instants after its watermark, with where they come from.
     var found: [(instant: AlarmInstant, calendar: String, file: String)] = []
+    let expandStarted = Self.seconds()
     for (calendar, scan) in zip(calendars, scans) {
       report.files[calendar.name] = scan.files.count
       let from = calendar.watermark + 0.001
       let until = from + 200 * 365 * 86_400
       for (path, stamp) in scan.files {
-        let (document, fresh, failure) = cache.document(path, stamp: stamp)
-        if let failure { report.warnings.append(failure) }
-        if fresh { report.filesRead += 1 }
         // An unchanged file's soonest instants from an earlier look still hold while the
-        // watermark has not passed more of them than the limit leaves (a rescan after one
-        // edit expands that file only).
+        // watermark has not passed more of them than the limit leaves: a rescan after one
+        // edit reads and expands that file only, and no parsed file is kept in memory.
         let instants: [AlarmInstant]
-        if !fresh, let kept = cache.expansion(path, stamp: stamp, zone: zones.local.identifier, from: from, limit: limit) {
+        if let kept = cache.expansion(
+          path, stamp: stamp, zone: zones.local.identifier, from: from, limit: limit)
+        {
           instants = kept
         } else {
+          let (document, changed, failure) = cache.document(path, stamp: stamp)
+          if let failure { report.warnings.append(failure) }
+          if changed { report.filesRead += 1 }
           let result = AlarmExpansion.instants(
             in: document, zones: zones, from: from, to: until, limit: limit, soonestOnly: true)
-          if fresh { report.warnings += result.warnings.map { $0.inFile(path) } }
+          if changed { report.warnings += result.warnings.map { $0.inFile(path) } }
           cache.keep(
-            expansion: result.instants, truncated: result.truncated, of: path, stamp: stamp, zone: zones.local.identifier,
-            from: from)
+            expansion: result.instants, truncated: result.truncated, of: path, stamp: stamp,
+            zone: zones.local.identifier, from: from)
           instants = result.instants
         }
         for instant in instants where instant.repetition == 0 {
@@ -110,6 +121,9 @@ public final class CalendarSync {
     var candidates: [AlarmWindow.Candidate] = []
     // Only the soonest can be chosen: made into notifications are those, and as many more
     // as the store may remember as done.
+    let storeStarted = Self.seconds()
+    report.expanding += storeStarted - expandStarted
+    defer { report.storing += Self.seconds() - storeStarted }
     let change = try store.updateCalendarWindow(app: app, at: now, zones: zones) {
       state throws(NotifyError) in
       let done = state.alarms.filter { $0.state == "done" }.count
@@ -165,6 +179,12 @@ public final class CalendarSync {
         "calendar alarms of app \(app): \(change.schedule.count) scheduled, \(change.cancel.count) cancelled, \(change.consumed.count) shown or gone since the last look"
       )
     }
+  }
+
+  static func seconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
   }
 
   /// What identifies a stored alarm's content: an edit that changes it replaces the notification.

@@ -20,7 +20,8 @@ public final class CalendarWatch {
   /// For a folder watched for some names only (a calendar file's, the store's marker): no
   /// IN_MODIFY, which the store's folder would raise at every write to its WAL.
   private static let namesMask: UInt32 =
-    UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB) | UInt32(IN_ONLYDIR)
+    UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB)
+    | UInt32(IN_ONLYDIR)
   private static let folderMask: UInt32 =
     UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE | IN_ATTRIB | IN_MODIFY)
     | UInt32(IN_DELETE_SELF | IN_MOVE_SELF) | UInt32(IN_ONLYDIR)

@@ -120,7 +120,8 @@ struct CalendarDaemonTests {
     #expect(daemon.waitReady())
     // Given a calendar added by another process after the daemon started
     #expect(try notify(["calendar", "add", vdir, "--name", "t"]).status == 0)
-    #expect(waitUntil(timeout: 15) { daemon.log.contains("calendars rescanned") || daemon.log.contains("ready") })
+    #expect(
+      waitUntil(timeout: 15) { daemon.log.contains("calendars rescanned") || daemon.log.contains("ready") })
     let store = try SQLiteStore(path: db)
     // When a file appears in it, then it is scheduled (the daemon watches the new folder)
     _ = waitUntil(timeout: 15) { daemon.log.contains("calendars rescanned in") }
@@ -196,14 +197,19 @@ struct CalendarDaemonTests {
     try write("b.ics", eventFile(uid: "b", fire: first + 1, summary: "Second"))
     let other = folder.file("other.db")
     #expect(try notify(["calendar", "add", vdir, "--name", "t"]).status == 0)
-    #expect(try CommandRunner(environment: ["NOTIFY_DB": other, "TZ": "UTC"]).run(["calendar", "add", vdir, "--name", "t"]).status == 0)
+    #expect(
+      try CommandRunner(environment: ["NOTIFY_DB": other, "TZ": "UTC"]).run([
+        "calendar", "add", vdir, "--name", "t",
+      ]).status == 0)
     let daemon = try DaemonChild(db: db, folder: folder)
     defer { daemon.stop() }
     #expect(daemon.waitReady())
     #expect(waitUntil(timeout: 20) { daemon.deliveries.contains("Second") }, "\(daemon.log)")
     // When fire-due runs once both are due
     _ = waitUntil(timeout: 10) { Date() > first + 1.5 }
-    let run = try CommandRunner(environment: ["NOTIFY_DB": other, "TZ": "UTC"]).run(["fire-due", "--sink", "stdout"])
+    let run = try CommandRunner(environment: ["NOTIFY_DB": other, "TZ": "UTC"]).run([
+      "fire-due", "--sink", "stdout",
+    ])
     #expect(run.status == 0, "\(run.stderr)")
     // Then both delivered the same notifications (ids, titles, subtitles, buttons, userInfo)
     func shown(_ lines: String) throws -> [JSONValue] {
