@@ -108,15 +108,20 @@ struct CalendarChainTests {
     let server = try RadicaleServer(folder: folder)
     #expect(server.waitReady(), "\((try? String(contentsOfFile: server.log, encoding: .utf8)) ?? "")")
     #expect(try server.caldav(["mkcalendar", server.url]).status == 0)
-    // (20 s ahead: the sync and the add, each a Python or notify process, come first even on a
-    // loaded machine; an alarm already past when the calendar is added is never shown)
-    let start = Date() + 80
+    // And notify watching a folder with write-back, its daemon running (added before the
+    // event exists: an alarm already past when a calendar is added is never shown)
+    try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+    #expect(try notify(["calendar", "add", vdir, "--name", "radicale", "--write-back"]).status == 0)
+    let daemon = try DaemonChild(db: db, folder: folder)
+    defer { daemon.stop() }
+    #expect(daemon.waitReady())
+    // (30 s ahead: the sync, a Python process or two, comes first even on a loaded machine)
+    let start = Date() + 90
     let event = folder.file("event.ics")
     try Data(eventFile(uid: "radicale-1", fire: start - 60, summary: "From Radicale").utf8)
       .write(to: URL(fileURLWithPath: event))
     #expect(try server.caldav(["put", server.url + "radicale-1.ics", event]).status == 0)
-    // And vdirsyncer syncing it into a folder
-    try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
+    // When vdirsyncer syncs it into the watched folder
     let config = folder.file("vdirsyncer.conf")
     try Data(
       """
@@ -145,11 +150,6 @@ struct CalendarChainTests {
     #expect(synced.status == 0, "\(synced.stderr)")
     // And the file vdirsyncer wrote reads the same to notify and to the oracle
     try compareWithOracle([vdir + "/radicale-1.ics"], zone: "Europe/Berlin")
-    // When notify watches that folder with write-back and the daemon runs
-    #expect(try notify(["calendar", "add", vdir, "--name", "radicale", "--write-back"]).status == 0)
-    let daemon = try DaemonChild(db: db, folder: folder)
-    defer { daemon.stop() }
-    #expect(daemon.waitReady())
     // Then the alarm is delivered
     #expect(waitUntil(timeout: 90) { daemon.deliveries.contains("From Radicale") }, "\(daemon.log)")
     // When the user dismisses it

@@ -157,12 +157,14 @@ struct CalendarDaemonTests {
   )
   func writeBack() throws {
     try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
-    let start = Date() + 3
-    try write("w.ics", eventFile(uid: "w", fire: start, summary: "Write me back"))
     #expect(try notify(["calendar", "add", vdir, "--name", "t", "--write-back"]).status == 0)
     let daemon = try DaemonChild(db: db, folder: folder)
     defer { daemon.stop() }
     #expect(daemon.waitReady())
+    // (the event is written once the calendar is watched: an alarm already past when a
+    // calendar is added is never shown, however slow the machine)
+    let start = Date() + 3
+    try write("w.ics", eventFile(uid: "w", fire: start, summary: "Write me back"))
     // Given the alarm was delivered
     #expect(waitUntil(timeout: 20) { daemon.deliveries.contains("Write me back") }, "\(daemon.log)")
     let store = try SQLiteStore(path: db)
@@ -192,9 +194,6 @@ struct CalendarDaemonTests {
   func fireDueLikeTheDaemon() throws {
     // Given one calendar, watched in two stores: one with a daemon, one with fire-due runs
     try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
-    let first = Date() + 3
-    try write("a.ics", eventFile(uid: "a", fire: first, summary: "First"))
-    try write("b.ics", eventFile(uid: "b", fire: first + 1, summary: "Second"))
     let other = folder.file("other.db")
     #expect(try notify(["calendar", "add", vdir, "--name", "t"]).status == 0)
     #expect(
@@ -204,6 +203,10 @@ struct CalendarDaemonTests {
     let daemon = try DaemonChild(db: db, folder: folder)
     defer { daemon.stop() }
     #expect(daemon.waitReady())
+    // (the events are written once the calendars are added: see writeBack)
+    let first = Date() + 3
+    try write("a.ics", eventFile(uid: "a", fire: first, summary: "First"))
+    try write("b.ics", eventFile(uid: "b", fire: first + 1, summary: "Second"))
     #expect(waitUntil(timeout: 20) { daemon.deliveries.contains("Second") }, "\(daemon.log)")
     // When fire-due runs once both are due
     _ = waitUntil(timeout: 10) { Date() > first + 1.5 }
