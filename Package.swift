@@ -7,6 +7,8 @@ import PackageDescription
 //   ChatClient ┘          │                └─ NotifyZones ─┤
 //                         ├─ NotifyStore ── CSQLite ───────┼─ NotifyCore
 //                         └─ NotifyDesktop ── CSystemd     ┘
+//   NotifyCLI ── NotifyCalendarSync ─┬─ NotifyCalendar ──── NotifyCore
+//                                    └─ NotifyStore, NotifyFiring, NotifyZones
 //
 // NotifyCore is pure: values, rules (the firing decisions among them) and `now` in,
 // decisions out. NotifyFiring is the one firing engine and its sd-event loop, against the
@@ -18,7 +20,10 @@ import PackageDescription
 // reads no files, and the store needs no zone files, so it sits beside the firer's needs.
 // NotifyService, the scheduler on the session bus that `notify daemon` runs, sits between
 // NotifyCLI and Notify: D-Bus values in (NotifyDesktop's bus plumbing), the library's calls
-// and the store's rules behind them, named D-Bus errors out.
+// and the store's rules behind them, named D-Bus errors out. NotifyCalendar reads calendars'
+// alarms (pure, as NotifyCore is); NotifyCalendarSync watches the files and brings the store
+// to them, through one component the daemon's and fire-due's assemblies attach
+// (docs/calendars.md).
 let package = Package(
   name: "notify",
   platforms: [.macOS(.v15)],
@@ -44,6 +49,18 @@ let package = Package(
     .systemLibrary(name: "CSQLite", providers: [.apt(["libsqlite3-dev"])]),
     .target(name: "NotifyCore"),
     .target(name: "NotifyZones", dependencies: ["NotifyCore"]),
+    // Calendars' alarms (docs/calendars.md): iCalendar read, alarms expanded by the core's
+    // recurrence engine, ids and the rolling window decided; pure, as NotifyCore is.
+    .target(name: "NotifyCalendar", dependencies: ["NotifyCore"]),
+    // Its adapters: vdir folders read and watched (inotify on the firing loop), the store
+    // brought to the window, acknowledgements written back into the files.
+    .target(
+      name: "NotifyCalendarSync",
+      dependencies: [
+        "NotifyCalendar", "NotifyCore", "NotifyStore", "NotifyFiring", "NotifyZones", "CSystemd",
+        .product(name: "Logging", package: "swift-log"),
+      ]
+    ),
     .target(
       name: "NotifySound",
       dependencies: ["NotifyCore", .product(name: "SystemPackage", package: "swift-system")]
@@ -83,7 +100,7 @@ let package = Package(
     .executableTarget(
       name: "NotifyCLI",
       dependencies: [
-        "Notify", "NotifyService",
+        "Notify", "NotifyService", "NotifyCalendar", "NotifyCalendarSync",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]
     ),
@@ -120,6 +137,11 @@ let package = Package(
       path: "Tests/DocSnippets"),
     .testTarget(name: "NotifyCoreTests", dependencies: ["NotifyTestSupport", "NotifyCore"]),
     .testTarget(name: "NotifyZonesTests", dependencies: ["NotifyTestSupport", "NotifyZones"]),
+    .testTarget(
+      name: "NotifyCalendarTests",
+      dependencies: [
+        "NotifyTestSupport", "NotifyCalendar", "NotifyCalendarSync", "NotifyStore", "NotifyZones",
+      ]),
     .testTarget(name: "NotifySoundTests", dependencies: ["NotifyTestSupport", "NotifySound"]),
     .testTarget(name: "NotifyStoreTests", dependencies: ["NotifyTestSupport", "NotifyStore"]),
     .testTarget(name: "NotifyDesktopTests", dependencies: ["NotifyTestSupport", "NotifyDesktop"]),

@@ -29,6 +29,8 @@ let package = Package(
     // 1000 apps x 64 pending through the library: throughput, next-fire lookup, daemon RSS.
     .executableTarget(
       name: "scale", dependencies: ["BenchSupport", .product(name: "Notify", package: "notify")]),
+    // Calendars (docs/calendars.md): 5,000 events read in, the daemon's memory, one change, idle.
+    .executableTarget(name: "calendar-cost", dependencies: ["BenchSupport"]),
     // The desktop sink vs notify-send against a paused dunst.
     .executableTarget(
       name: "desktop-rate", dependencies: ["BenchSupport", .product(name: "Notify", package: "notify")]),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import Notify
+import NotifyCalendarSync
 import NotifyCore
 import NotifyDesktop
 import NotifyFiring
@@ -75,12 +76,15 @@ struct DaemonCommand: ParsableCommand {
         _ = try firer.present(notification, replacing: bubble)
       }
     }
+    // Calendars on disk (docs/calendars.md): watched on the loop, refilled after its wake-ups.
+    let calendars = CalendarComponent(store: store, clock: clock)
     let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: store.path),
       pendingCount: { try store.pendingCount() },
       attached: LoopAttachments(
-        sinks.desktop, scheduler.map { LoopThread($0, name: "notify.service", owner: owner) }),
+        sinks.desktop, scheduler.map { LoopThread($0, name: "notify.service", owner: owner) }, calendars),
       owner: owner)
+    calendars.onScheduled = { [unowned loop] in loop.nudge() }
     // Short-lived processes close without a checkpoint: the daemon makes one as it goes idle,
     // and removes the attachment copies no notification uses any more (after a
     // last delivery's bubble closed, or a notification replaced by another process, nothing
@@ -117,6 +121,11 @@ struct DaemonCommand: ParsableCommand {
         badges.sync(launcherBadges: look.launcherBadges)
         if look.bubblesLeft { sinks.takeOverLeftBubbles(app: nil, logger: logger) }
       }
+    }
+    let wake = loop.onWake
+    loop.onWake = { [unowned loop] in
+      wake?()
+      calendars.afterWake(storeChangedByOthers: loop.storeChangedByOthers)
     }
     // Online for every app, so that `notify status` can say a daemon runs and where its
     // deliveries go (kept as `--sink auto` switches, as is the systemd status line).

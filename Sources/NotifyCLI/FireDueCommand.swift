@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import Logging
 import Notify
+import NotifyCalendarSync
 import NotifyCore
 import NotifyDesktop
 import NotifyFiring
@@ -51,6 +52,10 @@ struct FireDueCommand: ParsableCommand {
       store: store, sink: sinks.sink, identity: .current,
       logger: Logger(label: "notify.firing"), options: .init(clickReach: sinks.clickReach))
     firer.isStopRequested = { StopSignals.pending() != nil }
+    // Calendars on disk: what changed since the last run is scheduled before the run
+    // delivers, and the window refilled after it.
+    let calendars = CalendarComponent(store: store, clock: SystemClock())
+    calendars.runOnce()
     let summary = try FireDue.run(
       firer: firer, budget: budget, dueCount: { now in try store.dueCount(now: now) },
       onOverrun: {
@@ -59,6 +64,7 @@ struct FireDueCommand: ParsableCommand {
         )
         _exit(NotifyError.Kind.temporary.rawValue)
       })
+    calendars.runOnce()
     // Attachment copies no notification uses any more (a last delivery, a closed bubble).
     store.sweepAttachments()
     if let fault = summary.sinkFault {

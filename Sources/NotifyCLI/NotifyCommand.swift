@@ -23,7 +23,7 @@ struct NotifyCommand: ParsableCommand {
       HistoryCommand.self, BadgeCommand.self, DismissCommand.self, LaunchResponseCommand.self,
       ResponsesCommand.self,
       SettingsCommand.self, QuietCommand.self, StatusCommand.self, DaemonCommand.self, FireDueCommand.self,
-      SoundCommand.self, CategoryCommand.self,
+      SoundCommand.self, CategoryCommand.self, CalendarCommand.self, ImportCommand.self, ExportCommand.self,
     ]
   )
 }

@@ -397,6 +397,39 @@ enum StoreSchema {
           ALTER TABLE thread_bubble ADD COLUMN shown_by TEXT;
           """)
     }
+    migrator.registerMigration("v16-calendars") { db in
+      // Calendars on disk whose alarms notify shows (docs/calendars.md): each watched path
+      // with the app its alarms go to, and the alarms the rolling window stored, so that a
+      // rescan replaces, cancels or leaves them and never brings back one that was shown.
+      // `watermark` (ms): alarm instants at or before it are done. `fingerprint`: the files
+      // (names, sizes, times) and zone of the last scan, so that a run of fire-due with
+      // nothing changed reads no file. `history_seen`: the last history event write-back read.
+      try db.execute(
+        sql: """
+          CREATE TABLE calendar (
+            name TEXT PRIMARY KEY CHECK (length(name) BETWEEN 1 AND 128),
+            path TEXT NOT NULL CHECK (length(path) BETWEEN 1 AND 4096),
+            app TEXT NOT NULL CHECK (length(app) BETWEEN 1 AND 128),
+            write_back INTEGER NOT NULL DEFAULT 0 CHECK (write_back IN (0, 1)),
+            added_at INTEGER NOT NULL,
+            watermark INTEGER NOT NULL,
+            fingerprint TEXT,
+            history_seen INTEGER NOT NULL DEFAULT 0
+          );
+          CREATE TABLE calendar_alarm (
+            calendar TEXT NOT NULL REFERENCES calendar(name) ON DELETE CASCADE,
+            id TEXT NOT NULL CHECK (length(id) BETWEEN 1 AND 128),
+            fire_at INTEGER NOT NULL,
+            state TEXT NOT NULL CHECK (state IN ('pending', 'done')),
+            digest TEXT NOT NULL,
+            file TEXT NOT NULL,
+            uid TEXT NOT NULL,
+            recurrence_id TEXT,
+            alarm_key TEXT NOT NULL,
+            PRIMARY KEY (calendar, id)
+          );
+          """)
+    }
     return migrator
   }
 }

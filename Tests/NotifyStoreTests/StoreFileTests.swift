@@ -85,7 +85,7 @@ struct StoreFileTests {
         "v1-notifications-claims-history", "v2-local-zone-index", "v3-dismiss-reason-names",
         "v4-responses-presence", "v5-left-bubbles", "v6-settings-quiet-hours", "v7-actions-snooze",
         "v8-repeat-rule", "v9-presence-sink", "v10-rich-content", "v11-categories", "v12-threads",
-        "v13-realert", "v14-time-sensitive", "v15-thread-shown-by",
+        "v13-realert", "v14-time-sensitive", "v15-thread-shown-by", "v16-calendars",
       ])
     #expect(try store.pending(app: "a").map(\.notification.title) == ["still here"])
     // And a notification from before levels stands at the level its urgency means

@@ -4,17 +4,17 @@
 ///
 /// Days are counted from 1970-01-01 (day 0), seconds are Unix seconds without leap
 /// seconds. Algorithms from Howard Hinnant, "chrono-Compatible Low-Level Date Algorithms".
-enum CivilCalendar {
+package enum CivilCalendar {
   /// Seconds in a civil day (Unix time has no leap seconds).
-  static let secondsPerDay: Int64 = 86_400
+  package static let secondsPerDay: Int64 = 86_400
 
   /// Whether `year` has a February 29.
-  static func isLeapYear(_ year: Int) -> Bool {
+  package static func isLeapYear(_ year: Int) -> Bool {
     (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
   }
 
   /// The number of days in `month` (1...12) of `year`.
-  static func daysInMonth(_ month: Int, of year: Int) -> Int {
+  package static func daysInMonth(_ month: Int, of year: Int) -> Int {
     switch month {
     case 2: isLeapYear(year) ? 29 : 28
     case 4, 6, 9, 11: 30
@@ -24,7 +24,7 @@ enum CivilCalendar {
 
   /// The day number of `year-month-day`; `month` must be 1...12, `day` may run past the
   /// month's end (it then counts into the following days).
-  static func dayNumber(year: Int, month: Int, day: Int) -> Int64 {
+  package static func dayNumber(year: Int, month: Int, day: Int) -> Int64 {
     let y = Int64(month <= 2 ? year - 1 : year)
     let era = (y >= 0 ? y : y - 399) / 400
     let yearOfEra = y - era * 400
@@ -35,7 +35,7 @@ enum CivilCalendar {
   }
 
   /// The `(year, month, day)` of day number `days`.
-  static func date(dayNumber days: Int64) -> (year: Int, month: Int, day: Int) {
+  package static func date(dayNumber days: Int64) -> (year: Int, month: Int, day: Int) {
     let z = days + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097
     let dayOfEra = z - era * 146_097
@@ -53,7 +53,7 @@ extension WallClock {
   /// The components read as if they were UTC, in Unix seconds: the "local seconds" the
   /// zone offset is subtracted from. Out-of-range months carry into years; days, hours,
   /// minutes and seconds past their range carry forward.
-  var localSeconds: Int64 {
+  package var localSeconds: Int64 {
     let monthIndex = year * 12 + (month - 1)
     let normalizedYear = monthIndex >= 0 ? monthIndex / 12 : (monthIndex - 11) / 12
     let normalizedMonth = monthIndex - normalizedYear * 12 + 1
@@ -63,7 +63,7 @@ extension WallClock {
   }
 
   /// The components of Unix seconds `seconds` read as UTC.
-  init(localSeconds seconds: Int64) {
+  package init(localSeconds seconds: Int64) {
     let days = seconds.floorDiv(CivilCalendar.secondsPerDay)
     let secondOfDay = Int(seconds - days * CivilCalendar.secondsPerDay)
     let date = CivilCalendar.date(dayNumber: days)
@@ -73,7 +73,7 @@ extension WallClock {
   }
 
   /// The same wall-clock time `count` days later (earlier when negative).
-  func addingDays(_ count: Int) -> WallClock {
+  package func addingDays(_ count: Int) -> WallClock {
     let days = CivilCalendar.dayNumber(year: year, month: month, day: day) + Int64(count)
     let date = CivilCalendar.date(dayNumber: days)
     return WallClock(
@@ -92,7 +92,7 @@ extension WallClock {
   }
 
   /// Whether the components name a real calendar time (second 60 is not one).
-  var isValid: Bool {
+  package var isValid: Bool {
     (1...12).contains(month) && day >= 1 && day <= CivilCalendar.daysInMonth(month, of: year)
       && (0...23).contains(hour) && (0...59).contains(minute) && (0...59).contains(second)
   }

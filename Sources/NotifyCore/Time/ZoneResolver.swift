@@ -23,7 +23,7 @@ public enum ZoneResolver {
   }
 
   /// `instant(for:in:)` in whole Unix seconds.
-  static func unixSeconds(for wall: WallClock, in zone: Zone) -> Int64 {
+  package static func unixSeconds(for wall: WallClock, in zone: Zone) -> Int64 {
     let local = wall.localSeconds
     let before = offset(of: zone, at: local - CivilCalendar.secondsPerDay)
     let after = offset(of: zone, at: local + CivilCalendar.secondsPerDay)

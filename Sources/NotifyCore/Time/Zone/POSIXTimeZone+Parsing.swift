@@ -6,7 +6,7 @@ extension POSIXTimeZone {
   /// has it; DST defaults to one hour ahead of standard time. Dates are `Jn` (1...365),
   /// `n` (0...365) or `Mm.w.d`; times are `[+-]hhh[:mm[:ss]]` with hours up to 167
   /// (default 02:00). DST without dates takes the US rule `M3.2.0,M11.1.0`, as glibc does.
-  init(_ text: String) throws {
+  package init(_ text: String) throws {
     var scanner = RuleScanner(bytes: Array(text.utf8))
     let standardName = try scanner.name(role: "standard time")
     guard let standardOffset = try scanner.offset(role: "standard time") else {

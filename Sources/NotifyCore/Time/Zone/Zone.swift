@@ -50,6 +50,31 @@ public struct Zone: Sendable, Hashable {
     rules = .rule(rule)
   }
 
+  /// A zone given by its transitions (ascending, at most 255 distinct local time types):
+  /// `initial` holds before the first, each transition's type from its instant on, and
+  /// `footer` past the last (the last type when nil). For zones that are neither a tz
+  /// database file nor a POSIX string, such as an iCalendar file's own VTIMEZONE.
+  package init(
+    identifier: String, initial: LocalTimeType, transitions: [(at: Int64, type: LocalTimeType)],
+    footer: POSIXTimeZone?
+  ) {
+    var types = [initial]
+    var indices: [UInt8] = []
+    var times: [Int64] = []
+    for (at, type) in transitions where times.last.map({ at > $0 }) ?? true {
+      let index =
+        types.firstIndex(of: type)
+        ?? {
+          types.append(type); return types.count - 1
+        }()
+      guard index < 256 else { break }
+      times.append(at)
+      indices.append(UInt8(index))
+    }
+    self.identifier = identifier
+    rules = .table(TransitionTable(times: times, typeIndices: indices, types: types, footer: footer))
+  }
+
   /// The same rules under another name.
   public func named(_ identifier: String) -> Zone {
     Zone(identifier: identifier, rules: rules)

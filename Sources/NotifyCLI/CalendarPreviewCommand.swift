@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import NotifyCalendar
+import NotifyCalendarSync
+import NotifyCore
+import NotifyZones
+
+/// `notify calendar preview PATH... --from T --to T [--json]`: the alarm instants notify
+/// would schedule, without a store.
+struct CalendarPreviewCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "preview",
+    abstract: "Print the alarm instants of calendar files in a window, scheduling nothing.",
+    discussion: """
+      A dry run of what notify calendar add would schedule: each alarm instant of the files (folders are read as notify calendar add reads them) whose time lies from --from up to (not at) --to, soonest first, with REPEAT repetitions each listed. Acknowledged alarms and cancelled items are left out, as they are when scheduling. With --json it prints a JSON array of objects with uid, recurrenceId (null, RFC 3339 UTC, or YYYY-MM-DD for an all-day item), fireDate (RFC 3339 UTC), action (DISPLAY or AUDIO), summary, kind (event or todo), start, allDay, repetition, sound, file, line and id (the notification id), the way to compare notify with another implementation. What is skipped (a malformed property, an EMAIL alarm) is a warning on stderr naming the file, line and property. Floating times and dates are read in the system zone (TZ). Exit 0, 64 for a usage error, 65 for a bad --from or --to, 66 when a path does not exist.
+      Examples:
+        notify calendar preview ~/.calendars/work --json \\
+          --from 2026-12-01T00:00:00Z --to 2027-01-01T00:00:00Z
+        notify calendar preview invite.ics --from 2026-12-01T00:00:00Z \\
+          --to 2026-12-08T00:00:00Z
+      """)
+
+  @Argument(help: ArgumentHelp("Calendar files or vdir folders.", valueName: "path")) var paths: [String]
+  @Option(name: .long, help: ArgumentHelp("The window's start, an RFC 3339 instant.", valueName: "time"))
+  var from: String
+  @Option(
+    name: .long, help: ArgumentHelp("The window's end (excluded), an RFC 3339 instant.", valueName: "time"))
+  var to: String
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "The calendar name the ids are made with (default: the first path's name).", valueName: "name"))
+  var name: String?
+  @Flag(name: .long, help: "Print a JSON array.") var json = false
+
+  func run() throws {
+    guard !paths.isEmpty else {
+      throw NotifyError(.usage, "no calendar path was given", fix: "name a vdir folder or an .ics file")
+    }
+    let clock = SystemClock()
+    let zones = clock.zones
+    let start = try CalendarCommand.instant(from, option: "--from", zones: zones)
+    let end = try CalendarCommand.instant(to, option: "--to", zones: zones)
+    guard start < end else {
+      throw NotifyError(
+        .usage, "--from is not before --to", fix: "give a window whose start comes before its end")
+    }
+    for path in paths where CalendarFiles.kind(of: path) == .missing {
+      throw NotifyError(
+        .noInput, "no such file or folder: \(Escaper.visible(path))",
+        fix: "name an existing .ics file or vdir folder")
+    }
+    let calendar = name ?? CalendarCommand.defaultName(for: paths[0])
+    var records: [(AlarmInstant, JSONRecord)] = []
+    for path in paths {
+      for file in CalendarFiles.list(path).files {
+        switch CalendarFiles.read(file) {
+        case .failure(let warning): Output.warning(warning.description)
+        case .success(let bytes):
+          let result = AlarmExpansion.instants(
+            in: CalendarDocument(bytes: bytes), zones: zones, from: start, to: end)
+          for warning in result.warnings { Output.warning(warning.inFile(file).description) }
+          if result.truncated {
+            Output.warning(
+              "\(Escaper.visible(file)): more than \(result.instants.count) alarm instants in the window: the first ones are printed"
+            )
+          }
+          for instant in result.instants {
+            records.append((instant, instant.json(file: file, calendar: calendar)))
+          }
+        }
+      }
+    }
+    records.sort { AlarmInstant.soonestFirst($0.0, $1.0) }
+    if json {
+      Output.line(Output.jsonArray(records.map(\.1)))
+      return
+    }
+    for (instant, _) in records {
+      let title = Output.safe(instant.summary ?? "(no summary)", limit: 80)
+      let repetition = instant.repetition > 0 ? " (repeat \(instant.repetition))" : ""
+      Output.line(
+        "\(Output.localTime(instant.fireDate, zone: zones.local))  \(instant.action.name)  \(title)\(repetition)"
+      )
+    }
+  }
+}
