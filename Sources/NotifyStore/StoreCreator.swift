@@ -5,7 +5,8 @@ import Synchronization
 
 /// Makes a new store whole in a file of its own beside the store's path, then links it
 /// into place, holding the migration lock: of the processes that find no store at once, one
-/// builds and syncs it while the others block in `flock` (no polling) and then open it.
+/// builds and syncs it while the others wait for the lock (`StoreLock`: as long as the
+/// builder's files keep changing) and then open it.
 /// Nobody ever sees a half-made store, and a slow disk syncs one new store, not one per
 /// creator.
 enum StoreCreator {
@@ -17,7 +18,8 @@ enum StoreCreator {
       let name = (path as NSString).lastPathComponent
       removeLeftovers(in: folder, of: name)
       var random = SystemRandomNumberGenerator()
-      let temporary = "\(folder)/.\(name).new-\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
+      let temporary =
+        "\(folder)/\(temporaryPrefix(of: name))\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
       let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       guard fd >= 0 else { throw Self.failure("create", temporary) }
       close(fd)
@@ -60,12 +62,16 @@ enum StoreCreator {
     builders.withLock { $0.append(queue) }
   }
 
+  /// How the names of a creator's files begin, for a store named `name`: the creator's pid
+  /// and a random part follow (`.notify.db.new-1234-9f3a`, and its `-wal` beside it).
+  static func temporaryPrefix(of name: String) -> String { ".\(name).new-" }
+
   /// The closed builder queues (`build`), one per store this process created.
   private static let builders = Mutex<[DatabaseQueue]>([])
 
   /// Removes the files of creators that died before they finished (named by their pid).
   private static func removeLeftovers(in folder: String, of name: String) {
-    let prefix = ".\(name).new-"
+    let prefix = temporaryPrefix(of: name)
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
     else {
       return
