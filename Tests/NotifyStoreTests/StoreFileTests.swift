@@ -153,7 +153,9 @@ struct StoreFileTests {
         var info = stat()
         return stat(file, &info) == 0 ? String(info.st_ino) : nil
       })
-    let table = (try? String(contentsOfFile: "/proc/locks", encoding: .utf8)) ?? ""
+    // (read to its end: one read of a long table gives its first page only)
+    let data = FileHandle(forReadingAtPath: "/proc/locks").flatMap { try? $0.readToEnd() } ?? Data()
+    let table = String(decoding: data, as: UTF8.self)
     var locks = Set<String>()
     for line in table.split(separator: "\n") {
       let fields = line.split(separator: " ", omittingEmptySubsequences: true)

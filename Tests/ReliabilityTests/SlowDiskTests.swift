@@ -48,17 +48,17 @@ struct SlowDiskTests {
   }
 
   @Test(
-    "40 processes creating five new stores, each on a slow disk of its own (a sync 50 ms, a write 15 ms): none gives up at a busy timeout of 2 s"
+    "40 processes creating five new stores, each on a slow disk of its own (a sync 50 ms, a write 25 ms): none gives up at the busy timeout of 5 s"
   )
   func manyCreatorsOnSlowDisks() throws {
     // Given five store paths with nothing there yet, each on a disk whose every write takes
-    // 15 ms and every sync 50 ms (one at a time per disk), two busy CPUs beside, and a busy
-    // timeout of 2 s: making a store takes its creator about 4 s and each commit about a
-    // quarter of a second, so the last of 8 waits longer than 2 s, while the disk is
-    // written all the time. Each store has a disk of its own, so that nobody waits on a sync
-    // for another store, which its own waiters could not see; and the disk is all the
-    // shim's (SLOW_SYNC_FAKE), so that the host's (shared with whatever else runs) adds no
-    // stall of its own.
+    // 25 ms and every sync 50 ms (one at a time per disk), two busy CPUs beside, and the
+    // busy timeout of 5 s: making a store takes its creator over 6 s and each commit about
+    // half a second, so its waiters wait longer than 5 s, while the disk is written all the
+    // time. Each store has a disk of its own, so that nobody waits on a sync for another
+    // store, which its own waiters could not see; and the disk is all the shim's
+    // (SLOW_SYNC_FAKE), so that the host's (shared with whatever else runs) adds no stall of
+    // its own.
     let stores = (1...5).map { disk.folder.file("store-\($0)/notify.db") }
     let hogs = try SlowDisk.cpuHogs(2)
     defer { SlowDisk.stop(hogs) }
@@ -75,9 +75,9 @@ struct SlowDiskTests {
     let exits = try disk.run(
       script, arguments: stores,
       environment: [
-        "SLOW_SYNC_MS": "50", "SLOW_WRITE_MS": "15", "SLOW_SYNC_FAKE": "1", "NOTIFY_BUSY_TIMEOUT": "2",
+        "SLOW_SYNC_MS": "50", "SLOW_WRITE_MS": "25", "SLOW_SYNC_FAKE": "1", "NOTIFY_BUSY_TIMEOUT": "5",
       ])
-    // Then none gave up: each waited while the others visibly wrote, longer than 2 s in all
+    // Then none gave up: each waited while the others visibly wrote, longer than 5 s in all
     #expect(exits.count == 40)
     let failed = exits.filter { $0.status != 0 }
     #expect(failed.isEmpty, "\(failed.count) failed: \(failed) \(disk.errors)")
@@ -88,7 +88,7 @@ struct SlowDiskTests {
       #expect(pending?.count == 8, "\(store): \(list.stdout) \(list.stderr)")
     }
     CrashTests.report(
-      "slow disks (50 ms a sync, 15 ms a write, busy timeout 2 s): 40 creators of 5 stores, \(failed.count) failed"
+      "slow disks (50 ms a sync, 25 ms a write, busy timeout 5 s): 40 creators of 5 stores, \(failed.count) failed"
     )
   }
 
