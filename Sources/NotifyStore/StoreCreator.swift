@@ -5,14 +5,17 @@ import Synchronization
 
 /// Makes a new store whole in a file of its own beside the store's path, then links it
 /// into place, holding the migration lock: of the processes that find no store at once, one
-/// builds and syncs it while the others wait for the lock (`StoreLock`: as long as the
-/// builder's files keep changing) and then open it.
+/// builds and syncs it while the others wait (`StoreLock`: as long as the builder's files
+/// keep changing) until it is in place, and then open it.
 /// Nobody ever sees a half-made store, and a slow disk syncs one new store, not one per
 /// creator.
 enum StoreCreator {
-  /// Creates the store at `path` unless another process does first.
+  /// Creates the store at `path` unless another process does first (its waiters go on as
+  /// soon as the store is linked into place, without the lock).
   static func create(at path: String, deadline: StoreDeadline) throws {
-    try StoreLock.holding(path + ".lock", until: deadline, store: path) {
+    try StoreLock.holding(
+      path + ".lock", until: deadline, store: path, unlessDone: { StoreFiles.exists(path) }
+    ) {
       guard !StoreFiles.exists(path) else { return }
       let folder = (path as NSString).deletingLastPathComponent
       let name = (path as NSString).lastPathComponent
