@@ -8,7 +8,8 @@ import Foundation
 /// Looks never open and close a descriptor of the store's files: closing one drops every
 /// POSIX lock this process holds on the file, SQLite's own included (sqlite.org/
 /// howtocorrupt.html, 2.2). Files are looked at by path (`stat`), the WAL index through
-/// SQLite's own mapping, the write lock's holder through `WALWriteLock`'s one descriptor.
+/// SQLite's own mapping, the write lock's holder through `WALWriteLock`'s one descriptor
+/// (`F_GETLK`, which asks the file alone, never the machine's lock table).
 struct StoreActivity: Sendable, Equatable {
   /// The WAL index header (its change counter, frame count `mxFrame`, salts and checksums,
   /// sqlite.org/walformat.html) and the checkpoint's count of copied frames (`nBackfill`),
@@ -17,8 +18,8 @@ struct StoreActivity: Sendable, Equatable {
   /// The size and time of change of each file looked at (`StoreFiles.stamp`, empty for one
   /// that is not there), by path.
   var files: [String: [Int]] = [:]
-  /// The process holding the lock waited for; nil when it is free, held by this process
-  /// (another connection of it), or cannot be told.
+  /// The process holding SQLite's write lock (SQLite's waits only); nil when it is free,
+  /// held by this process (another connection of it), or cannot be told.
   var holder: Int32?
 
   /// Whether this look, after `earlier`, shows progress by others. A lock taken by another
@@ -50,10 +51,13 @@ extension StoreActivity {
     return activity
   }
 
-  /// What a waiter for the migration lock at `lockFile` sees: the store's files (a migration
-  /// writes them), those of creators building a new store beside it (`StoreCreator`), and
-  /// who holds the lock.
-  static func ofMigration(store path: String, lockFile: String) -> StoreActivity {
+  /// What a waiter for the migration lock sees: the store's files (a migration writes
+  /// them) and those of creators building a new store beside it (`StoreCreator`). Not who
+  /// holds the lock: `flock` locks show only in `/proc/locks`, and reading it takes the
+  /// kernel's lock table for writing (`file_rwsem`), which stalls every file lock of every
+  /// process on the machine, SQLite's among them, while it is read. It is read once, to name
+  /// the holder of a wait that gave up (`StoreBusy`).
+  static func ofMigration(store path: String) -> StoreActivity {
     var activity = StoreActivity()
     activity.files = storeFiles(path)
     let folder = (path as NSString).deletingLastPathComponent
@@ -63,7 +67,6 @@ extension StoreActivity {
       let file = folder.isEmpty ? name : folder + "/" + name
       activity.files[file] = StoreFiles.stamp(file)
     }
-    activity.holder = LockHolder.pid(file: lockFile, range: nil)
     return activity
   }
 

@@ -71,7 +71,8 @@ struct LockHolder {
     }
   }
 
-  /// `find`'s pid alone: one read of `/proc/locks`.
+  /// `find`'s pid alone: one read of `/proc/locks`, which stalls every file lock on the
+  /// machine while it lasts (the kernel takes its lock table for writing): never in a loop.
   static func pid(file: String, range: ClosedRange<Int64>?) -> Int32? {
     var info = stat()
     guard stat(file, &info) == 0, let table = readWhole("/proc/locks") else { return nil }

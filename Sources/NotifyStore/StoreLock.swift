@@ -7,10 +7,10 @@ import Synchronization
 /// a store, set one up or migrate it (`StoreState.needsSetUp`), never to open a current one.
 ///
 /// Waiting for it blocks in `flock(2)` on a thread of its own while the opener waits on a
-/// semaphore, looking every 50 ms at what the holder does (`StoreActivity.ofMigration`):
-/// it waits as long as the holder makes progress (up to the open's end), and gives up after
-/// the busy timeout without any, so that a process stopped while holding the lock costs
-/// the others their busy timeout, not forever.
+/// semaphore, looking every 50 ms at what the holder does to the files
+/// (`StoreActivity.ofMigration`): it waits as long as the holder makes progress (up to the
+/// open's end), and gives up after the busy timeout without any, so that a process stopped
+/// while holding the lock costs the others their busy timeout, not forever.
 enum StoreLock {
   /// Runs `body` holding the lock at `path`; throws busy (exit 75) when the wait gives up
   /// first (`ProgressWait` with `deadline`). When `isDone` turns true while this waits (a
@@ -27,7 +27,7 @@ enum StoreLock {
     guard fd >= 0 else { return try body() }
     defer { close(fd) }
     if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      switch wait(fd, lockFile: path, store: store, deadline: deadline, isDone: isDone) {
+      switch wait(fd, store: store, deadline: deadline, isDone: isDone) {
       case .held: break
       case .done: return nil
       case .gaveUp(let ending):
@@ -50,7 +50,7 @@ enum StoreLock {
   /// has the lock, done when `isDone` turned true first, given up as `ProgressWait` says.
   /// A thread that takes the lock too late lets it go again as it ends.
   private static func wait(
-    _ fd: Int32, lockFile: String, store: String, deadline: StoreDeadline, isDone: () -> Bool
+    _ fd: Int32, store: String, deadline: StoreDeadline, isDone: () -> Bool
   ) -> Outcome {
     let waiter = dup(fd)
     guard waiter >= 0 else { return .gaveUp(.noProgress) }
@@ -61,13 +61,13 @@ enum StoreLock {
       close(waiter)
     }
     var wait = ProgressWait(
-      timeout: deadline.timeout, seen: .ofMigration(store: store, lockFile: lockFile), now: .now,
+      timeout: deadline.timeout, seen: .ofMigration(store: store), now: .now,
       end: deadline.end)
     let slice = min(.milliseconds(50), deadline.timeout / 4) / .microseconds(1)
     while true {
       if outcome.semaphore.wait(timeout: .now() + .microseconds(Int(slice))) == .success { return .held }
       if isDone() { return outcome.abandon() ? .done : .held }
-      let seen = StoreActivity.ofMigration(store: store, lockFile: lockFile)
+      let seen = StoreActivity.ofMigration(store: store)
       if case .giveUp(let ending) = wait.look(seen, now: .now) {
         return outcome.abandon() ? .gaveUp(ending) : .held
       }
