@@ -251,7 +251,7 @@ extension SQLiteStore: FiringStore {
       let version = try queue.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
       return dataVersion.exchange(version) != version
     } catch {
-      throw StoreErrors.map(error, path: path, busyTimeout: busyTimeout)
+      throw mapped(error)
     }
   }
 

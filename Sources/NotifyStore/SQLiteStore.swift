@@ -7,7 +7,8 @@ import NotifyCore
 /// (CLI, daemon, fire-due, embedding apps). See SPEC.md §9.
 ///
 /// Every public operation is one IMMEDIATE transaction, so concurrent processes
-/// serialize on SQLite's write lock and the busy timeout (5 s unless set) applies.
+/// serialize on SQLite's write lock and the busy timeout (5 s unless set) applies: a wait
+/// gives up once others made no progress for that long (`StoreBusyHandler`).
 public final class SQLiteStore: @unchecked Sendable {
   // Safe: GRDB's `DatabaseQueue` serializes every access to the connection; the other
   // properties are immutable or lock-protected (`Locked`, `HandOffJournals`).
@@ -27,12 +28,16 @@ public final class SQLiteStore: @unchecked Sendable {
   let transactionCount = Locked(StoreTransactions())
   /// This connection's firers' hand-off journals.
   let handOffJournals = HandOffJournals()
+  /// This connection's busy handler.
+  let busyHandler: StoreBusyHandler
   /// Who this connection is in history's `writer` column: the pid and a random part, so
   /// that two stores open in one process are told apart too.
   public let writer: String
 
-  /// How long an open or a write waits for other processes before giving up with exit 75,
-  /// unless the opener says otherwise (`NOTIFY_BUSY_TIMEOUT` for the command).
+  /// How long an open or a write waits for other processes that make no progress (no
+  /// write to the store, no lock changing hands) before giving up with exit 75, unless the
+  /// opener says otherwise (`NOTIFY_BUSY_TIMEOUT` for the command). While they make
+  /// progress it waits on, up to 10 times this.
   public static let defaultBusyTimeout: TimeInterval = 5
 
   /// This connection's busy timeout.
@@ -76,7 +81,8 @@ public final class SQLiteStore: @unchecked Sendable {
   /// there and current opens without any lock of notify's own; a new one is made whole in
   /// a file of its own by one process and linked into place (`StoreCreator`); only a new,
   /// old or half-made store takes the migration lock (`StoreLock`).
-  /// The whole open, lock and SQLite's busy waits together, keeps to one `busyTimeout`.
+  /// Each wait of the open (the lock, SQLite's busy waits) gives up after `busyTimeout`
+  /// without progress by others, and the whole open after 10 times it (`StoreDeadline`).
   public init(
     path given: String, busyTimeout: TimeInterval = SQLiteStore.defaultBusyTimeout,
     durability: Durability = .eachCommit
@@ -89,6 +95,8 @@ public final class SQLiteStore: @unchecked Sendable {
     let writer = "\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
     self.writer = writer
     let deadline = StoreDeadline(seconds: busyTimeout)
+    let busyHandler = StoreBusyHandler(store: path, seconds: busyTimeout, opening: deadline)
+    self.busyHandler = busyHandler
     try StoreFiles.prepare(path: path)
     var config = Configuration()
     config.busyMode = .timeout(busyTimeout)
@@ -98,7 +106,9 @@ public final class SQLiteStore: @unchecked Sendable {
       // its syncs at every exit (the daemon checkpoints as it goes idle, `checkpointIfWritten()`).
       // Its commits are on the disk already (`durability`).
       notify_sqlite_no_checkpoint_on_close(db.sqliteConnection)
-      notify_sqlite_busy_timeout(db.sqliteConnection, deadline.remainingMilliseconds)
+      // (captured here, the handler lives as long as the connection: GRDB keeps this
+      // closure until after it closed the connection)
+      busyHandler.install(on: db.sqliteConnection)
       try db.execute(
         sql: durability == .eachCommit ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL")
       // The WAL is cut back to this size whenever a checkpoint lets it start over.
@@ -116,14 +126,12 @@ public final class SQLiteStore: @unchecked Sendable {
           try StoreState.setUp(queue, path: path)
         }
       }
-      try queue.inDatabase { db in
-        notify_sqlite_busy_timeout(db.sqliteConnection, Int32(busyTimeout * 1000))
-      }
+      try queue.inDatabase { db in busyHandler.opened(db.sqliteConnection) }
       self.queue = queue
     } catch let error as NotifyError {
       throw error
     } catch {
-      throw StoreErrors.map(error, path: path, busyTimeout: busyTimeout)
+      throw StoreErrors.map(error, path: path, busyTimeout: busyTimeout, busyEnding: busyHandler.lastEnding)
     }
     // What each command costs the store, counted by anyone (`StoreTransactions`).
     if let trace = ProcessInfo.processInfo.environment["NOTIFY_STORE_TRACE"], !trace.isEmpty, trace != "0" {
@@ -164,7 +172,7 @@ public final class SQLiteStore: @unchecked Sendable {
     } catch let error as NotifyError {
       throw error
     } catch {
-      throw StoreErrors.map(error, path: path, busyTimeout: busyTimeout)
+      throw mapped(error)
     }
   }
 
@@ -191,6 +199,11 @@ public final class SQLiteStore: @unchecked Sendable {
     try sync()
     syncedChanges.value = changes
     return true
+  }
+
+  /// `error` as `NotifyError`: SQLite's mapped, naming the store, busy as its wait ended.
+  func mapped(_ error: any Error) -> NotifyError {
+    StoreErrors.map(error, path: path, busyTimeout: busyTimeout, busyEnding: busyHandler.lastEnding)
   }
 
   /// The schema this version writes: its last migration's name (`notify --version`).

@@ -1,35 +1,56 @@
 import Foundation
 import NotifyCore
 
-/// Busy (exit 75), told apart by who holds the store: a process that holds a lock and is
-/// stopped (or keeps it the whole time) is named; with no holder left, others were only
-/// slow. Read from `/proc/locks`, never by opening the store's files: closing any
-/// descriptor of them would drop this process's own SQLite locks.
+/// Busy (exit 75): a wait for other processes gave up (`ProgressWait`), told apart by who
+/// holds the store: a process that holds a lock and is stopped, or holds it doing nothing,
+/// is named; a wait that saw others make progress until its cap says so. Read from
+/// `/proc/locks`, never by opening the store's files: closing any descriptor of them would
+/// drop this process's own SQLite locks.
 enum StoreBusy {
-  /// The error for an open or a write that waited `waited` in vain. `lockFile` is the
-  /// migration lock it waited for, nil for SQLite's own write lock.
-  static func error(store: String, lockFile: String? = nil, waited timeout: TimeInterval) -> NotifyError {
+  /// The error for an open or a write whose wait gave up as `ending` says, with a busy
+  /// timeout of `timeout` seconds. `lockFile` is the migration lock it waited for, nil for
+  /// SQLite's own write lock.
+  static func error(
+    store: String, lockFile: String? = nil, timeout: TimeInterval, ending: ProgressWait.Ending
+  ) -> NotifyError {
     let shown = Escaper.visible(store)
-    let seconds = timeout < 1 ? String(format: "%.1f", timeout) : "\(Int(timeout.rounded()))"
     let holder =
       lockFile.flatMap { LockHolder.find(file: $0, range: nil) }
       ?? LockHolder.find(file: store + "-shm", range: walWriteLock)
-    guard let holder else {
-      return NotifyError(
-        .temporary,
-        "the store \(shown) stayed busy for more than \(seconds) s while other processes wrote to it (a slow disk or a heavy load); nothing was changed",
-        fix: "try again, or wait longer with NOTIFY_BUSY_TIMEOUT=SECONDS")
-    }
-    let who = "process \(holder.pid) (\(Escaper.visible(holder.command)))"
-    if holder.isStopped {
+    let who = holder.map { "process \($0.pid) (\(Escaper.visible($0.command)))" }
+    if let holder, let who, holder.isStopped {
       return NotifyError(
         .temporary, "the store \(shown) is busy: \(who) holds it and is stopped; nothing was changed",
         fix: "resume it (kill -CONT \(holder.pid)) or end it, then try again")
     }
-    return NotifyError(
-      .temporary,
-      "the store \(shown) stayed busy for more than \(seconds) s: \(who) held it all that time; nothing was changed",
-      fix: "try again; if it persists, look at what that process is doing")
+    switch ending {
+    case .capReached:
+      let cap = seconds(timeout * Double(ProgressWait.capFactor))
+      return NotifyError(
+        .temporary,
+        "the store \(shown) stayed busy for more than \(cap) s while other processes kept writing to it (a slow disk or a heavy load); nothing was changed",
+        fix:
+          "try again, or wait longer with NOTIFY_BUSY_TIMEOUT=SECONDS (a wait ends after \(ProgressWait.capFactor) times that even while others write)"
+      )
+    case .noProgress:
+      guard let who else {
+        return NotifyError(
+          .temporary,
+          "the store \(shown) stayed busy for more than \(seconds(timeout)) s and no other process wrote to it meanwhile; nothing was changed",
+          fix: "try again")
+      }
+      return NotifyError(
+        .temporary,
+        "the store \(shown) stayed busy for more than \(seconds(timeout)) s: \(who) held it all that time without writing to it; nothing was changed",
+        fix: "try again; if it persists, look at what that process is doing")
+    }
+  }
+
+  /// `seconds` as messages show it: whole, or with one decimal (0.5, 1.5).
+  private static func seconds(_ seconds: TimeInterval) -> String {
+    let tenths = (seconds * 10).rounded()
+    return tenths.truncatingRemainder(dividingBy: 10) == 0
+      ? "\(Int(tenths / 10))" : String(format: "%.1f", tenths / 10)
   }
 
   /// The byte of the `-shm` file that SQLite's WAL writers lock (`WAL_WRITE_LOCK`).
@@ -45,6 +66,14 @@ struct LockHolder {
   /// The first process other than this one holding a lock on `file` that covers `range`
   /// (any range when nil).
   static func find(file: String, range: ClosedRange<Int64>?) -> LockHolder? {
+    pid(file: file, range: range).map {
+      LockHolder(pid: $0, command: command(of: $0), isStopped: isStopped($0))
+    }
+  }
+
+  /// `find`'s pid alone: one read of `/proc/locks`, which stalls every file lock on the
+  /// machine while it lasts (the kernel takes its lock table for writing): never in a loop.
+  static func pid(file: String, range: ClosedRange<Int64>?) -> Int32? {
     var info = stat()
     guard stat(file, &info) == 0, let table = readWhole("/proc/locks") else { return nil }
     for line in table.split(separator: "\n") {
@@ -58,7 +87,7 @@ struct LockHolder {
         let end = fields[7] == "EOF" ? Int64.max : Int64(fields[7]) ?? 0
         guard start <= range.upperBound, end >= range.lowerBound else { continue }
       }
-      return LockHolder(pid: pid, command: command(of: pid), isStopped: isStopped(pid))
+      return pid
     }
     return nil
   }

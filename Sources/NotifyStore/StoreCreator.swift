@@ -5,19 +5,24 @@ import Synchronization
 
 /// Makes a new store whole in a file of its own beside the store's path, then links it
 /// into place, holding the migration lock: of the processes that find no store at once, one
-/// builds and syncs it while the others block in `flock` (no polling) and then open it.
+/// builds and syncs it while the others wait (`StoreLock`: as long as the builder's files
+/// keep changing) until it is in place, and then open it.
 /// Nobody ever sees a half-made store, and a slow disk syncs one new store, not one per
 /// creator.
 enum StoreCreator {
-  /// Creates the store at `path` unless another process does first.
+  /// Creates the store at `path` unless another process does first (its waiters go on as
+  /// soon as the store is linked into place, without the lock).
   static func create(at path: String, deadline: StoreDeadline) throws {
-    try StoreLock.holding(path + ".lock", until: deadline, store: path) {
+    try StoreLock.holding(
+      path + ".lock", until: deadline, store: path, unlessDone: { StoreFiles.exists(path) }
+    ) {
       guard !StoreFiles.exists(path) else { return }
       let folder = (path as NSString).deletingLastPathComponent
       let name = (path as NSString).lastPathComponent
       removeLeftovers(in: folder, of: name)
       var random = SystemRandomNumberGenerator()
-      let temporary = "\(folder)/.\(name).new-\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
+      let temporary =
+        "\(folder)/\(temporaryPrefix(of: name))\(getpid())-\(String(random.next() & 0xFFFF_FFFF, radix: 16))"
       let fd = open(temporary, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
       guard fd >= 0 else { throw Self.failure("create", temporary) }
       close(fd)
@@ -60,12 +65,16 @@ enum StoreCreator {
     builders.withLock { $0.append(queue) }
   }
 
+  /// How the names of a creator's files begin, for a store named `name`: the creator's pid
+  /// and a random part follow (`.notify.db.new-1234-9f3a`, and its `-wal` beside it).
+  static func temporaryPrefix(of name: String) -> String { ".\(name).new-" }
+
   /// The closed builder queues (`build`), one per store this process created.
   private static let builders = Mutex<[DatabaseQueue]>([])
 
   /// Removes the files of creators that died before they finished (named by their pid).
   private static func removeLeftovers(in folder: String, of name: String) {
-    let prefix = ".\(name).new-"
+    let prefix = temporaryPrefix(of: name)
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.isEmpty ? "." : folder)
     else {
       return

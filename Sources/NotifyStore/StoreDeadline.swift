@@ -1,26 +1,20 @@
 import Foundation
 
-/// The one deadline of a store's open: the migration lock's wait and SQLite's busy waits
-/// draw on it together, so an open gives up after its busy timeout, not after a sum of them.
+/// The busy timeout of a store's open and the open's end: the migration lock's wait and
+/// SQLite's busy waits each give up after the busy timeout without progress by others
+/// (`ProgressWait`), and all of them at the one end, `ProgressWait.capFactor` busy timeouts
+/// after the open began, so that an open keeps to its cap as a whole, not to a sum of caps.
 struct StoreDeadline: Sendable {
-  private let end: ContinuousClock.Instant
-  /// The whole time the open may take.
+  /// The busy timeout in seconds (for messages).
   let seconds: TimeInterval
+  /// The busy timeout: the longest a wait goes without progress by others.
+  let timeout: Duration
+  /// When the open gives up even while others make progress.
+  let end: ContinuousClock.Instant
 
   init(seconds: TimeInterval) {
     self.seconds = seconds
-    end = .now + .milliseconds(Int64(max(0, seconds) * 1000))
+    timeout = .milliseconds(Int64(max(0, seconds) * 1000))
+    end = .now + timeout * ProgressWait.capFactor
   }
-
-  /// What is left, never negative.
-  var remaining: Duration { max(.zero, end - .now) }
-
-  /// What is left in whole milliseconds, at least 1 (SQLite's busy timeout: 0 would mean
-  /// "fail at once" only by accident of rounding).
-  var remainingMilliseconds: Int32 {
-    let (seconds, attoseconds) = remaining.components
-    return Int32(clamping: max(1, seconds * 1000 + attoseconds / 1_000_000_000_000_000))
-  }
-
-  var hasPassed: Bool { ContinuousClock.now >= end }
 }

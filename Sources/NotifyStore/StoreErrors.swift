@@ -4,7 +4,11 @@ import NotifyCore
 
 /// Maps SQLite failures to the spec's exit codes with text that says what to do.
 enum StoreErrors {
-  static func map(_ error: any Error, path: String, busyTimeout: TimeInterval) -> NotifyError {
+  /// `busyEnding` says how the busy handler's wait ended, for SQLITE_BUSY (`StoreBusy`).
+  static func map(
+    _ error: any Error, path: String, busyTimeout: TimeInterval,
+    busyEnding: ProgressWait.Ending = .noProgress
+  ) -> NotifyError {
     if let error = error as? NotifyError { return error }
     guard let db = error as? DatabaseError else {
       return NotifyError(
@@ -27,7 +31,7 @@ enum StoreErrors {
     }
     switch code {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
-      return StoreBusy.error(store: path, waited: busyTimeout)
+      return StoreBusy.error(store: path, timeout: busyTimeout, ending: busyEnding)
     case .SQLITE_NOTADB, .SQLITE_CORRUPT:
       var corrupt = NotifyError(
         .ioError, "the store \(Escaper.visible(path)) is corrupt or not a notify database",

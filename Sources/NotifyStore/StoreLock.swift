@@ -7,42 +7,71 @@ import Synchronization
 /// a store, set one up or migrate it (`StoreState.needsSetUp`), never to open a current one.
 ///
 /// Waiting for it blocks in `flock(2)` on a thread of its own while the opener waits on a
-/// semaphore until its deadline: no polling, and a process stopped while holding the lock
-/// costs the others their deadline, not forever.
+/// semaphore, looking every 50 ms at what the holder does to the files
+/// (`StoreActivity.ofMigration`): it waits as long as the holder makes progress (up to the
+/// open's end), and gives up after the busy timeout without any, so that a process stopped
+/// while holding the lock costs the others their busy timeout, not forever.
 enum StoreLock {
-  /// Runs `body` holding the lock at `path`; throws busy (exit 75) when `deadline` passes
-  /// first. A lock file that cannot be created (a read-only folder) is no reason to fail
-  /// here: `body` then meets the real problem and says so.
+  /// Runs `body` holding the lock at `path`; throws busy (exit 75) when the wait gives up
+  /// first (`ProgressWait` with `deadline`). When `isDone` turns true while this waits (a
+  /// creator linked the new store into place), nothing is left to do under the lock: it
+  /// returns nil without it, so that the waiters of a creator go on at once instead of
+  /// taking the lock one after the other. A lock file that cannot be created (a read-only
+  /// folder) is no reason to fail here: `body` then meets the real problem and says so.
+  @discardableResult
   static func holding<T>(
-    _ path: String, until deadline: StoreDeadline, store: String, _ body: () throws -> T
-  ) throws -> T {
+    _ path: String, until deadline: StoreDeadline, store: String, unlessDone isDone: () -> Bool = { false },
+    _ body: () throws -> T
+  ) throws -> T? {
     let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard fd >= 0 else { return try body() }
     defer { close(fd) }
     if flock(fd, LOCK_EX | LOCK_NB) != 0 {
-      guard wait(fd, until: deadline) else {
-        throw StoreBusy.error(store: store, lockFile: path, waited: deadline.seconds)
+      switch wait(fd, store: store, deadline: deadline, isDone: isDone) {
+      case .held: break
+      case .done: return nil
+      case .gaveUp(let ending):
+        throw StoreBusy.error(store: store, lockFile: path, timeout: deadline.seconds, ending: ending)
       }
     }
     defer { flock(fd, LOCK_UN) }
     return try body()
   }
 
+  /// How a wait for the lock ended.
+  private enum Outcome {
+    case held
+    case done
+    case gaveUp(ProgressWait.Ending)
+  }
+
   /// Blocks in `flock` on a duplicate of `fd` (the same open file, so the lock is `fd`'s)
-  /// on a new thread; true once it is held, false when `deadline` passed first. A waiter
-  /// that comes too late lets the lock go again as it ends.
-  private static func wait(_ fd: Int32, until deadline: StoreDeadline) -> Bool {
+  /// on a new thread while this one looks at the store every 50 ms: held once the thread
+  /// has the lock, done when `isDone` turned true first, given up as `ProgressWait` says.
+  /// A thread that takes the lock too late lets it go again as it ends.
+  private static func wait(
+    _ fd: Int32, store: String, deadline: StoreDeadline, isDone: () -> Bool
+  ) -> Outcome {
     let waiter = dup(fd)
-    guard waiter >= 0 else { return false }
+    guard waiter >= 0 else { return .gaveUp(.noProgress) }
     let outcome = Waiter()
     Thread.detachNewThread {
       while flock(waiter, LOCK_EX) != 0, errno == EINTR {}
       if !outcome.acquire() { flock(waiter, LOCK_UN) }
       close(waiter)
     }
-    let timeout = DispatchTime.now() + .milliseconds(Int(deadline.remainingMilliseconds))
-    if outcome.semaphore.wait(timeout: timeout) == .success { return true }
-    return !outcome.abandon()
+    var wait = ProgressWait(
+      timeout: deadline.timeout, seen: .ofMigration(store: store), now: .now,
+      end: deadline.end)
+    let slice = min(.milliseconds(50), deadline.timeout / 4) / .microseconds(1)
+    while true {
+      if outcome.semaphore.wait(timeout: .now() + .microseconds(Int(slice))) == .success { return .held }
+      if isDone() { return outcome.abandon() ? .done : .held }
+      let seen = StoreActivity.ofMigration(store: store)
+      if case .giveUp(let ending) = wait.look(seen, now: .now) {
+        return outcome.abandon() ? .gaveUp(ending) : .held
+      }
+    }
   }
 
   /// Who won between the waiting thread taking the lock and the opener giving up.

@@ -16,7 +16,11 @@ enum WALWriteLock {
 
   /// True when another process holds the write lock of the store at `path` now; false
   /// when it does not, or when the `-shm` cannot be opened or asked.
-  static func heldByOthers(store path: String) -> Bool {
+  static func heldByOthers(store path: String) -> Bool { holder(store: path) != nil }
+
+  /// The process holding the write lock of the store at `path` now: nil when it is free,
+  /// held by this process, or the `-shm` cannot be opened or asked. One `fcntl`.
+  static func holder(store path: String) -> Int32? {
     let shm = path + "-shm"
     let fd = opened.withLock { opened -> Int32 in
       if let fd = opened[shm] { return fd }
@@ -24,13 +28,13 @@ enum WALWriteLock {
       if fd >= 0 { opened[shm] = fd }
       return fd
     }
-    guard fd >= 0 else { return false }
+    guard fd >= 0 else { return nil }
     var lock = flock()
     lock.l_type = Int16(F_WRLCK)
     lock.l_whence = Int16(SEEK_SET)
     lock.l_start = 120
     lock.l_len = 1
-    guard fcntl(fd, F_GETLK, &lock) == 0 else { return false }
-    return lock.l_type != Int16(F_UNLCK)
+    guard fcntl(fd, F_GETLK, &lock) == 0, lock.l_type != Int16(F_UNLCK) else { return nil }
+    return lock.l_pid
   }
 }

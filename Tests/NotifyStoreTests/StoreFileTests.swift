@@ -126,6 +126,47 @@ struct StoreFileTests {
     }
   }
 
+  @Test("a busy wait keeps this process's own locks: it closes no descriptor of the store's files")
+  func busyWaitKeepsOwnLocks() throws {
+    // Given a store whose write lock another connection of this process holds
+    let folder = TemporaryFolder()
+    let path = folder.file("notify.db")
+    let store = try SQLiteStore(path: path, busyTimeout: 0.3)
+    let blocker = try DatabaseQueue(path: path)
+    try blocker.writeWithoutTransaction { db in
+      try db.execute(sql: "BEGIN IMMEDIATE")
+      defer { try? db.execute(sql: "ROLLBACK") }
+      let held = Self.ownLocks(on: [path, path + "-shm"])
+      #expect(held.contains { $0.hasSuffix(" 120 120") }, "\(held)")
+      // When a write waits for it, looking at the store's files all the while, and gives up
+      #expect(throws: NotifyError.self) { try store.setBadge(app: "a", count: 1, at: Date()) }
+      // Then this process holds the same locks as before (a descriptor of the store's files
+      // opened and closed by the look would have dropped them all)
+      #expect(Self.ownLocks(on: [path, path + "-shm"]) == held)
+    }
+  }
+
+  /// This process's POSIX locks on `files`, as `/proc/locks` lists them ("INODE START END").
+  static func ownLocks(on files: [String]) -> Set<String> {
+    let inodes = Set(
+      files.compactMap { file -> String? in
+        var info = stat()
+        return stat(file, &info) == 0 ? String(info.st_ino) : nil
+      })
+    // (read to its end: one read of a long table gives its first page only)
+    let data = FileHandle(forReadingAtPath: "/proc/locks").flatMap { try? $0.readToEnd() } ?? Data()
+    let table = String(decoding: data, as: UTF8.self)
+    var locks = Set<String>()
+    for line in table.split(separator: "\n") {
+      let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+      guard fields.count >= 8, fields[1] == "POSIX", fields[4] == "\(getpid())",
+        let inode = fields[5].split(separator: ":").last.map(String.init), inodes.contains(inode)
+      else { continue }
+      locks.insert("\(inode) \(fields[3]) \(fields[6]) \(fields[7])")
+    }
+    return locks
+  }
+
   private func permissions(_ path: String) throws -> Int {
     let attributes = try FileManager.default.attributesOfItem(atPath: path)
     return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1

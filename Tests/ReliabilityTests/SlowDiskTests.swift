@@ -47,6 +47,51 @@ struct SlowDiskTests {
       "slow disk (\(disk.milliseconds) ms a sync): 40 creators of 5 stores, \(failed.count) failed")
   }
 
+  @Test(
+    "40 processes creating five new stores, each on a slow disk of its own (a sync 50 ms, a write 25 ms): none gives up at the busy timeout of 5 s"
+  )
+  func manyCreatorsOnSlowDisks() throws {
+    // Given five store paths with nothing there yet, each on a disk whose every write takes
+    // 25 ms and every sync 50 ms (one at a time per disk), two busy CPUs beside, and the
+    // busy timeout of 5 s: making a store takes its creator over 6 s and each commit about
+    // half a second, so its waiters wait longer than 5 s, while the disk is written all the
+    // time. Each store has a disk of its own, so that nobody waits on a sync for another
+    // store, which its own waiters could not see; and the disk is all the shim's
+    // (SLOW_SYNC_FAKE), so that the host's (shared with whatever else runs) adds no stall of
+    // its own.
+    let stores = (1...5).map { disk.folder.file("store-\($0)/notify.db") }
+    let hogs = try SlowDisk.cpuHogs(2)
+    defer { SlowDisk.stop(hogs) }
+    // When 8 processes schedule into each of them at the same moment
+    let script = """
+      for s in "$@"; do
+        for p in 1 2 3 4 5 6 7 8; do
+          ( SLOW_SYNC_LOCK="${s%/*}.disk" "$NOTIFY" schedule --db "$s" --in 1h "x$p" >/dev/null 2>>"$ERR"
+            echo "$s $p $?" >>"$OUT" ) &
+        done
+      done
+      wait
+      """
+    let exits = try disk.run(
+      script, arguments: stores,
+      environment: [
+        "SLOW_SYNC_MS": "50", "SLOW_WRITE_MS": "25", "SLOW_SYNC_FAKE": "1", "NOTIFY_BUSY_TIMEOUT": "5",
+      ])
+    // Then none gave up: each waited while the others visibly wrote, longer than 5 s in all
+    #expect(exits.count == 40)
+    let failed = exits.filter { $0.status != 0 }
+    #expect(failed.isEmpty, "\(failed.count) failed: \(failed) \(disk.errors)")
+    // And each store holds its 8
+    for store in stores {
+      let list = try runNotify(["list", "--json"], db: store, environment: ["NOTIFY_APP": "notify"])
+      let pending = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [Any]
+      #expect(pending?.count == 8, "\(store): \(list.stdout) \(list.stderr)")
+    }
+    CrashTests.report(
+      "slow disks (50 ms a sync, 25 ms a write, busy timeout 5 s): 40 creators of 5 stores, \(failed.count) failed"
+    )
+  }
+
   @Test("8 processes x 25 schedules into one app: no busy, the 64 soonest kept, every other one discarded")
   func manyWriters() throws {
     // Given one store with a notification in it, a slow disk and two busy CPUs
@@ -156,7 +201,9 @@ struct SlowDisk {
   /// Builds the shim and runs `script` under `sh` with it preloaded into every process;
   /// `$NOTIFY` is the built `notify`, `$OUT` a file where the script writes one line per
   /// process ending in its exit status, `$ERR` one for their error output (`errors`).
-  func run(_ script: String, arguments: [String]) throws -> [Exit] {
+  /// `environment` adds to the processes' environment or overrides it (`SLOW_WRITE_MS`,
+  /// `NOTIFY_BUSY_TIMEOUT`).
+  func run(_ script: String, arguments: [String], environment: [String: String] = [:]) throws -> [Exit] {
     let shim = folder.file("slow-sync.so")
     let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Fixtures/slow-sync.c").path
@@ -171,7 +218,7 @@ struct SlowDisk {
         "NOTIFY": CommandRunner.product("notify"), "OUT": out, "ERR": folder.file("errors"),
         "NOTIFY_APP": "notify",
         "JOURNAL_STREAM": "", "INVOCATION_ID": "", "NOTIFY_SOCKET": "",
-      ])
+      ].merging(environment) { $1 })
     let result = try shell.run(["-c", script, "sh"] + arguments, timeout: 600)
     try #require(result.status == 0, "\(result.stderr)")
     let text = (try? String(contentsOfFile: out, encoding: .utf8)) ?? ""
