@@ -44,8 +44,9 @@ extension SQLiteStore {
       ? try Int.fetchOne(
         db.cachedStatement(sql: "SELECT count(*) FROM notification WHERE next_fire_at IS NOT NULL \(filter)"),
         arguments: app.map { [$0] } ?? []) : nil
+    let wake = try Self.earliestWake(app: app, in: db)
     guard let earliest = try Self.earliestDue(app: app, deferred: deferred, in: db) else {
-      return FiringOutlook(next: nil, heldApps: held, pending: pending)
+      return FiringOutlook(next: nil, heldApps: held, pending: pending, wake: wake)
     }
     var arguments: StatementArguments = [Millis.from(earliest)]
     if let app { arguments += [app] }
@@ -53,7 +54,33 @@ extension SQLiteStore {
       try Int.fetchOne(
         db.cachedStatement(sql: "SELECT count(*) FROM notification WHERE next_fire_at = ? \(filter)"),
         arguments: arguments) ?? 0
-    return FiringOutlook(next: .init(earliest, count: count), heldApps: held, pending: pending)
+    return FiringOutlook(next: .init(earliest, count: count), heldApps: held, pending: pending, wake: wake)
+  }
+
+  /// The earliest instant a notification that wakes the machine is due, of `app` (every
+  /// app's when nil) and of the apps the user lets wake it (`NotificationSettings.wake`), with
+  /// the wake lead in force; nil when none is pending. A store without one answers from one
+  /// probe of the partial index `notification_wake_next`.
+  static func earliestWake(app: String?, in db: Database) throws -> WakePlanner.Due? {
+    guard
+      try Int.fetchOne(
+        db.cachedStatement(sql: "SELECT 1 FROM notification WHERE wake = 1 AND next_fire_at IS NOT NULL LIMIT 1")
+      ) != nil
+    else { return nil }
+    let allowed =
+      try SettingsTable.policy(in: db).wake
+      ? "AND app NOT IN (SELECT app FROM app_settings WHERE wake = 0)"
+      : "AND app IN (SELECT app FROM app_settings WHERE wake = 1)"
+    let filter = app == nil ? "" : "AND app = ?"
+    guard
+      let millis = try Int64.fetchOne(
+        db.cachedStatement(
+          sql: """
+            SELECT next_fire_at FROM notification WHERE wake = 1 AND next_fire_at IS NOT NULL \(filter) \(allowed)
+            ORDER BY next_fire_at LIMIT 1
+            """), arguments: app.map { [$0] } ?? [])
+    else { return nil }
+    return WakePlanner.Due(instant: Millis.date(millis), lead: try SettingsTable.wakeLead(in: db))
   }
 
   /// The earliest instant anything of `app`'s (every app's when nil) is due: pending rows

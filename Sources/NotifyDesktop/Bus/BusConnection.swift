@@ -35,6 +35,20 @@ final class BusConnection {
     }
   }
 
+  /// The system bus (`sd_bus_open_system`: `DBUS_SYSTEM_BUS_ADDRESS` when set, else the
+  /// system's socket), for logind.
+  static func system(description: String) throws(BusFailure) -> BusConnection {
+    var bus: OpaquePointer? = nil
+    try BusFailure.check(sd_bus_open_system(&bus), "connecting to the system bus")
+    guard let bus else { throw BusFailure(operation: "connecting to the system bus", code: ENOMEM) }
+    _ = sd_bus_set_description(bus, description)
+    return BusConnection(adopting: bus)
+  }
+
+  private init(adopting handle: OpaquePointer) {
+    self.handle = handle
+  }
+
   /// A new bus client connected by `connect` (an address or a descriptor), started; closed
   /// again when any step fails.
   private static func started(
