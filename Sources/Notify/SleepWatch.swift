@@ -12,20 +12,26 @@ import NotifyFiring
 /// the firer at once, which delivers what fell due while it slept.
 ///
 /// A companion of the loop (`FiringLoopCompanion`): everything runs on the loop's thread.
-final class SleepWatch: FiringLoopCompanion {
+package final class SleepWatch: FiringLoopCompanion {
   private let logger: Logger
+  private let systemBus: String?
   private var logind: Logind?
   private var sleepGuard = SleepGuard()
   private var lookAgain: () -> Void = {}
+  /// When the firer asked to be woken last: a wake-up at or after it hands something over.
+  private var due: Date?
 
-  init(logger: Logger) {
+  /// A watch that logs with `logger`, on the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the
+  /// system's), or on the bus at `systemBus` (a test's logind).
+  package init(logger: Logger, systemBus: String? = nil) {
     self.logger = logger
+    self.systemBus = systemBus
   }
 
-  func start(on loop: FiringLoopHandle) throws(NotifyError) {
+  package func start(on loop: FiringLoopHandle) throws(NotifyError) {
     let logind: Logind
     do {
-      logind = try Logind()
+      logind = try Logind(address: systemBus)
     } catch {
       throw NotifyError(
         .unavailable, "sleep and shutdown are not followed (\(error.problemText.rendered(\.apiName)))", fix: nil)
@@ -39,11 +45,22 @@ final class SleepWatch: FiringLoopCompanion {
     self.logind = logind
   }
 
-  func firerWoke(_ wake: Firer.Wake, now: Date) {
+  package func firerWillWake(now: Date) {
+    // The timer came for what the firer asked (a claim, a hand-off): the inhibitor before
+    // it starts, not after (on a loaded machine the claim and the hand-off may be one
+    // wake-up).
+    if let due, due <= now + Self.dueTolerance { carry(sleepGuard.workComing()) }
+  }
+
+  package func firerWoke(_ wake: Firer.Wake, now: Date) {
+    due = wake.next
     carry(sleepGuard.work(inHand: wake.holdsWork))
   }
 
-  func stop() {
+  /// A wake-up this close to (or past) the instant the firer asked for counts as its timer's.
+  static let dueTolerance: TimeInterval = 0.005
+
+  package func stop() {
     logind?.release()
     logind?.detach()
     logind = nil
@@ -65,9 +82,17 @@ final class SleepWatch: FiringLoopCompanion {
     }
   }
 
+  /// What `systemd-inhibit --list` shows for notify's inhibitor.
+  static let why = "delivering a notification"
+
   private func carry(_ action: SleepGuard.Action) {
     switch action {
-    case .takeInhibitor: logind?.inhibit(why: "delivering a notification")
+    case .takeInhibitor(let wait):
+      if wait, let logind {
+        carry(logind.inhibitNow(why: Self.why) ? sleepGuard.taken() : sleepGuard.refused())
+      } else {
+        logind?.inhibit(why: Self.why)
+      }
     case .releaseInhibitor: logind?.release()
     case .lookAgain: lookAgain()
     case .none: break

@@ -391,6 +391,10 @@ public final class FiringLoop: @unchecked Sendable {
     // the hand-offs, which it would delay by about 50 µs (it resolves /etc/localtime and
     // compares the watched folders).
     defer { zoneDataWatch?.update() }
+    if !started.isEmpty {
+      let now = clock.now()
+      for companion in started { companion.firerWillWake(now: now) }
+    }
     do {
       let wake = try firer.wake(task: task) { [unowned self] in self.pingWatchdog() }
       if wake.report.stopped {

@@ -9,10 +9,16 @@ import NotifyCore
 public protocol FiringLoopCompanion: AnyObject {
   /// Starts on `loop`'s thread, before its first wake-up.
   func start(on loop: FiringLoopHandle) throws(NotifyError)
+  /// Before a wake-up of the firer.
+  func firerWillWake(now: Date)
   /// After a wake-up of the firer, with what it returned.
   func firerWoke(_ wake: Firer.Wake, now: Date)
   /// The loop is stopping (its thread, after its last wake-up).
   func stop()
+}
+
+extension FiringLoopCompanion {
+  public func firerWillWake(now: Date) {}
 }
 
 /// What a companion gets of the loop: its sd-event loop for sources of its own, and a way

@@ -13,7 +13,7 @@ import Foundation
 ///
 /// ```swift
 /// var guard = SleepGuard()
-/// guard.work(inHand: true)          // .takeInhibitor: ask logind, report taken() or refused()
+/// guard.workComing()               // .takeInhibitor(wait: true): ask, report taken() or refused()
 /// guard.taken()                     // .none: held
 /// guard.preparing(.sleep)           // .none: the work in hand finishes first
 /// guard.work(inHand: false)         // .releaseInhibitor: the suspend goes on
@@ -28,8 +28,9 @@ public struct SleepGuard: Hashable, Sendable {
   /// What the adapter carries out.
   public enum Action: Hashable, Sendable {
     /// Ask logind for a delay inhibitor (`Inhibit("sleep:shutdown", ..., "delay")`); report
-    /// with `taken()` or `refused()`.
-    case takeInhibitor
+    /// with `taken()` or `refused()`. With `wait`, before anything else happens (a hand-off
+    /// is about to start: the answer is waited for, briefly); else whenever it comes.
+    case takeInhibitor(wait: Bool)
     /// Close the inhibitor's descriptor: logind may go on.
     case releaseInhibitor
     /// Wake the firer now: what fell due while the machine slept is delivered at once.
@@ -75,14 +76,24 @@ public struct SleepGuard: Hashable, Sendable {
 
   // MARK: - Events
 
+  /// A wake-up of the firer is about to hand something over (its timer came for an instant
+  /// it asked for). Returns `.takeInhibitor(wait: true)` when none is held or asked for,
+  /// else `.none`.
+  public mutating func workComing() -> Action {
+    guard case .idle = state else { return .none }
+    state = .asking(wanted: true)
+    return .takeInhibitor(wait: true)
+  }
+
   /// After a wake-up of the firer: whether it has work in hand (claims not yet handed
-  /// over or recorded). Returns `.takeInhibitor`, `.releaseInhibitor` or `.none`.
+  /// over or recorded). Returns `.takeInhibitor(wait: false)`, `.releaseInhibitor` or
+  /// `.none`.
   public mutating func work(inHand: Bool) -> Action {
     switch state {
     case .idle:
       guard inHand else { return .none }
       state = .asking(wanted: true)
-      return .takeInhibitor
+      return .takeInhibitor(wait: false)
     case .asking:
       state = .asking(wanted: inHand)
       return .none

@@ -36,8 +36,14 @@ final class BusConnection {
   }
 
   /// The system bus (`sd_bus_open_system`: `DBUS_SYSTEM_BUS_ADDRESS` when set, else the
-  /// system's socket), for logind.
-  static func system(description: String) throws(BusFailure) -> BusConnection {
+  /// system's socket), or the bus at `address` standing in for it, for logind.
+  static func system(address: String?, description: String) throws(BusFailure) -> BusConnection {
+    if let address {
+      return BusConnection(
+        adopting: try started(description: description) { bus throws(BusFailure) in
+          try BusFailure.check(sd_bus_set_address(bus, address), "setting the system bus address")
+        })
+    }
     var bus: OpaquePointer? = nil
     try BusFailure.check(sd_bus_open_system(&bus), "connecting to the system bus")
     guard let bus else { throw BusFailure(operation: "connecting to the system bus", code: ENOMEM) }

@@ -37,11 +37,12 @@ public final class Logind {
   /// Called with logind's answer to `inhibit`: true when the inhibitor is held.
   public var onInhibitor: ((Bool) -> Void)?
 
-  /// Connects to the system bus; throws when there is none, or when logind is neither
-  /// running nor activatable on it (a container, a machine without systemd).
-  public init() throws(NotifyError) {
+  /// Connects to the system bus (or the bus at `address`); throws when there is none, or
+  /// when logind is neither running nor activatable on it (a container, a machine without
+  /// systemd).
+  public init(address: String? = nil) throws(NotifyError) {
     do throws(BusFailure) {
-      connection = try BusConnection.system(description: "notify-logind")
+      connection = try BusConnection.system(address: address, description: "notify-logind")
       let owned = try connection.call(
         try Self.nameCall(connection, "NameHasOwner"), timeout: .seconds(2), operation: "asking for logind")
       if try !owned.readBool() {
@@ -110,12 +111,7 @@ public final class Logind {
   /// even before this process reads the answer).
   public func inhibit(why: String) {
     do throws(BusFailure) {
-      let message = try connection.methodCall(
-        destination: Self.busName, path: Self.objectPath, interface: Self.interface, member: "Inhibit")
-      try message.append("sleep:shutdown")
-      try message.append("notify")
-      try message.append(why)
-      try message.append("delay")
+      let message = try inhibitCall(why: why)
       var slot: OpaquePointer?
       try BusFailure.check(
         sd_bus_call_async(
@@ -132,6 +128,37 @@ public final class Logind {
     }
   }
 
+  /// Asks logind for a delay inhibitor and waits for the answer, at most `timeout` (a
+  /// hand-off is about to start). Returns whether it is held.
+  public func inhibitNow(why: String, timeout: Duration = .milliseconds(250)) -> Bool {
+    do throws(BusFailure) {
+      let reply = try connection.call(try inhibitCall(why: why), timeout: timeout, operation: "calling Inhibit")
+      return keep(reply.handle)
+    } catch {
+      return false
+    }
+  }
+
+  private func inhibitCall(why: String) throws(BusFailure) -> BusMessage {
+    let message = try connection.methodCall(
+      destination: Self.busName, path: Self.objectPath, interface: Self.interface, member: "Inhibit")
+    try message.append("sleep:shutdown")
+    try message.append("notify")
+    try message.append(why)
+    try message.append("delay")
+    return message
+  }
+
+  /// Keeps a copy of the descriptor `reply` carries (the message owns its own); whether
+  /// one was there.
+  private func keep(_ reply: OpaquePointer) -> Bool {
+    var fd: Int32 = -1
+    guard sd_bus_message_read_basic(reply, BusMessage.code("h"), &fd) > 0, fd >= 0 else { return false }
+    release()
+    inhibitor = fcntl(fd, F_DUPFD_CLOEXEC, 3)
+    return inhibitor >= 0
+  }
+
   /// Closes the inhibitor's descriptor: logind goes on with what it waits for.
   public func release() {
     if inhibitor >= 0 { close(inhibitor) }
@@ -145,15 +172,7 @@ public final class Logind {
       onInhibitor?(false)
       return
     }
-    var fd: Int32 = -1
-    // The descriptor belongs to the message: keep a copy of our own.
-    guard sd_bus_message_read_basic(reply, BusMessage.code("h"), &fd) > 0, fd >= 0 else {
-      onInhibitor?(false)
-      return
-    }
-    release()
-    inhibitor = fcntl(fd, F_DUPFD_CLOEXEC, 3)
-    onInhibitor?(inhibitor >= 0)
+    onInhibitor?(keep(reply))
   }
 
   private func announced(_ message: BusMessage) {
