@@ -59,6 +59,13 @@ public final class LogindMock {
     public var who: String
     public var why: String
     public var mode: String
+
+    public init(what: String, who: String, why: String, mode: String) {
+      self.what = what
+      self.who = who
+      self.why = why
+      self.mode = mode
+    }
   }
 
   /// The inhibitors held now.
