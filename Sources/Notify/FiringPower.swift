@@ -22,8 +22,10 @@ package struct FiringPower {
   /// The loop's companions.
   package var companions: [any FiringLoopCompanion]
 
-  /// Probes this process and makes the companions: the alarm timer where the process can
-  /// hold one; logind's watch always (it is off by itself where there is no logind).
+  /// Probes this process and makes the companions: the alarm timer where the process may
+  /// hold one (also without a wake alarm in the machine, where it runs as an ordinary
+  /// timer and the status says so); logind's watch always (it is off by itself where there
+  /// is no logind).
   package static func make() -> FiringPower {
     let logger = NotifyLogging.logger("notify.power")
     let facts = WakeProbe.facts()

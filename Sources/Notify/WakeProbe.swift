@@ -22,7 +22,7 @@ package enum WakeProbe {
       manager = hasCapability(fields(ofStatus: "/proc/\(pid)/status")["CapPrm"])
     }
     return WakeFacts(
-      alarmClock: WakeAlarmKeeper.probe(),
+      alarmClock: WakeAlarmKeeper.probe(), wakeClock: WakeAlarmKeeper.wakeClockPresent(),
       hasCapability: hasCapability(status["CapEff"]) ?? false,
       noNewPrivileges: status["NoNewPrivs"] == "1",
       unit: environment["INVOCATION_ID"] == nil ? nil : unitName(),

@@ -23,7 +23,8 @@ struct StatusCommand: ParsableCommand {
       {"running", "pid", "deliveringTo": "desktop", "stdout" or null} ({"running": false} \
       when none runs); "claims" {"alive", "dead"}; "server" {"name", "vendor", "version", \
       "specVersion", "capabilities"} or null; "wake" {"firer": "daemon", "fire-due" or null, \
-      "canWake", "route": "alarm-timer", "user-timer" or null, "reason", "fix", "pending", "lead", \
+      "canWake", "allowed", "wakeClock", "route": "alarm-timer", "user-timer" or null, "reason", "fix", \
+      "pending", "lead", \
       "nextAlarm"}; "sounds" {"serverPlays", "playerNote"}; \
       "zone" {"name", "from", "folder"}; "units" {"notify.service", "notify-fire.timer": \
       each {"installed", "enabled"}}; "app"; "settings" (as notify settings --json); \
@@ -236,11 +237,15 @@ struct StatusCommand: ParsableCommand {
     }
     let verdict = WakeDiagnosis.verdict(firer)
     var line: String
+    let can = verdict.ability.wakeClock ? "can" : "may"
     switch verdict.ability.route {
-    case .alarmTimer?: line = "wake: \(who) can wake the machine (an alarm timer of its own, CAP_WAKE_ALARM)"
-    case .userTimer?: line = "wake: \(who) can wake the machine (through your user manager's timers)"
+    case .alarmTimer?: line = "wake: \(who) \(can) wake the machine (an alarm timer of its own, CAP_WAKE_ALARM)"
+    case .userTimer?: line = "wake: \(who) \(can) wake the machine (through your user manager's timers)"
     case nil:
       line = "wake: \(who) cannot wake the machine: \(Output.safe(verdict.ability.reason ?? "unknown"))"
+    }
+    if verdict.ability.route != nil, !verdict.ability.wakeClock {
+      line += ", but \(Output.safe(verdict.ability.reason ?? ""))"
     }
     if let fix = verdict.fix { line += "; to allow it: \(Output.safe(fix))" }
     let count = facts.pendingWake
@@ -260,6 +265,8 @@ struct StatusCommand: ParsableCommand {
     return .object([
       "firer": facts.firerWake == nil ? .null : .string(daemon ? "daemon" : "fire-due"),
       "canWake": .bool(verdict?.ability.canWake ?? false),
+      "allowed": .bool(verdict?.ability.route != nil),
+      "wakeClock": .bool(verdict?.ability.wakeClock ?? false),
       "route": verdict?.ability.route.map { .string($0.rawValue) } ?? .null,
       "reason": verdict?.ability.reason.map { .string($0) } ?? .null,
       "fix": verdict?.fix.map { .string($0) } ?? .null,

@@ -90,6 +90,15 @@ final class WakeAlarm {
     return .works
   }
 
+  /// Whether the machine has a wake alarm: `clock_gettime(CLOCK_REALTIME_ALARM)` answers
+  /// `EINVAL` without a real-time clock with an alarm (the kernel's `alarmtimer` has no RTC
+  /// device: most virtual machines). A timerfd on the clock is made all the same there,
+  /// and runs as an ordinary timer.
+  static func wakeClockPresent() -> Bool {
+    var now = timespec()
+    return clock_gettime(CLOCK_REALTIME_ALARM, &now) == 0
+  }
+
   private static func refusal(_ code: Int32) -> Refusal {
     code == EPERM || code == EACCES ? .denied : .unsupported(code)
   }

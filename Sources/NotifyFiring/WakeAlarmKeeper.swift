@@ -52,4 +52,7 @@ public final class WakeAlarmKeeper: FiringLoopCompanion {
 extension WakeAlarmKeeper {
   /// Whether this process can create an alarm timer (`WakeFacts.alarmClock`).
   public static func probe() -> WakeFacts.AlarmClock { WakeAlarm.probe() }
+
+  /// Whether the machine has a wake alarm (`WakeFacts.wakeClock`).
+  public static func wakeClockPresent() -> Bool { WakeAlarm.wakeClockPresent() }
 }

@@ -37,6 +37,10 @@ struct WakeDiagnosisTests {
       name: "run by hand with no_new_privs", facts: WakeFacts(alarmClock: .denied, noNewPrivileges: true),
       route: nil, reason: "no_new_privs", fix: "notify.service"),
     Case(
+      name: "allowed, but no wake alarm in this machine (a virtual machine)",
+      facts: WakeFacts(alarmClock: .works, wakeClock: false, hasCapability: true), route: .alarmTimer,
+      reason: "no real-time clock with an alarm"),
+    Case(
       name: "a file capability that did not take", facts: WakeFacts(alarmClock: .denied, programHasFileCapability: true),
       route: nil, reason: "nosuid"),
   ]
@@ -47,7 +51,10 @@ struct WakeDiagnosisTests {
     #expect(verdict.ability.route == c.route)
     if let reason = c.reason { #expect(verdict.ability.reason?.contains(reason) == true, "\(verdict)") }
     if let fix = c.fix { #expect(verdict.fix?.contains(fix) == true, "\(verdict)") }
-    if c.route == .alarmTimer { #expect(verdict.fix == nil && verdict.ability.reason == nil) }
+    if c.route == .alarmTimer, c.facts.wakeClock == true {
+      #expect(verdict.fix == nil && verdict.ability.reason == nil && verdict.ability.canWake)
+    }
+    if c.facts.wakeClock == false { #expect(!verdict.ability.canWake && verdict.ability.historyName == "none") }
   }
 
   @Test("the facts survive the store's JSON")

@@ -17,24 +17,28 @@ public enum WakeRoute: String, Hashable, Sendable, CaseIterable {
 /// What a firer can do to wake the machine, as history's `detail.wake` and `notify status`
 /// name it: a route, or `none` with why.
 public struct WakeAbility: Hashable, Sendable {
-  /// How it wakes the machine; nil when it cannot.
+  /// How it is allowed to hold a waking timer; nil when it is not.
   public var route: WakeRoute?
+  /// Whether the machine has a wake alarm (a real-time clock with an alarm): without one,
+  /// an allowed timer runs as an ordinary one and wakes nothing (most virtual machines).
+  public var wakeClock: Bool
   /// Why it cannot (or, with a route, what would be better), in words; nil when nothing
   /// stands in the way.
   public var reason: String?
 
   /// Creates an ability.
-  public init(route: WakeRoute?, reason: String? = nil) {
+  public init(route: WakeRoute?, wakeClock: Bool = true, reason: String? = nil) {
     self.route = route
+    self.wakeClock = wakeClock
     self.reason = reason
   }
 
   /// Nothing known yet (a firer that has not looked).
   public static let unknown = WakeAbility(route: nil, reason: "not looked at")
 
-  /// Whether the machine can be woken at all.
-  public var canWake: Bool { route != nil }
+  /// Whether the machine can be woken: a route, and a wake alarm to wake it.
+  public var canWake: Bool { route != nil && wakeClock }
 
   /// History's `detail.wake`: `alarm-timer`, `user-timer` or `none`.
-  public var historyName: String { route?.rawValue ?? "none" }
+  public var historyName: String { canWake ? route!.rawValue : "none" }
 }

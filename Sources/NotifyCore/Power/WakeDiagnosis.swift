@@ -18,8 +18,25 @@ public enum WakeDiagnosis {
   /// anything runs with sudo).
   public static let allowCommand = "scripts/install.sh --allow-wake"
 
-  /// The verdict for `facts`.
+  /// Why an allowed timer wakes nothing here.
+  static let noWakeClock =
+    "this machine has no wake alarm (no real-time clock with an alarm: /sys/class/rtc, as in most virtual machines), so no timer can wake it"
+
+  /// The verdict for `facts`: the route the firer may hold a waking timer by (or why it
+  /// may not, and the one command that allows it), and whether the machine has a wake alarm
+  /// to be woken by it.
   public static func verdict(_ facts: WakeFacts) -> Verdict {
+    var verdict = permission(facts)
+    if verdict.ability.route != nil, facts.wakeClock == false {
+      verdict.ability.wakeClock = false
+      verdict.ability.reason = noWakeClock
+      verdict.fix = nil
+    }
+    return verdict
+  }
+
+  /// The route by permission alone.
+  static func permission(_ facts: WakeFacts) -> Verdict {
     switch facts.alarmClock {
     case .works:
       return Verdict(ability: WakeAbility(route: .alarmTimer), fix: nil)

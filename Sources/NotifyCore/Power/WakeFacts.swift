@@ -19,6 +19,9 @@ public struct WakeFacts: Hashable, Sendable {
 
   /// The alarm clock's answer.
   public var alarmClock: AlarmClock
+  /// Whether the machine has a wake alarm: `clock_gettime(CLOCK_REALTIME_ALARM)` answers
+  /// only where a real-time clock with an alarm is (`/sys/class/rtc`); nil when unknown.
+  public var wakeClock: Bool?
   /// Whether `CAP_WAKE_ALARM` is in the process's effective set.
   public var hasCapability: Bool
   /// Whether `no_new_privs` is set (systemd sets it for a user unit's hardening): a file
@@ -37,10 +40,11 @@ public struct WakeFacts: Hashable, Sendable {
 
   /// Creates the facts.
   public init(
-    alarmClock: AlarmClock, hasCapability: Bool = false, noNewPrivileges: Bool = false, unit: String? = nil,
+    alarmClock: AlarmClock, wakeClock: Bool? = true, hasCapability: Bool = false, noNewPrivileges: Bool = false, unit: String? = nil,
     managerHasCapability: Bool? = nil, program: String = "notify", programHasFileCapability: Bool = false
   ) {
     self.alarmClock = alarmClock
+    self.wakeClock = wakeClock
     self.hasCapability = hasCapability
     self.noNewPrivileges = noNewPrivileges
     self.unit = unit
@@ -57,6 +61,7 @@ public struct WakeFacts: Hashable, Sendable {
       "programHasFileCapability": .bool(programHasFileCapability),
     ]
     members["unit"] = unit.map(JSONValue.string) ?? .null
+    members["wakeClock"] = wakeClock.map(JSONValue.bool) ?? .null
     members["managerHasCapability"] = managerHasCapability.map(JSONValue.bool) ?? .null
     return .object(members)
   }
@@ -75,7 +80,7 @@ public struct WakeFacts: Hashable, Sendable {
     var unit: String?
     if case .string(let name)? = members["unit"] { unit = name }
     self.init(
-      alarmClock: alarmClock, hasCapability: flag("hasCapability") ?? false,
+      alarmClock: alarmClock, wakeClock: flag("wakeClock"), hasCapability: flag("hasCapability") ?? false,
       noNewPrivileges: flag("noNewPrivileges") ?? false, unit: unit,
       managerHasCapability: flag("managerHasCapability"), program: program,
       programHasFileCapability: flag("programHasFileCapability") ?? false)
