@@ -67,7 +67,7 @@ extension LocalNotificationCenter {
         logger: NotifyLogging.logger("notify.firing"), attached: sinks.attachable, owner: firer.owner)
       // The app's waking notifications wake the machine where the app may (its own
       // alarm timer), and a suspend waits for its hand-offs.
-      let power = FiringPower.make()
+      let power = FiringPower.make(storePath: path)
       firer.firer.wakeAbility = power.ability
       loop.companions = power.companions
       return loop

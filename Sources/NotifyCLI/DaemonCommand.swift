@@ -119,7 +119,7 @@ struct DaemonCommand: ParsableCommand {
       }
     }
     // Sleep, wake and power: the wake-capable timer and logind's sleep and shutdown.
-    let power = FiringPower.make()
+    let power = FiringPower.make(storePath: store.path)
     firer.wakeAbility = power.ability
     loop.companions = power.companions
     // Online for every app, so that `notify status` can say a daemon runs, where its

@@ -51,6 +51,10 @@ struct FireDueCommand: ParsableCommand {
       store: store, sink: sinks.sink, identity: .current,
       logger: Logger(label: "notify.firing"), options: .init(clickReach: sinks.clickReach))
     firer.isStopRequested = { StopSignals.pending() != nil }
+    // What it may do to wake the machine (recorded for status), and the user manager's
+    // waking timer for the next waking notification where it may hold one.
+    let wake = FiringPower.fireDue(store: store)
+    firer.wakeAbility = wake.ability
     let summary = try FireDue.run(
       firer: firer, budget: budget, dueCount: { now in try store.dueCount(now: now) },
       onOverrun: {
@@ -61,6 +65,7 @@ struct FireDueCommand: ParsableCommand {
       })
     // Attachment copies no notification uses any more (a last delivery, a closed bubble).
     store.sweepAttachments()
+    FiringPower.keepUserTimer(store: store, ability: wake.ability, now: Date())
     if let fault = summary.sinkFault {
       sinks.leaveShownBubbles()
       Output.error(

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NotifyCore
 import NotifyTestSupport
 import Testing
 
@@ -73,5 +74,86 @@ struct UserSessionWakeTests {
         TimerDescriptor.armedAlarms(of: second).contains { abs($0.remaining - (3600 - 60)) < 30 }
       }, "\(TimerDescriptor.of(second))")
     print("user session wake: before: \(before.line)\nuser session wake: after: \(after.line)")
+  }
+}
+
+/// Whether the machine has a wake alarm (a real-time clock with an alarm): systemd refuses
+/// a `WakeSystem=` timer without one (`Failed to enter waiting state: Operation not
+/// supported`), as in most virtual machines.
+let wakeClockUnavailable: String? =
+  FileManager.default.fileExists(atPath: "/sys/class/rtc/rtc0/wakealarm")
+  ? nil
+  : "no real-time clock with an alarm here (/sys/class/rtc/rtc0/wakealarm): systemd refuses WakeSystem= timers (EOPNOTSUPP), so the user-timer route cannot be seen armed"
+
+@Suite(
+  "A real session: fire-due's waking timer in the user manager", .needsUserManager, .ownThreads,
+  .enabled(if: wakeClockUnavailable == nil, Comment(rawValue: wakeClockUnavailable ?? "")))
+struct UserTimerWakeTests {
+  @Test("fire-due leaves a WakeSystem timer in the user manager armed for the earliest waking notification less the lead")
+  func fireDueArmsTheManager() throws {
+    // Given a user manager with CAP_WAKE_ALARM (systemd 254 and later), notify installed,
+    // no daemon, and a notification that asks to wake the machine in an hour
+    let (manager, folder) = try UserManagerTests.installed()
+    try manager.grant("wake_alarm")
+    try manager.relogin()
+    #expect(try manager.notify("schedule", "--in", "1h", "--wake", "--id", "alarm", "--title", "x").status == 0)
+    // When the fire-due timer's run ends
+    #expect(try manager.systemctl("start", "notify-fire.service").status == 0)
+    // Then the manager holds a waking timer for it, one lead ahead, that runs fire-due
+    let managerPID = try #require(pid_t(try String(contentsOfFile: folder.file("user-manager/manager.pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+    #expect(
+      waitUntil(timeout: 30, interval: 0.1) {
+        TimerDescriptor.armedAlarms(of: managerPID).contains { abs($0.remaining - (3600 - 60)) < 30 }
+      }, "\(TimerDescriptor.of(managerPID))")
+    let timers = try manager.systemctl("list-timers", "--all", "--no-legend")
+    #expect(timers.stdout.contains("notify-wake-"), "\(timers.stdout)")
+    // And status says the last fire-due run can wake the machine through the manager's timers
+    let status = try manager.notify("status")
+    #expect(status.stdout.contains("can wake the machine (through your user manager's timers)"), "\(status.stdout)")
+    // When the notification is cancelled and fire-due runs again, the timer goes
+    #expect(try manager.notify("cancel", "alarm").status == 0)
+    #expect(try manager.systemctl("start", "notify-fire.service").status == 0)
+    #expect(waitUntil(timeout: 30, interval: 0.1) { TimerDescriptor.armedAlarms(of: managerPID).isEmpty })
+  }
+}
+
+@Suite("A real session: the waking timer fire-due asks the user manager for", .needsUserManager, .ownThreads)
+struct UserTimerUnitTests {
+  @Test("a transient WakeSystem timer for the earliest waking notification less the lead, running fire-due; gone when none is left")
+  func transientTimer() throws {
+    // Given a user manager with CAP_WAKE_ALARM (systemd 254 and later; here the fixture's
+    // grant and a new login), notify installed, no daemon, and a waking notification in an
+    // hour. Without a real-time clock alarm systemd cannot arm the timer, so the test takes
+    // one as there (NOTIFY_WAKE_CLOCK) to see the unit fire-due asks for.
+    let (manager, _) = try UserManagerTests.installed()
+    try manager.grant("wake_alarm")
+    try manager.relogin()
+    #expect(try manager.systemctl("set-environment", "NOTIFY_WAKE_CLOCK=present").status == 0)
+    let due = Date() + 3600
+    let at = RFC3339.string(from: Date(timeIntervalSince1970: due.timeIntervalSince1970.rounded(.down)))
+    #expect(try manager.notify("schedule", "--at", at, "--wake", "--id", "alarm", "--title", "x").status == 0)
+    // When the fire-due timer's run ends
+    #expect(try manager.systemctl("start", "notify-fire.service").status == 0)
+    // Then the manager has a transient timer that wakes the system a lead ahead, and runs
+    // fire-due on the same store
+    let units = try manager.systemctl("list-units", "--all", "--plain", "--no-legend", "notify-wake-*.timer")
+    let name = try #require(
+      units.stdout.split(whereSeparator: \.isWhitespace).first { $0.hasSuffix(".timer") }.map(String.init),
+      "\(units.stdout)")
+    let timer = try manager.properties(["WakeSystem", "TimersCalendar", "Triggers"], of: name)
+    #expect(timer["WakeSystem"] == "yes", "\(timer)")
+    let wakeAt = Date(timeIntervalSince1970: due.timeIntervalSince1970.rounded(.down) - 60)
+    let calendar = RFC3339.string(from: wakeAt).replacingOccurrences(of: "T", with: " ")
+      .replacingOccurrences(of: "Z", with: "")
+    #expect(timer["TimersCalendar"]?.contains(calendar) == true, "\(timer) \(calendar)")
+    let service = try #require(timer["Triggers"])
+    let exec = try manager.property("ExecStart", of: service)
+    #expect(exec.contains("fire-due") && exec.contains(".local/state/notify/notify.db"), "\(exec)")
+    // When the notification is cancelled and fire-due runs again
+    #expect(try manager.notify("cancel", "alarm").status == 0)
+    #expect(try manager.systemctl("start", "notify-fire.service").status == 0)
+    // Then the timer is gone
+    let left = try manager.systemctl("list-units", "--all", "--plain", "--no-legend", "notify-wake-*.timer")
+    #expect(!left.stdout.contains("notify-wake-"), "\(left.stdout)")
   }
 }

@@ -46,7 +46,7 @@ public enum WakeDiagnosis {
           route: nil,
           reason: "this machine has no wake alarm: the kernel offers no CLOCK_REALTIME_ALARM (no real-time clock with an alarm)"
         ), fix: nil)
-    case .denied, .unknown:
+    case .denied, .unknown, .exits:
       break
     }
     if facts.managerHasCapability == true {
@@ -62,6 +62,16 @@ public enum WakeDiagnosis {
           ? nil : "\(allowCommand) (adds AmbientCapabilities=CAP_WAKE_ALARM to \(facts.unit!))")
     }
     let program = facts.program
+    if facts.alarmClock == .exits {
+      return Verdict(
+        ability: WakeAbility(
+          route: nil,
+          reason:
+            "fire-due exits after its run, so only your user manager's timers could wake the machine for it, and no user manager with CAP_WAKE_ALARM was found"
+        ),
+        fix:
+          "systemctl --user enable --now notify.service (the daemon holds the timer), then \(allowCommand)")
+    }
     if let unit = facts.unit {
       let manager =
         facts.managerHasCapability == false

@@ -13,6 +13,9 @@ public struct WakeFacts: Hashable, Sendable {
     case denied
     /// `EINVAL`, `EOPNOTSUPP`, `ENODEV`: the kernel has no wake alarm here (no RTC alarm).
     case unsupported
+    /// It made one, but the firer exits after its run (`notify fire-due`): a timer of its
+    /// own would close with it.
+    case exits
     /// Not tried.
     case unknown
   }
