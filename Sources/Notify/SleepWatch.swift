@@ -34,7 +34,8 @@ package final class SleepWatch: FiringLoopCompanion {
       logind = try Logind(address: systemBus)
     } catch {
       throw NotifyError(
-        .unavailable, "sleep and shutdown are not followed (\(error.problemText.rendered(\.apiName)))", fix: nil)
+        .unavailable, "sleep and shutdown are not followed (\(error.problemText.rendered(\.apiName)))",
+        fix: nil)
     }
     logind.onAnnouncement = { [unowned self] announcement in self.heard(announcement) }
     logind.onInhibitor = { [unowned self] taken in

@@ -1,5 +1,5 @@
-import Foundation
 import CSystemd
+import Foundation
 import Glibc
 import NotifyCore
 import NotifyFiring
@@ -14,7 +14,8 @@ package enum WakeProbe {
   static let capabilityBit = 35
 
   /// The facts of this process; `environment` is where `MANAGERPID` and `INVOCATION_ID` are.
-  package static func facts(environment: [String: String] = ProcessInfo.processInfo.environment) -> WakeFacts {
+  package static func facts(environment: [String: String] = ProcessInfo.processInfo.environment) -> WakeFacts
+  {
     let status = fields(ofStatus: "/proc/self/status")
     let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "notify"
     var manager: Bool?

@@ -239,7 +239,8 @@ struct StatusCommand: ParsableCommand {
     var line: String
     let can = verdict.ability.wakeClock ? "can" : "may"
     switch verdict.ability.route {
-    case .alarmTimer?: line = "wake: \(who) \(can) wake the machine (an alarm timer of its own, CAP_WAKE_ALARM)"
+    case .alarmTimer?:
+      line = "wake: \(who) \(can) wake the machine (an alarm timer of its own, CAP_WAKE_ALARM)"
     case .userTimer?: line = "wake: \(who) \(can) wake the machine (through your user manager's timers)"
     case nil:
       line = "wake: \(who) cannot wake the machine: \(Output.safe(verdict.ability.reason ?? "unknown"))"

@@ -236,9 +236,12 @@ public final class Firer {
     missedInWake = []
     guard missed.count >= MissedSummary.threshold, !isStopRequested() else { return }
     let now = clock.now()
-    for summary in MissedSummary.plan(missed, at: now, makeID: { _ in
-      "missed-" + String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
-    }) {
+    for summary in MissedSummary.plan(
+      missed, at: now,
+      makeID: { _ in
+        "missed-" + String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
+      })
+    {
       do {
         _ = try present(summary)
         logger.info(
@@ -246,7 +249,8 @@ public final class Firer {
           metadata: [LogKey.app: "\(summary.app)", LogKey.id: "\(summary.id)"])
       } catch {
         logger.warning(
-          "could not show the summary of missed notifications: \(error)", metadata: [LogKey.app: "\(summary.app)"])
+          "could not show the summary of missed notifications: \(error)",
+          metadata: [LogKey.app: "\(summary.app)"])
       }
     }
   }

@@ -64,7 +64,8 @@ extension SQLiteStore {
   static func earliestWake(app: String?, in db: Database) throws -> WakePlanner.Due? {
     guard
       try Int.fetchOne(
-        db.cachedStatement(sql: "SELECT 1 FROM notification WHERE wake = 1 AND next_fire_at IS NOT NULL LIMIT 1")
+        db.cachedStatement(
+          sql: "SELECT 1 FROM notification WHERE wake = 1 AND next_fire_at IS NOT NULL LIMIT 1")
       ) != nil
     else { return nil }
     let allowed =

@@ -36,7 +36,8 @@ extension SQLiteStore {
   public func enter(_ presence: AppPresence, at now: Date) throws(NotifyError) {
     try write { db in
       try db.execute(
-        sql: "INSERT OR REPLACE INTO presence (app, owner, fires, since, sink, wake) VALUES (?, ?, ?, ?, ?, ?)",
+        sql:
+          "INSERT OR REPLACE INTO presence (app, owner, fires, since, sink, wake) VALUES (?, ?, ?, ?, ?, ?)",
         arguments: [
           presence.app, presence.owner.description, presence.fires ? 1 : 0, Millis.from(now), presence.sink,
           presence.wake.map { $0.jsonValue.compactText },
@@ -82,8 +83,10 @@ extension SQLiteStore {
   /// What the last `fire-due` run found it can do to wake the machine; nil when none told.
   public func fireDueWakeFacts() throws(NotifyError) -> WakeFacts? {
     try read { db in
-      try String.fetchOne(db, sql: "SELECT value FROM preference WHERE key = ?", arguments: [Self.fireDueWakeKey])
-        .flatMap { WakeFacts(json: try? JSONValue.parse($0)) }
+      try String.fetchOne(
+        db, sql: "SELECT value FROM preference WHERE key = ?", arguments: [Self.fireDueWakeKey]
+      )
+      .flatMap { WakeFacts(json: try? JSONValue.parse($0)) }
     }
   }
 
@@ -120,7 +123,8 @@ extension SQLiteStore {
   static func presences(app: String?, in db: Database) throws -> [AppPresence] {
     let filter = app == nil ? "" : "WHERE app = ?"
     let rows = try Row.fetchAll(
-      db.cachedStatement(sql: "SELECT app, owner, fires, sink, wake FROM presence \(filter) ORDER BY since, owner"),
+      db.cachedStatement(
+        sql: "SELECT app, owner, fires, sink, wake FROM presence \(filter) ORDER BY since, owner"),
       arguments: app.map { [$0] } ?? [])
     return rows.compactMap { row in
       guard let owner = FirerIdentity(row["owner"] as String), owner.isAlive else { return nil }

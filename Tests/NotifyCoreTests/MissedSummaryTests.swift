@@ -10,11 +10,13 @@ struct MissedSummaryTests {
 
   func missed(_ id: String, app: String = "a", lateBy: TimeInterval, title: String? = nil) -> HistoryEvent {
     HistoryEvent(
-      at: now, app: app, notificationID: id, kind: .missed, reason: MissedSummary.expiredReason, occurrence: 1,
+      at: now, app: app, notificationID: id, kind: .missed, reason: MissedSummary.expiredReason,
+      occurrence: 1,
       fireDate: now - lateBy, late: true, detail: title.map { ["title": .string($0)] } ?? [:])
   }
 
-  @Test("one summary per app that missed several, newest first with how late; none for an app that missed one")
+  @Test(
+    "one summary per app that missed several, newest first with how late; none for an app that missed one")
   func plan() throws {
     let summaries = MissedSummary.plan(
       [
@@ -30,7 +32,9 @@ struct MissedSummaryTests {
     try Validator.notification(summary)
   }
 
-  @Test("how late, as a person reads it", arguments: [(45.0, "45 s"), (720, "12 min"), (11_100, "3 h 5 min"), (172_800, "2 days")])
+  @Test(
+    "how late, as a person reads it",
+    arguments: [(45.0, "45 s"), (720, "12 min"), (11_100, "3 h 5 min"), (172_800, "2 days")])
   func lateText(seconds: Double, text: String) {
     #expect(MissedSummary.lateText(seconds) == text)
   }

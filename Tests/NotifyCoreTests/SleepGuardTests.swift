@@ -8,59 +8,61 @@ import Testing
 struct SleepGuardTests {
   @Test("a hand-off its timer came for takes the inhibitor first and lets it go once nothing is in hand")
   func aroundHandOff() {
-    var guard_ = SleepGuard()
+    var sleepGuard = SleepGuard()
     // Given the timer came for a hand-off
-    #expect(guard_.workComing() == .takeInhibitor(wait: true))
-    #expect(guard_.taken() == .none)
-    #expect(guard_.inhibits)
+    #expect(sleepGuard.workComing() == .takeInhibitor(wait: true))
+    #expect(sleepGuard.taken() == .none)
+    #expect(sleepGuard.inhibits)
     // When the wake-up left claims in hand, then none
-    #expect(guard_.work(inHand: true) == .none)
-    #expect(guard_.work(inHand: false) == .releaseInhibitor)
-    #expect(!guard_.inhibits)
+    #expect(sleepGuard.work(inHand: true) == .none)
+    #expect(sleepGuard.work(inHand: false) == .releaseInhibitor)
+    #expect(!sleepGuard.inhibits)
     // And with nothing in hand, nothing happens
-    #expect(guard_.work(inHand: false) == .none)
+    #expect(sleepGuard.work(inHand: false) == .none)
   }
 
-  @Test("claims left in hand ask for one without waiting; work that ended before the answer lets it go as it comes")
+  @Test(
+    "claims left in hand ask for one without waiting; work that ended before the answer lets it go as it comes"
+  )
   func lateAnswer() {
-    var guard_ = SleepGuard()
-    #expect(guard_.work(inHand: true) == .takeInhibitor(wait: false))
+    var sleepGuard = SleepGuard()
+    #expect(sleepGuard.work(inHand: true) == .takeInhibitor(wait: false))
     // (asked for already: no second request)
-    #expect(guard_.workComing() == .none)
-    #expect(guard_.work(inHand: false) == .none)
-    #expect(guard_.taken() == .releaseInhibitor)
-    #expect(!guard_.inhibits)
+    #expect(sleepGuard.workComing() == .none)
+    #expect(sleepGuard.work(inHand: false) == .none)
+    #expect(sleepGuard.taken() == .releaseInhibitor)
+    #expect(!sleepGuard.inhibits)
   }
 
   @Test("a refused inhibitor leaves the work going on without one")
   func refused() {
-    var guard_ = SleepGuard()
-    #expect(guard_.workComing() == .takeInhibitor(wait: true))
-    #expect(guard_.refused() == .none)
-    #expect(!guard_.inhibits)
-    #expect(guard_.work(inHand: true) == .takeInhibitor(wait: false))
+    var sleepGuard = SleepGuard()
+    #expect(sleepGuard.workComing() == .takeInhibitor(wait: true))
+    #expect(sleepGuard.refused() == .none)
+    #expect(!sleepGuard.inhibits)
+    #expect(sleepGuard.work(inHand: true) == .takeInhibitor(wait: false))
   }
 
   @Test(
     "a sleep announced during a hand-off waits for it: released when the work ends, none taken until resume, then a look",
     arguments: [SleepGuard.Transition.sleep, .shutdown])
   func announcedDuringWork(transition: SleepGuard.Transition) {
-    var guard_ = SleepGuard()
-    _ = guard_.workComing()
-    _ = guard_.taken()
+    var sleepGuard = SleepGuard()
+    _ = sleepGuard.workComing()
+    _ = sleepGuard.taken()
     // When logind announces it while the hand-off is in flight
-    #expect(guard_.preparing(transition) == .none)
-    #expect(guard_.inhibits && guard_.isGoing)
+    #expect(sleepGuard.preparing(transition) == .none)
+    #expect(sleepGuard.inhibits && sleepGuard.isGoing)
     // Then the inhibitor goes once the work ends, and no new one is asked for meanwhile
-    #expect(guard_.work(inHand: false) == .releaseInhibitor)
-    #expect(guard_.workComing() == .none)
-    #expect(guard_.work(inHand: true) == .none)
-    #expect(!guard_.inhibits)
+    #expect(sleepGuard.work(inHand: false) == .releaseInhibitor)
+    #expect(sleepGuard.workComing() == .none)
+    #expect(sleepGuard.work(inHand: true) == .none)
+    #expect(!sleepGuard.inhibits)
     // When the machine resumes (or the shutdown is called off), the firer looks at once
-    #expect(guard_.resumed(transition) == .lookAgain)
-    #expect(!guard_.isGoing)
+    #expect(sleepGuard.resumed(transition) == .lookAgain)
+    #expect(!sleepGuard.isGoing)
     // And the next hand-off takes one again
-    #expect(guard_.workComing() == .takeInhibitor(wait: true))
+    #expect(sleepGuard.workComing() == .takeInhibitor(wait: true))
   }
 
   @Test("an answer that comes after the announcement is kept while work is in hand, else let go")
@@ -79,8 +81,8 @@ struct SleepGuardTests {
 
   @Test("a resume heard without its announcement (started while asleep) still looks again")
   func resumeAlone() {
-    var guard_ = SleepGuard()
-    #expect(guard_.resumed(.sleep) == .lookAgain)
-    #expect(guard_.workComing() == .takeInhibitor(wait: true))
+    var sleepGuard = SleepGuard()
+    #expect(sleepGuard.resumed(.sleep) == .lookAgain)
+    #expect(sleepGuard.workComing() == .takeInhibitor(wait: true))
   }
 }

@@ -16,21 +16,26 @@ struct WakeDiagnosisTests {
   }
 
   static let cases: [Case] = [
-    Case(name: "an alarm timer of its own", facts: WakeFacts(alarmClock: .works, hasCapability: true), route: .alarmTimer),
+    Case(
+      name: "an alarm timer of its own", facts: WakeFacts(alarmClock: .works, hasCapability: true),
+      route: .alarmTimer),
     Case(
       name: "no wake alarm in this kernel", facts: WakeFacts(alarmClock: .unsupported), route: nil,
       reason: "no wake alarm"),
     Case(
       name: "the unit lacks it, the manager has it (systemd 254+)",
-      facts: WakeFacts(alarmClock: .denied, noNewPrivileges: true, unit: "notify.service", managerHasCapability: true),
-      route: .userTimer, reason: "user manager's timers", fix: "AmbientCapabilities=CAP_WAKE_ALARM to notify.service"),
+      facts: WakeFacts(
+        alarmClock: .denied, noNewPrivileges: true, unit: "notify.service", managerHasCapability: true),
+      route: .userTimer, reason: "user manager's timers",
+      fix: "AmbientCapabilities=CAP_WAKE_ALARM to notify.service"),
     Case(
       name: "the unit lacks it and so does the manager (Debian 12)",
       facts: WakeFacts(
         alarmClock: .denied, noNewPrivileges: true, unit: "notify.service", managerHasCapability: false),
       route: nil, reason: "systemd before 254", fix: "user@.service"),
     Case(
-      name: "run by hand without it", facts: WakeFacts(alarmClock: .denied, program: "/home/u/.local/bin/notify"),
+      name: "run by hand without it",
+      facts: WakeFacts(alarmClock: .denied, program: "/home/u/.local/bin/notify"),
       route: nil, reason: "lacks CAP_WAKE_ALARM",
       fix: "sudo setcap cap_wake_alarm+ep /home/u/.local/bin/notify"),
     Case(
@@ -41,7 +46,8 @@ struct WakeDiagnosisTests {
       facts: WakeFacts(alarmClock: .works, wakeClock: false, hasCapability: true), route: .alarmTimer,
       reason: "no real-time clock with an alarm"),
     Case(
-      name: "a file capability that did not take", facts: WakeFacts(alarmClock: .denied, programHasFileCapability: true),
+      name: "a file capability that did not take",
+      facts: WakeFacts(alarmClock: .denied, programHasFileCapability: true),
       route: nil, reason: "nosuid"),
   ]
 
@@ -54,7 +60,9 @@ struct WakeDiagnosisTests {
     if c.route == .alarmTimer, c.facts.wakeClock == true {
       #expect(verdict.fix == nil && verdict.ability.reason == nil && verdict.ability.canWake)
     }
-    if c.facts.wakeClock == false { #expect(!verdict.ability.canWake && verdict.ability.historyName == "none") }
+    if c.facts.wakeClock == false {
+      #expect(!verdict.ability.canWake && verdict.ability.historyName == "none")
+    }
   }
 
   @Test("the facts survive the store's JSON")
@@ -72,9 +80,11 @@ struct WakeDiagnosisTests {
     var off = allow
     off.wake = false
     #expect(
-      WakeDiagnosis.scheduleWarning(id: "w", app: "a", settings: off, firer: nil)?.contains("--wake on") == true)
+      WakeDiagnosis.scheduleWarning(id: "w", app: "a", settings: off, firer: nil)?.contains("--wake on")
+        == true)
     #expect(
-      WakeDiagnosis.scheduleWarning(id: "w", app: "a", settings: allow, firer: nil)?.contains("no notify daemon")
+      WakeDiagnosis.scheduleWarning(id: "w", app: "a", settings: allow, firer: nil)?.contains(
+        "no notify daemon")
         == true)
     let denied = WakeDiagnosis.scheduleWarning(
       id: "w", app: "a", settings: allow, firer: WakeFacts(alarmClock: .denied, program: "/bin/notify"))

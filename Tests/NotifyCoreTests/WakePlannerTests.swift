@@ -31,12 +31,15 @@ struct WakePlannerTests {
     #expect(WakePlanner.alarm(for: nil, now: now) == nil)
   }
 
-  @Test("the lead's bounds: 0 to 10 minutes", arguments: [(-1.0, false), (0, true), (600, true), (601, false)])
+  @Test(
+    "the lead's bounds: 0 to 10 minutes", arguments: [(-1.0, false), (0, true), (600, true), (601, false)])
   func leadBounds(lead: Double, valid: Bool) {
     #expect(((try? Validator.wakeLead(lead)) != nil) == valid)
   }
 
-  @Test("expire-late's bounds: a second to a year", arguments: [(0.5, false), (1, true), (31_536_000, true), (31_536_001, false)])
+  @Test(
+    "expire-late's bounds: a second to a year",
+    arguments: [(0.5, false), (1, true), (31_536_000, true), (31_536_001, false)])
   func expireLateBounds(limit: Double, valid: Bool) {
     #expect(((try? Validator.expireLate(limit)) != nil) == valid)
   }

@@ -28,7 +28,9 @@ struct ExpireLateFiringTests {
         ], db: f.path)
       #expect(result.status == 0, "\(result.stderr)")
     }
-    for (index, id) in ["m1", "m2", "m3"].enumerated() { try schedule(id, in: 1 + Double(index) * 0.5, expire: "1s") }
+    for (index, id) in ["m1", "m2", "m3"].enumerated() {
+      try schedule(id, in: 1 + Double(index) * 0.5, expire: "1s")
+    }
     try schedule("kept", in: 1, expire: "1h")
     try schedule("lone", app: "other", in: 1, expire: "1s")
     // When the instants pass by more than a second while nothing fires
@@ -54,7 +56,11 @@ struct ExpireLateFiringTests {
     #expect(Set(missed.map(\.notificationID)) == ["m1", "m2", "m3", "lone"])
     for event in missed {
       #expect(event.reason == "expire-late")
-      if case .int(let late)? = event.detail["lateBy"] { #expect(late >= 1) } else { Issue.record("\(event)") }
+      if case .int(let late)? = event.detail["lateBy"] {
+        #expect(late >= 1)
+      } else {
+        Issue.record("\(event)")
+      }
     }
     // And the one that may be an hour late is delivered, late; app test's summary says the
     // three were missed; app other, which missed one, gets none

@@ -9,7 +9,8 @@ import Testing
 /// private bus that also carries the scripted notification server (standing in for the
 /// system bus: `DBUS_SYSTEM_BUS_ADDRESS`). No machine here can suspend: what is checked is
 /// what logind would wait for.
-@Suite("sleep and shutdown: the delay inhibitor around a hand-off", .serialized, .ownThreads, .needsLogindMock)
+@Suite(
+  "sleep and shutdown: the delay inhibitor around a hand-off", .serialized, .ownThreads, .needsLogindMock)
 struct SleepInhibitorTests {
   @Test(
     "taken before a hand-off, held while it is in flight also after PrepareForSleep(true), released once it is recorded"
@@ -37,7 +38,9 @@ struct SleepInhibitorTests {
     let recordedEarly = try !f.events(.delivered).isEmpty
     if !recordedEarly {
       #expect(
-        held == [.init(what: "sleep:shutdown", who: "notify", why: "delivering a notification", mode: "delay")],
+        held == [
+          .init(what: "sleep:shutdown", who: "notify", why: "delivering a notification", mode: "delay")
+        ],
         "\(held)")
     }
     // When logind announces a suspend meanwhile
@@ -47,7 +50,8 @@ struct SleepInhibitorTests {
     #expect(waitUntil(timeout: 30) { (try? logind.inhibitors().isEmpty) == true })
     // (the announcement is read once the hand-off has let the loop go: logind waited for it)
     #expect(
-      waitUntil(timeout: 30) { daemon.errorText.contains("the machine is going to sleep") }, "\(daemon.errorText)")
+      waitUntil(timeout: 30) { daemon.errorText.contains("the machine is going to sleep") },
+      "\(daemon.errorText)")
     // When the machine resumes
     try logind.prepareForSleep(false)
     #expect(waitUntil(timeout: 30) { daemon.errorText.contains("the machine resumed") })

@@ -15,7 +15,8 @@ struct WakeAlarmFiringTests {
   /// Schedules `id` of app `test` at `date` through the CLI, waking the machine or not.
   func schedule(_ id: String, at date: Date, wake: Bool, db: String) throws {
     let result = try notify(
-      ["schedule", "--app", "test", "--id", id, "--at", rfc3339(date), "--title", id] + (wake ? ["--wake"] : []),
+      ["schedule", "--app", "test", "--id", id, "--at", rfc3339(date), "--title", id]
+        + (wake ? ["--wake"] : []),
       db: db)
     #expect(result.status == 0, "\(result.stderr)")
   }

@@ -30,11 +30,13 @@ struct SleepWatchTests {
     let due = Date(timeIntervalSince1970: (start.timeIntervalSince1970 + 3600).rounded())
     _ = try store.schedule(
       LocalNotification(
-        id: "alarm", app: "test", schedule: Schedule(fireDate: .instant(due)), title: "Wake up", createdAt: start),
+        id: "alarm", app: "test", schedule: Schedule(fireDate: .instant(due)), title: "Wake up",
+        createdAt: start),
       zones: testZones(.utc))
     let sink = RecordingSink()
     let firer = Firer(
-      store: try SQLiteStore(path: path), sink: sink, identity: .current, clock: clock, sounds: UncheckedSounds())
+      store: try SQLiteStore(path: path), sink: sink, identity: .current, clock: clock,
+      sounds: UncheckedSounds())
     let loop = FiringLoop(
       firer: firer, clock: clock, configuration: .init(storePath: path, handlesSignals: false))
     loop.companions = [SleepWatch(logger: Logger(label: "test"), systemBus: bus.address)]

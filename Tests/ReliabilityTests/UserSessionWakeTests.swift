@@ -31,14 +31,17 @@ struct UserSessionWakeTests {
     return pid
   }
 
-  @Test("status says the daemon cannot wake the machine and why; after --allow-wake (and the login it needs) it may")
+  @Test(
+    "status says the daemon cannot wake the machine and why; after --allow-wake (and the login it needs) it may"
+  )
   func statusAndAllowStep() throws {
     // Given notify installed and its daemon running under a user manager without
     // CAP_WAKE_ALARM, and a notification that asks to wake the machine in an hour
     let (manager, _) = try UserManagerTests.installed()
     #expect(try manager.systemctl("enable", "--now", "notify.service").status == 0)
     let first = try #require(try Self.daemon(manager))
-    let scheduled = try manager.notify("schedule", "--in", "1h", "--wake", "--id", "alarm", "--title", "Wake up")
+    let scheduled = try manager.notify(
+      "schedule", "--in", "1h", "--wake", "--id", "alarm", "--title", "Wake up")
     // Then schedule stores it and says on stderr that it fires when the machine is awake
     #expect(scheduled.status == 0, "\(scheduled.stderr)")
     #expect(
@@ -67,7 +70,8 @@ struct UserSessionWakeTests {
     let second = try #require(try Self.daemon(manager))
     #expect(second != first)
     let after = try Self.statusLine(manager)
-    #expect(after.line.contains("wake the machine (an alarm timer of its own, CAP_WAKE_ALARM)"), "\(after.line)")
+    #expect(
+      after.line.contains("wake the machine (an alarm timer of its own, CAP_WAKE_ALARM)"), "\(after.line)")
     #expect(!after.line.contains("cannot"), "\(after.line)")
     #expect(
       waitUntil(timeout: 30, interval: 0.1) {
@@ -89,18 +93,24 @@ let wakeClockUnavailable: String? =
   "A real session: fire-due's waking timer in the user manager", .needsUserManager, .ownThreads,
   .enabled(if: wakeClockUnavailable == nil, Comment(rawValue: wakeClockUnavailable ?? "")))
 struct UserTimerWakeTests {
-  @Test("fire-due leaves a WakeSystem timer in the user manager armed for the earliest waking notification less the lead")
+  @Test(
+    "fire-due leaves a WakeSystem timer in the user manager armed for the earliest waking notification less the lead"
+  )
   func fireDueArmsTheManager() throws {
     // Given a user manager with CAP_WAKE_ALARM (systemd 254 and later), notify installed,
     // no daemon, and a notification that asks to wake the machine in an hour
     let (manager, folder) = try UserManagerTests.installed()
     try manager.grant("wake_alarm")
     try manager.relogin()
-    #expect(try manager.notify("schedule", "--in", "1h", "--wake", "--id", "alarm", "--title", "x").status == 0)
+    #expect(
+      try manager.notify("schedule", "--in", "1h", "--wake", "--id", "alarm", "--title", "x").status == 0)
     // When the fire-due timer's run ends
     #expect(try manager.systemctl("start", "notify-fire.service").status == 0)
     // Then the manager holds a waking timer for it, one lead ahead, that runs fire-due
-    let managerPID = try #require(pid_t(try String(contentsOfFile: folder.file("user-manager/manager.pid"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)))
+    let managerPID = try #require(
+      pid_t(
+        try String(contentsOfFile: folder.file("user-manager/manager.pid"), encoding: .utf8)
+          .trimmingCharacters(in: .whitespacesAndNewlines)))
     #expect(
       waitUntil(timeout: 30, interval: 0.1) {
         TimerDescriptor.armedAlarms(of: managerPID).contains { abs($0.remaining - (3600 - 60)) < 30 }
@@ -109,7 +119,8 @@ struct UserTimerWakeTests {
     #expect(timers.stdout.contains("notify-wake-"), "\(timers.stdout)")
     // And status says the last fire-due run can wake the machine through the manager's timers
     let status = try manager.notify("status")
-    #expect(status.stdout.contains("can wake the machine (through your user manager's timers)"), "\(status.stdout)")
+    #expect(
+      status.stdout.contains("can wake the machine (through your user manager's timers)"), "\(status.stdout)")
     // When the notification is cancelled and fire-due runs again, the timer goes
     #expect(try manager.notify("cancel", "alarm").status == 0)
     #expect(try manager.systemctl("start", "notify-fire.service").status == 0)
@@ -119,7 +130,9 @@ struct UserTimerWakeTests {
 
 @Suite("A real session: the waking timer fire-due asks the user manager for", .needsUserManager, .ownThreads)
 struct UserTimerUnitTests {
-  @Test("a transient WakeSystem timer for the earliest waking notification less the lead, running fire-due; gone when none is left")
+  @Test(
+    "a transient WakeSystem timer for the earliest waking notification less the lead, running fire-due; gone when none is left"
+  )
   func transientTimer() throws {
     // Given a user manager with CAP_WAKE_ALARM (systemd 254 and later; here the fixture's
     // grant and a new login), notify installed, no daemon, and a waking notification in an

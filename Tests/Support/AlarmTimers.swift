@@ -21,7 +21,8 @@ public struct TimerDescriptor: Hashable, Sendable {
     let folder = "/proc/\(pid)/fdinfo"
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
     return names.compactMap { name -> TimerDescriptor? in
-      guard let fd = Int32(name), let text = try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8),
+      guard let fd = Int32(name),
+        let text = try? String(contentsOfFile: "\(folder)/\(name)", encoding: .utf8),
         let clock = field("clockid", in: text).flatMap(Int.init)
       else { return nil }
       // it_value: (SECONDS, NANOSECONDS)
@@ -55,7 +56,8 @@ public let wakeAlarmUnavailable: String? = {
     let mask = UInt64(line.dropFirst(7).trimmingCharacters(in: .whitespaces), radix: 16)
   else { return "cannot read this process's capabilities" }
   return mask & (1 << 35) != 0
-    ? nil : "needs CAP_WAKE_ALARM (root) to arm a CLOCK_REALTIME_ALARM timer; the user-session tests cover the rest"
+    ? nil
+    : "needs CAP_WAKE_ALARM (root) to arm a CLOCK_REALTIME_ALARM timer; the user-session tests cover the rest"
 }()
 
 extension Trait where Self == ConditionTrait {

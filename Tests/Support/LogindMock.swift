@@ -10,7 +10,9 @@ import Testing
 public final class LogindMock {
   /// Why it cannot run here, nil when it can (`python3-dbusmock` installed).
   public static let unavailable: String? = {
-    let probe = try? CommandRunner(executable: "/usr/bin/python3").run(["-c", "import dbusmock.templates.logind"])
+    let probe = try? CommandRunner(executable: "/usr/bin/python3").run([
+      "-c", "import dbusmock.templates.logind",
+    ])
     return probe?.status == 0
       ? nil : "python3-dbusmock is not installed (bash .ci/install-packages installs it)"
   }()
@@ -74,7 +76,8 @@ public final class LogindMock {
     // ([('sleep:shutdown', 'notify', 'delivering a notification', 'delay', uint32 1000, uint32 123456)],)
     var found: [Inhibitor] = []
     for tuple in out.components(separatedBy: "('").dropFirst() {
-      let strings = tuple.components(separatedBy: "'").enumerated().filter { $0.offset % 2 == 0 }.map(\.element)
+      let strings = tuple.components(separatedBy: "'").enumerated().filter { $0.offset % 2 == 0 }.map(
+        \.element)
       guard strings.count >= 4 else { continue }
       found.append(Inhibitor(what: strings[0], who: strings[1], why: strings[2], mode: strings[3]))
     }

@@ -22,6 +22,8 @@ public final class PrivateBus {
   }
 
   deinit {
-    _ = try? CommandRunner(executable: "/bin/bash").run([ScriptedDesktop.fixtures + "/private-bus.sh", "stop", state])
+    _ = try? CommandRunner(executable: "/bin/bash").run([
+      ScriptedDesktop.fixtures + "/private-bus.sh", "stop", state,
+    ])
   }
 }

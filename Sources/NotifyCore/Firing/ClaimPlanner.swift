@@ -164,7 +164,8 @@ public enum ClaimPlanner {
     if let own = notification.expireLate, own < (misfireGrace ?? .infinity) { ownLimit = own }
     guard
       let due = DuePlanner.plan(
-        schedule, nextIndex: stored.nextOccurrence, now: now, zones: zones, misfireGrace: ownLimit ?? misfireGrace
+        schedule, nextIndex: stored.nextOccurrence, now: now, zones: zones,
+        misfireGrace: ownLimit ?? misfireGrace
       )
     else {
       let next = schedule.occurrence(stored.nextOccurrence, zones: zones)
@@ -201,7 +202,8 @@ public enum ClaimPlanner {
   /// The `missed` event of occurrence `occurrence` (0-based) due at `fireDate`, with how
   /// late it was (`detail.lateBy`, seconds).
   static func missed(
-    _ notification: LocalNotification, occurrence: Int, fireDate: Date, coalesced: Int, reason: String, now: Date
+    _ notification: LocalNotification, occurrence: Int, fireDate: Date, coalesced: Int, reason: String,
+    now: Date
   ) -> HistoryEvent {
     var detail = HistoryEvent.detail(of: notification)
     if coalesced > 0 { detail["coalesced"] = .int(Int64(coalesced)) }

@@ -18,7 +18,8 @@ public struct NotificationSettings: Hashable, Sendable {
 
   /// Creates settings.
   public init(
-    alerts: Bool, sounds: Bool, badges: Bool, breaksQuietHours: Bool, timeSensitive: Bool = true, wake: Bool = true
+    alerts: Bool, sounds: Bool, badges: Bool, breaksQuietHours: Bool, timeSensitive: Bool = true,
+    wake: Bool = true
   ) {
     self.alerts = alerts
     self.sounds = sounds

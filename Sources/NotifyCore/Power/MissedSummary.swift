@@ -39,7 +39,8 @@ public enum MissedSummary {
       ($0.fireDate ?? $0.at, $0.notificationID) > ($1.fireDate ?? $1.at, $1.notificationID)
     }
     let lines = newest.prefix(5).map { event -> String in
-      let text = event.detail["title"]?.stringValue ?? event.detail["body"]?.stringValue ?? event.notificationID
+      let text =
+        event.detail["title"]?.stringValue ?? event.detail["body"]?.stringValue ?? event.notificationID
       let late = event.fireDate.map { " (\(lateText(now.timeIntervalSince($0))) late)" } ?? ""
       return String(text.prefix(120)) + late
     }

@@ -44,7 +44,8 @@ public enum WakeDiagnosis {
       return Verdict(
         ability: WakeAbility(
           route: nil,
-          reason: "this machine has no wake alarm: the kernel offers no CLOCK_REALTIME_ALARM (no real-time clock with an alarm)"
+          reason:
+            "this machine has no wake alarm: the kernel offers no CLOCK_REALTIME_ALARM (no real-time clock with an alarm)"
         ), fix: nil)
     case .denied, .unknown, .exits:
       break
@@ -57,7 +58,8 @@ public enum WakeDiagnosis {
           route: .userTimer,
           reason: facts.unit == nil
             ? nil
-            : "through your user manager's timers; \(facts.unit!) lacks CAP_WAKE_ALARM for a timer of its own"),
+            : "through your user manager's timers; \(facts.unit!) lacks CAP_WAKE_ALARM for a timer of its own"
+        ),
         fix: facts.unit == nil
           ? nil : "\(allowCommand) (adds AmbientCapabilities=CAP_WAKE_ALARM to \(facts.unit!))")
     }

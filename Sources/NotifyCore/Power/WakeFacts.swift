@@ -43,7 +43,8 @@ public struct WakeFacts: Hashable, Sendable {
 
   /// Creates the facts.
   public init(
-    alarmClock: AlarmClock, wakeClock: Bool? = true, hasCapability: Bool = false, noNewPrivileges: Bool = false, unit: String? = nil,
+    alarmClock: AlarmClock, wakeClock: Bool? = true, hasCapability: Bool = false,
+    noNewPrivileges: Bool = false, unit: String? = nil,
     managerHasCapability: Bool? = nil, program: String = "notify", programHasFileCapability: Bool = false
   ) {
     self.alarmClock = alarmClock

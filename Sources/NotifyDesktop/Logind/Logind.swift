@@ -50,7 +50,8 @@ public final class Logind {
           try connection.busCall("ListActivatableNames"), timeout: .seconds(2),
           operation: "asking for logind")
         guard try activatable.readStringArray().contains(Self.busName) else {
-          throw BusFailure(operation: "finding logind", code: ENOENT, errorName: nil, errorMessage: "not on the system bus")
+          throw BusFailure(
+            operation: "finding logind", code: ENOENT, errorName: nil, errorMessage: "not on the system bus")
         }
       }
     } catch {
@@ -63,7 +64,8 @@ public final class Logind {
     release()
   }
 
-  private static func nameCall(_ connection: BusConnection, _ member: String) throws(BusFailure) -> BusMessage {
+  private static func nameCall(_ connection: BusConnection, _ member: String) throws(BusFailure) -> BusMessage
+  {
     let message = try connection.busCall(member)
     try message.append(busName)
     return message
@@ -80,7 +82,8 @@ public final class Logind {
             connection.handle, &slot, Self.busName, Self.objectPath, Self.interface, member,
             { message, userdata, _ in
               guard let message, let userdata else { return 0 }
-              Unmanaged<Logind>.fromOpaque(userdata).takeUnretainedValue().announced(BusMessage(borrowing: message))
+              Unmanaged<Logind>.fromOpaque(userdata).takeUnretainedValue().announced(
+                BusMessage(borrowing: message))
               return 0
             }, me),
           "subscribing to \(member)")
@@ -132,7 +135,8 @@ public final class Logind {
   /// hand-off is about to start). Returns whether it is held.
   public func inhibitNow(why: String, timeout: Duration = .milliseconds(250)) -> Bool {
     do throws(BusFailure) {
-      let reply = try connection.call(try inhibitCall(why: why), timeout: timeout, operation: "calling Inhibit")
+      let reply = try connection.call(
+        try inhibitCall(why: why), timeout: timeout, operation: "calling Inhibit")
       return keep(reply.handle)
     } catch {
       return false

@@ -38,7 +38,8 @@ public struct UserTimers {
       guard let instant, let wanted, !existing.contains(wanted) else { return }
       try start(wanted, at: instant, command: command, on: connection)
     } catch {
-      throw NotifyError(.unavailable, "the user's systemd manager did not keep a waking timer: \(error)", fix: nil)
+      throw NotifyError(
+        .unavailable, "the user's systemd manager did not keep a waking timer: \(error)", fix: nil)
     }
   }
 
