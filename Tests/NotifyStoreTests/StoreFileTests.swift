@@ -85,9 +85,12 @@ struct StoreFileTests {
         "v1-notifications-claims-history", "v2-local-zone-index", "v3-dismiss-reason-names",
         "v4-responses-presence", "v5-left-bubbles", "v6-settings-quiet-hours", "v7-actions-snooze",
         "v8-repeat-rule", "v9-presence-sink", "v10-rich-content", "v11-categories", "v12-threads",
-        "v13-realert", "v14-time-sensitive", "v15-thread-shown-by",
+        "v13-realert", "v14-time-sensitive", "v15-thread-shown-by", "v17-wake",
       ])
     #expect(try store.pending(app: "a").map(\.notification.title) == ["still here"])
+    // And a notification from before waking neither wakes the machine nor expires
+    #expect(try store.pending(app: "a").first?.notification.wake == false)
+    #expect(try store.pending(app: "a").first?.notification.expireLate == nil)
     // And a notification from before levels stands at the level its urgency means
     #expect(try store.pending(app: "a").map(\.notification.interruptionLevel) == [.active])
     // And a notification from before calendar rules has none
