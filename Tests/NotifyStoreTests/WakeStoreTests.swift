@@ -13,7 +13,9 @@ struct WakeStoreTests {
   let utc = testZone("UTC")
   let base = Date(timeIntervalSince1970: 1_900_000_000)
 
-  func note(_ id: String, app: String = "a", at offset: TimeInterval, wake: Bool, expireLate: TimeInterval? = nil)
+  func note(
+    _ id: String, app: String = "a", at offset: TimeInterval, wake: Bool, expireLate: TimeInterval? = nil
+  )
     -> LocalNotification
   {
     LocalNotification(
@@ -33,7 +35,9 @@ struct WakeStoreTests {
     #expect(batch.claims.first?.notification.expireLate == 90.5)
   }
 
-  @Test("the outlook's earliest waking one: plain ones and apps the user does not let wake are left out; the lead")
+  @Test(
+    "the outlook's earliest waking one: plain ones and apps the user does not let wake are left out; the lead"
+  )
   func outlook() throws {
     let store = try SQLiteStore(path: folder.file("n.db"))
     let zones = testZones(utc)
