@@ -26,7 +26,7 @@ package final class UserTimerKeeper: FiringLoopCompanion {
 
   /// `notify fire-due --db PATH`, this program's path first.
   static func fireDue(storePath: String) -> [String] {
-    let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "notify"
+    let program = WakeProbe.link("/proc/self/exe") ?? "notify"
     return [program, "fire-due", "--db", storePath]
   }
 

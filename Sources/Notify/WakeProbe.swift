@@ -17,7 +17,7 @@ package enum WakeProbe {
   package static func facts(environment: [String: String] = ProcessInfo.processInfo.environment) -> WakeFacts
   {
     let status = fields(ofStatus: "/proc/self/status")
-    let program = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? "notify"
+    let program = link("/proc/self/exe") ?? "notify"
     var manager: Bool?
     if let pid = environment["MANAGERPID"].flatMap(Int32.init), pid > 0 {
       manager = hasCapability(fields(ofStatus: "/proc/\(pid)/status")["CapPrm"])
@@ -34,13 +34,38 @@ package enum WakeProbe {
       programHasFileCapability: fileCapability(program))
   }
 
+  /// Where the link at `path` leads (plain `readlink`: this runs in every firer's start,
+  /// whose memory counts).
+  static func link(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink(path, &buffer, buffer.count - 1)
+    guard length > 0 else { return nil }
+    return String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// The text of a small file under `/proc` (plain `read`).
+  static func text(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = read(fd, &chunk, chunk.count)
+      guard count > 0 else { break }
+      bytes += chunk[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
   /// `Name:\tvalue` lines of a `/proc/PID/status`.
   static func fields(ofStatus path: String) -> [String: String] {
-    guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { return [:] }
+    guard let text = text(path) else { return [:] }
     var fields: [String: String] = [:]
     for line in text.split(separator: "\n") {
       guard let colon = line.firstIndex(of: ":") else { continue }
-      fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+      fields[String(line[..<colon])] = String(
+        line[line.index(after: colon)...].drop { $0 == "\t" || $0 == " " })
     }
     return fields
   }
@@ -53,7 +78,7 @@ package enum WakeProbe {
 
   /// The innermost `.service` of this process's cgroup (`notify.service`), nil when none.
   static func unitName() -> String? {
-    guard let text = try? String(contentsOfFile: "/proc/self/cgroup", encoding: .utf8) else { return nil }
+    guard let text = text("/proc/self/cgroup") else { return nil }
     let lines = text.split(separator: "\n")
     let line = lines.first { $0.hasPrefix("0::") } ?? lines.first { $0.contains(":name=systemd:") }
     return line?.split(separator: "/").last { $0.hasSuffix(".service") }.map(String.init)

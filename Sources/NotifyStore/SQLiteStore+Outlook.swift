@@ -58,30 +58,25 @@ extension SQLiteStore {
   }
 
   /// The earliest instant a notification that wakes the machine is due, of `app` (every
-  /// app's when nil) and of the apps the user lets wake it (`NotificationSettings.wake`), with
-  /// the wake lead in force; nil when none is pending. A store without one answers from one
-  /// probe of the partial index `notification_wake_next`.
+  /// app's when nil) and of the apps the user lets wake it (`NotificationSettings.wake`: the
+  /// app's switch, else the default policy's, else on), with the wake lead in force; nil
+  /// when none is pending. One cached statement, asked in every outlook: it walks the
+  /// partial index `notification_wake_next` in order and stops at the first allowed row (a
+  /// store without waking notifications answers from one empty probe of it).
   static func earliestWake(app: String?, in db: Database) throws -> WakePlanner.Due? {
-    guard
-      try Int.fetchOne(
-        db.cachedStatement(
-          sql: "SELECT 1 FROM notification WHERE wake = 1 AND next_fire_at IS NOT NULL LIMIT 1")
-      ) != nil
-    else { return nil }
-    let allowed =
-      try SettingsTable.policy(in: db).wake
-      ? "AND app NOT IN (SELECT app FROM app_settings WHERE wake = 0)"
-      : "AND app IN (SELECT app FROM app_settings WHERE wake = 1)"
-    let filter = app == nil ? "" : "AND app = ?"
-    guard
-      let millis = try Int64.fetchOne(
-        db.cachedStatement(
-          sql: """
-            SELECT next_fire_at FROM notification WHERE wake = 1 AND next_fire_at IS NOT NULL \(filter) \(allowed)
-            ORDER BY next_fire_at LIMIT 1
-            """), arguments: app.map { [$0] } ?? [])
-    else { return nil }
-    return WakePlanner.Due(instant: Millis.date(millis), lead: try SettingsTable.wakeLead(in: db))
+    let statement = try db.cachedStatement(
+      sql: """
+        SELECT next_fire_at, (SELECT value FROM preference WHERE key = '\(SettingsTable.wakeLeadKey)')
+        FROM notification AS n WHERE wake = 1 AND next_fire_at IS NOT NULL\(app == nil ? "" : " AND app = ?")
+          AND coalesce(
+            (SELECT wake FROM app_settings WHERE app_settings.app = n.app),
+            (SELECT json_extract(value, '$.wake') FROM preference WHERE key = '\(SettingsTable.policyKey)'),
+            1) = 1
+        ORDER BY next_fire_at LIMIT 1
+        """)
+    guard let row = try Row.fetchOne(statement, arguments: app.map { [$0] } ?? []) else { return nil }
+    return WakePlanner.Due(
+      instant: Millis.date(row[0]), lead: SettingsTable.wakeLead(text: row[1]))
   }
 
   /// The earliest instant anything of `app`'s (every app's when nil) is due: pending rows

@@ -97,11 +97,14 @@ enum SettingsTable {
   static let wakeLeadKey = "wake.lead"
 
   static func wakeLead(in db: Database) throws -> TimeInterval {
-    guard
-      let text = try String.fetchOne(
-        db.cachedStatement(sql: "SELECT value FROM preference WHERE key = ?"), arguments: [wakeLeadKey]),
-      let millis = Int64(text), millis >= 0
-    else { return WakePlanner.defaultLead }
+    wakeLead(
+      text: try String.fetchOne(
+        db.cachedStatement(sql: "SELECT value FROM preference WHERE key = ?"), arguments: [wakeLeadKey]))
+  }
+
+  /// The lead the stored text says (milliseconds), the default when none or unreadable.
+  static func wakeLead(text: String?) -> TimeInterval {
+    guard let text, let millis = Int64(text), millis >= 0 else { return WakePlanner.defaultLead }
     return min(TimeInterval(millis) / 1000, WakePlanner.leadRange.upperBound)
   }
 
