@@ -3,6 +3,7 @@
 #
 #   scripts/install.sh [install|uninstall] [--prefix DIR] [--destdir DIR] [--no-enable]
 #                      [--binary PATH] [--man-pages DIR] [--no-strip] [--force]
+#   scripts/install.sh [install] --allow-wake [--yes] [--prefix DIR]
 #
 # install (the default) builds the release binary as units/README.md recommends
 # (`swift build -c release --static-swift-stdlib` with the link layout of
@@ -58,6 +59,22 @@
 # built, for packaging tools that split the debug info off themselves (dh_strip, rpm's
 # find-debuginfo).
 #
+# --allow-wake lets the installed notify wake the machine from suspend for notifications
+# scheduled with --wake (docs/sleep-wake-power.md). Waking needs CAP_WAKE_ALARM; it does
+# what fits, and asks before anything runs with sudo (--yes answers yes):
+#   - where your user manager has CAP_WAKE_ALARM (systemd 254 and later give it to a local
+#     user's session): the drop-in ~/.config/systemd/user/notify.service.d/wake.conf
+#     (AmbientCapabilities=CAP_WAKE_ALARM) passes it on to notify daemon, which then holds
+#     an alarm timer of its own; notify.service is restarted. No sudo.
+#   - where it has not (systemd before 254, as Debian 12's 252): with sudo, the drop-in
+#     /etc/systemd/system/user@.service.d/notify-wake.conf (AmbientCapabilities=
+#     CAP_WAKE_ALARM), which gives your user manager the capability from your next login,
+#     as systemd 254 does (run --allow-wake again then); and `setcap cap_wake_alarm+ep` on
+#     PREFIX/bin/notify, for notify daemon run outside systemd (a unit's no_new_privs keeps
+#     a file capability from taking effect inside it).
+# Alone (without install, --binary or --man-pages) --allow-wake changes only that, on the
+# notify installed in PREFIX; uninstall removes the user drop-in (not the root one).
+#
 # Exit status: 0 done; 1 a build or an install step failed, or nothing to uninstall; 64 a
 # bad argument or prefix; 66 --binary is not executable; 73 a file that is not ours is in
 # the way (see --force).
@@ -75,9 +92,14 @@ binary=""
 man_pages=""
 strip=yes
 force=no
+allow_wake=no
+assume_yes=no
+explicit_action=no
 while [ $# -gt 0 ]; do
   case "$1" in
-    install | uninstall) action=$1 ;;
+    install | uninstall) action=$1; explicit_action=yes ;;
+    --allow-wake) allow_wake=yes ;;
+    --yes) assume_yes=yes ;;
     --prefix) prefix=${2:?--prefix needs a folder}; shift ;;
     --destdir) destdir=$(absolute "${2:?--destdir needs a folder}"); shift ;;
     --no-enable) enable=no ;;
@@ -347,4 +369,67 @@ install_all() {
   esac
 }
 
-if [ "$action" = uninstall ]; then uninstall; else install_all; fi
+# The user's drop-in that passes CAP_WAKE_ALARM on to notify.service.
+wake_dropin() {
+  printf '%s/systemd/user/notify.service.d/wake.conf' "${XDG_CONFIG_HOME:-$HOME/.config}"
+}
+
+# Whether the user manager can pass CAP_WAKE_ALARM on: a unit that asks for it as an
+# ambient capability starts only where the manager has it (systemd fails it with 218).
+manager_has_wake_alarm() {
+  systemd-run --user --wait --quiet --collect -p AmbientCapabilities=CAP_WAKE_ALARM true > /dev/null 2>&1
+}
+
+# yes_or_no QUESTION: --yes, or the user's answer on the terminal.
+yes_or_no() {
+  [ "$assume_yes" = yes ] && return 0
+  [ -r /dev/tty ] || return 1
+  local answer
+  printf '%s [y/N] ' "$1" > /dev/tty
+  read -r answer < /dev/tty || return 1
+  case "$answer" in y | Y | yes | YES) return 0 ;; *) return 1 ;; esac
+}
+
+allow_wake_step() {
+  local bin="$destdir$prefix/bin/notify"
+  [ -x "$bin" ] || { echo "install.sh: --allow-wake: no notify installed at $bin (install it first)" >&2; exit 66; }
+  if ! user_systemd; then
+    echo "install.sh: --allow-wake: no user systemd instance answers; for notify daemon run by hand: sudo setcap cap_wake_alarm+ep $bin" >&2
+    exit 1
+  fi
+  if manager_has_wake_alarm; then
+    local dropin
+    dropin=$(wake_dropin)
+    mkdir -p "$(dirname "$dropin")"
+    printf '%s\n' "# notify daemon wakes the machine for --wake notifications (scripts/install.sh --allow-wake)" \
+      "[Service]" "AmbientCapabilities=CAP_WAKE_ALARM" > "$dropin"
+    systemctl --user daemon-reload
+    systemctl --user try-restart notify.service
+    echo "notify daemon may now wake the machine: $dropin passes CAP_WAKE_ALARM on to notify.service (notify status says whether the machine has a wake alarm)"
+    return 0
+  fi
+  local root_dropin=/etc/systemd/system/user@.service.d/notify-wake.conf
+  echo "your user manager lacks CAP_WAKE_ALARM (systemd before 254 does not give it to a user's session)."
+  echo "allowing it takes sudo:"
+  echo "  - $root_dropin: AmbientCapabilities=CAP_WAKE_ALARM for user@.service, in effect from your next login"
+  echo "  - sudo setcap cap_wake_alarm+ep $bin: for notify daemon run outside systemd"
+  if ! yes_or_no "run these with sudo?"; then
+    echo "install.sh: --allow-wake: nothing changed (run again and answer y, or with --yes)" >&2
+    exit 1
+  fi
+  command -v setcap > /dev/null || { echo "install.sh: --allow-wake: no setcap (apt-get install libcap2-bin)" >&2; exit 1; }
+  sudo sh -c 'mkdir -p "$(dirname "$1")" && printf "%s\n" "# a user session may wake the machine (notify: scripts/install.sh --allow-wake)" "[Service]" "AmbientCapabilities=CAP_WAKE_ALARM" > "$1" && systemctl daemon-reload' sh "$root_dropin" \
+    || { echo "install.sh: --allow-wake: writing $root_dropin failed" >&2; exit 1; }
+  sudo setcap cap_wake_alarm+ep "$bin" || { echo "install.sh: --allow-wake: setcap failed" >&2; exit 1; }
+  echo "done: log out and in again, then run scripts/install.sh --allow-wake once more (notify.service then gets its own wake alarm)"
+}
+
+if [ "$action" = uninstall ]; then
+  uninstall
+  if [ -f "$(wake_dropin)" ]; then rm -f -- "$(wake_dropin)"; rmdir "$(dirname "$(wake_dropin)")" 2> /dev/null || true; fi
+elif [ "$allow_wake" = yes ] && [ "$explicit_action" = no ] && [ -z "$binary" ] && [ -z "$man_pages" ]; then
+  allow_wake_step
+else
+  install_all
+  if [ "$allow_wake" = yes ]; then allow_wake_step; fi
+fi

@@ -60,7 +60,8 @@ traced fire-due fire-due --sink stdout
 traced cancel cancel --app cli --all
 for sink in stdout desktop; do
   echo "link-order: the daemon delivering to $sink under callgrind" >&2
-  "$bin" schedule --app d --id "due-$sink" --in 20s --title due > /dev/null
+  # (waking: the alarm timer's arming is on the daemon's path too, where it may hold one)
+  "$bin" schedule --app d --id "due-$sink" --in 20s --title due --wake > /dev/null 2>&1
   valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/daemon-$sink.cg" \
     "$bin" daemon --sink "$sink" > "$work/daemon-$sink.out" 2> "$work/daemon-$sink.err" &
   daemon=$!

@@ -10,6 +10,8 @@
 #include <sys/uio.h>
 #include <sys/inotify.h>
 #include <sys/timerfd.h>
+#include <sys/xattr.h>
+#include <sys/auxv.h>
 #include <errno.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>

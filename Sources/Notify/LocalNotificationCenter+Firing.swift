@@ -61,10 +61,16 @@ extension LocalNotificationCenter {
   func makeFiringLoop(fires: Bool) async -> FiringLoop {
     let (firer, clock, path, sinks) = (self.firer, self.clock, store.path, self.sinks)
     let loop = await firer.owner.run {
-      FiringLoop(
+      let loop = FiringLoop(
         firer: firer.firer, clock: clock,
         configuration: .init(storePath: path, handlesSignals: false, fires: fires),
         logger: NotifyLogging.logger("notify.firing"), attached: sinks.attachable, owner: firer.owner)
+      // The app's waking notifications wake the machine where the app may (its own
+      // alarm timer), and a suspend waits for its hand-offs.
+      let power = FiringPower.make(storePath: path)
+      firer.firer.wakeAbility = power.ability
+      loop.companions = power.companions
+      return loop
     }
     let relay = self.relay
     let app = self.app

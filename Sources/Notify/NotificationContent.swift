@@ -66,6 +66,15 @@ public struct NotificationContent: Hashable, Sendable {
   /// (1 to 10), until the user clicks it, picks an action or closes it; nil alerts once.
   /// Each re-alert replaces the bubble and is a `delivered` history entry.
   public var realert: Realert? = nil
+  /// Wake the machine from suspend for its instant (a scheduled one; `notify schedule
+  /// --wake`): the firer keeps a wake-capable timer armed a wake lead ahead of it, where the
+  /// user lets the app and the system allows it (`notify status` says whether it does).
+  /// Otherwise it fires when the machine is awake, as any other.
+  public var wake = false
+  /// How late is too late (`notify schedule --expire-late`), 1 second to 1 year: an
+  /// occurrence due longer ago than this when it could be handed over (the machine slept or
+  /// was off) is recorded `missed` with how late, not shown; nil shows it however late.
+  public var expireLate: TimeInterval? = nil
 
   /// Creates content; give at least one of a title, a body, a sound or a badge.
   public init(
@@ -110,7 +119,7 @@ public struct NotificationContent: Hashable, Sendable {
       launchImage: launchImage, sound: sound, badge: badge, userInfo: userInfo, urgency: urgency,
       actions: actions, subtitle: subtitle, interruptionLevel: interruptionLevel,
       threadIdentifier: threadIdentifier, threadSummary: threadSummary, bodyMarkup: bodyMarkup,
-      categoryIdentifier: categoryIdentifier, realert: realert,
+      categoryIdentifier: categoryIdentifier, realert: realert, wake: wake, expireLate: expireLate,
       createdAt: createdAt)
     try Validator.notification(notification)
     let size = JSONValue.object(userInfo).compactText.utf8.count
@@ -138,6 +147,8 @@ extension LocalNotification {
       attachments: attachments.map { AttachmentSource(file: $0.file, identifier: $0.identifier) },
       bodyMarkup: bodyMarkup, categoryIdentifier: categoryIdentifier)
     content.threadSummary = threadSummary
+    content.wake = wake
+    content.expireLate = expireLate
     content.realert = realert.map { Realert(every: $0.every, times: $0.times) }
     return content
   }

@@ -77,7 +77,11 @@ extension SchedulerClient {
       entries.append(("attachments", .array(element: "h", files.attachments.map(BusValue.unixFD))))
     }
     if let sound = files.sound { entries.append(("soundFile", .unixFD(sound))) }
-    if trigger { entries += Self.trigger(n.schedule) }
+    if trigger {
+      entries += Self.trigger(n.schedule)
+      if n.wake { entries.append(("wake", .bool(true))) }
+      if let limit = n.expireLate { entries.append(("expireLate", .int64(Int64(limit.rounded())))) }
+    }
     return .vardict(entries)
   }
 

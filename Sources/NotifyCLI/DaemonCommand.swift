@@ -127,9 +127,15 @@ struct DaemonCommand: ParsableCommand {
       wake?()
       calendars.afterWake(storeChangedByOthers: loop.storeChangedByOthers)
     }
-    // Online for every app, so that `notify status` can say a daemon runs and where its
-    // deliveries go (kept as `--sink auto` switches, as is the systemd status line).
-    let presence = AppPresence(app: AppPresence.everyApp, owner: .current, fires: true, sink: sinks.name)
+    // Sleep, wake and power: the wake-capable timer and logind's sleep and shutdown.
+    let power = FiringPower.make(storePath: store.path)
+    firer.wakeAbility = power.ability
+    loop.companions = power.companions
+    // Online for every app, so that `notify status` can say a daemon runs, where its
+    // deliveries go (kept as `--sink auto` switches, as is the systemd status line) and
+    // whether it can wake the machine.
+    let presence = AppPresence(
+      app: AppPresence.everyApp, owner: .current, fires: true, sink: sinks.name, wake: power.facts)
     try store.enter(presence, at: clock.now())
     loop.deliveringTo = { sinks.name }
     sinks.onSinkChange = { [unowned loop] name in

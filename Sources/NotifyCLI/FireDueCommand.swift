@@ -56,6 +56,10 @@ struct FireDueCommand: ParsableCommand {
     // delivers, and the window refilled after it.
     let calendars = CalendarComponent(store: store, clock: SystemClock())
     calendars.runOnce()
+    // What it may do to wake the machine (recorded for status), and the user manager's
+    // waking timer for the next waking notification where it may hold one.
+    let wake = FiringPower.fireDue(store: store)
+    firer.wakeAbility = wake.ability
     let summary = try FireDue.run(
       firer: firer, budget: budget, dueCount: { now in try store.dueCount(now: now) },
       onOverrun: {
@@ -67,6 +71,7 @@ struct FireDueCommand: ParsableCommand {
     calendars.runOnce()
     // Attachment copies no notification uses any more (a last delivery, a closed bubble).
     store.sweepAttachments()
+    FiringPower.keepUserTimer(store: store, ability: wake.ability, now: Date())
     if let fault = summary.sinkFault {
       sinks.leaveShownBubbles()
       Output.error(

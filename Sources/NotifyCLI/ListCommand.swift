@@ -77,6 +77,8 @@ struct ListCommand: ParsableCommand {
         parts.append("alarm (every \(realert.intervalText), \(realert.times) times)")
       }
       if let rule = n.schedule.rule { parts.append("rule \(Output.safe(rule.ruleText, limit: 80))") }
+      if n.wake { parts.append("wakes the machine") }
+      if let limit = n.expireLate { parts.append("missed if \(MissedSummary.lateText(limit)) late") }
     }
     let text = [n.title, n.body].compactMap { $0 }.joined(separator: " — ")
     if !text.isEmpty { parts.append(Output.safe(text, limit: 60)) }

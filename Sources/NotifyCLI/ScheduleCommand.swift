@@ -79,6 +79,20 @@ struct ScheduleCommand: ParsableCommand {
   var until: String?
 
   @Flag(
+    name: .long,
+    help:
+      "Wake the machine from suspend for it (a little ahead, the wake lead), where the app may and the system allows it: see notify status."
+  )
+  var wake = false
+
+  @Option(
+    name: .customLong("expire-late"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "How late is too late: later than DURATION after its instant (the machine slept or was off) it is recorded missed, not shown.",
+      valueName: "duration"))
+  var expireLate: String?
+
+  @Flag(
     name: .customLong("strict-sound"),
     help: "Refuse a sound that is missing or invalid instead of using the default.")
   var strictSound = false
@@ -93,11 +107,17 @@ struct ScheduleCommand: ParsableCommand {
     let zone = zones.local
     let app = try appOption.resolve()
     let schedule = try makeSchedule(now: now, zones: zones)
-    let notification = try content.notification(app: app, schedule: schedule, now: now)
+    var notification = try content.notification(app: app, schedule: schedule, now: now)
+    notification.wake = wake
+    notification.expireLate = try expireLate.map { text throws(NotifyError) in
+      try TimeParser.duration(text, field: .expireLate)
+    }
+    try Validator.notification(notification)
     try SoundAdvice.check(notification, strict: strictSound)
     let center = try store.center(app: app, clock: clock)
     let outcome = try center.add(notification, attaching: content.attachmentSources)
     CategoryAdvice.check(notification, center: center)
+    if wake { WakeAdvice.check(notification, store: try? store.open(), center: center) }
     let kinds = notification.contentKinds
     if !kinds.isEmpty, let allowed = try? center.settingsInForce().allowed,
       kinds.isDisjoint(with: allowed)
@@ -143,6 +163,22 @@ struct ScheduleCommand: ParsableCommand {
     spec.repeatCount = repeatCount
     spec.until = until
     return try spec.schedule(now: now, zones: zones)
+  }
+}
+
+/// What `schedule --wake` says when nothing will wake the machine for it (SPEC: the
+/// notification is stored all the same, and fires when the machine is awake).
+enum WakeAdvice {
+  static func check(_ notification: LocalNotification, store: SQLiteStore?, center: LocalNotificationCenter) {
+    guard let settings = try? center.settingsInForce() else { return }
+    let daemon: AppPresence? = (try? store?.presences(app: AppPresence.everyApp))?.first
+    let fireDue: WakeFacts? = (try? store?.fireDueWakeFacts()) ?? nil
+    let firer = daemon.map { $0.wake } ?? fireDue
+    if let warning = WakeDiagnosis.scheduleWarning(
+      id: notification.id, app: notification.app, settings: settings, firer: firer)
+    {
+      Output.warning(warning)
+    }
   }
 }
 

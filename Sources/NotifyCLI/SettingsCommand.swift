@@ -21,6 +21,8 @@ struct SettingsCommand: ParsableCommand {
         notify settings --app chat --sounds off
         notify settings --default --badges off
         notify settings --all-apps
+        notify settings --app chat --wake off
+        notify settings --wake-lead 2m
       """)
 
   @OptionGroup var store: StoreOptions
@@ -49,13 +51,25 @@ struct SettingsCommand: ParsableCommand {
     help: "Time-sensitive notifications shown during quiet hours: on (the default) or off.")
   var timeSensitive: Switch?
 
+  @Option(
+    name: .customLong("wake"),
+    help: "Its notifications scheduled with --wake wake the machine from suspend: on (the default) or off.")
+  var wake: Switch?
+
+  @Option(
+    name: .customLong("wake-lead"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "How long before a waking notification the machine is woken, for every app: 0s to 10m (default 1m).",
+      valueName: "duration"))
+  var wakeLead: String?
+
   @Flag(name: .long, help: "Print JSON.")
   var json = false
 
   var change: SettingsChange {
     SettingsChange(
       alerts: alerts?.isOn, sounds: sounds?.isOn, badges: badges?.isOn, breaksQuietHours: breakQuiet?.isOn,
-      timeSensitive: timeSensitive?.isOn)
+      timeSensitive: timeSensitive?.isOn, wake: wake?.isOn)
   }
 
   func validate() throws {
@@ -65,7 +79,7 @@ struct SettingsCommand: ParsableCommand {
     if (allApps || defaultPolicy) && appOption.app != nil {
       throw ValidationError("--app and --\(allApps ? "all-apps" : "default") do not go together: give one")
     }
-    if allApps && !change.isEmpty {
+    if allApps && (!change.isEmpty || wakeLead != nil) {
       throw ValidationError(
         "--all-apps only shows: change one app with --app, or the policy for apps you have not set with --default"
       )
@@ -73,7 +87,16 @@ struct SettingsCommand: ParsableCommand {
   }
 
   func run() throws {
+    // Checked before the store is opened: a bad lead leaves it untouched.
+    let lead = try wakeLead.map { text throws(NotifyError) -> TimeInterval in
+      // No lead at all is a lead too (wake at the instant itself): `0`, `0s`, `0m`.
+      let zero = text.range(of: "^0+[smhdw]?$", options: .regularExpression) != nil
+      let value = zero ? 0 : try DurationArgument.parse(text, option: "--wake-lead")
+      try Validator.wakeLead(value)
+      return value
+    }
     let store = try store.open()
+    if let lead { try store.setWakeLead(lead) }
     if defaultPolicy {
       try store.change(change, app: nil)
       let policy = try store.defaultSettings()
@@ -84,10 +107,13 @@ struct SettingsCommand: ParsableCommand {
         record.set("badges", policy.badges)
         record.set("breaksQuietHours", policy.breaksQuietHours)
         record.set("timeSensitive", policy.timeSensitive)
+        record.set("wake", policy.wake)
+        record.set("wakeLead", Int(try store.wakeLead().rounded()))
         Output.line(record.compactText)
       } else {
         Output.line(
           "default for apps you have not set: " + SettingsText.describe(AppSettings(app: "*"), policy))
+        Output.line("wake lead (every app): \(TimeText.seconds(try store.wakeLead()))")
       }
       return
     }
@@ -136,6 +162,8 @@ enum SettingsText {
     // (named only when off: on is the default, as on iOS)
     let timeSensitive =
       inForce.timeSensitive ? [] : ["time-sensitive off\(app.timeSensitive != nil ? " (set)" : "")"]
-    return (parts + [quiet] + timeSensitive).joined(separator: ", ")
+    // (named only when off: on is the default)
+    let wake = inForce.wake ? [] : ["wake off\(app.wake != nil ? " (set)" : "")"]
+    return (parts + [quiet] + timeSensitive + wake).joined(separator: ", ")
   }
 }

@@ -22,7 +22,10 @@ struct StatusCommand: ParsableCommand {
       "store" {"path", "exists", "mode", "size", "schema", "integrity"}; "daemon" \
       {"running", "pid", "deliveringTo": "desktop", "stdout" or null} ({"running": false} \
       when none runs); "claims" {"alive", "dead"}; "server" {"name", "vendor", "version", \
-      "specVersion", "capabilities"} or null; "sounds" {"serverPlays", "playerNote"}; \
+      "specVersion", "capabilities"} or null; "wake" {"firer": "daemon", "fire-due" or null, \
+      "canWake", "allowed", "wakeClock", "route": "alarm-timer", "user-timer" or null, "reason", "fix", \
+      "pending", "lead", \
+      "nextAlarm"}; "sounds" {"serverPlays", "playerNote"}; \
       "zone" {"name", "from", "folder"}; "units" {"notify.service", "notify-fire.timer": \
       each {"installed", "enabled"}}; "app"; "settings" (as notify settings --json); \
       "quiet", "quietUntil"; "held"; "pending"; "next" {"id", "at"} or null.
@@ -47,6 +50,8 @@ struct StatusCommand: ParsableCommand {
     var opened: SQLiteStore?
     var claims = (alive: 0, dead: 0)
     var modeBefore: UInt32?
+    var firerIsDaemon = false
+    var wakeEarliest: WakePlanner.Due?
     if facts.storeExists {
       do {
         let store = try store.open()
@@ -55,6 +60,10 @@ struct StatusCommand: ParsableCommand {
         let daemon = try store.presences(app: AppPresence.everyApp).first
         facts.daemonPID = daemon?.owner.pid
         facts.daemonSink = daemon?.sink
+        let fireDue = try store.fireDueWakeFacts()
+        facts.firerWake = daemon.map { $0.wake } ?? fireDue
+        firerIsDaemon = daemon != nil
+        (facts.pendingWake, wakeEarliest) = try store.wakeOutlook()
         claims = try store.claimsHeld()
         opened = store
         // Opening holds the store to its rules (0600 in 0700): say what it changed.
@@ -114,6 +123,7 @@ struct StatusCommand: ParsableCommand {
           ])
         }
           ?? .object(["running": .bool(false)]))
+      r.set("wake", Self.wakeRecord(facts, daemon: firerIsDaemon, earliest: wakeEarliest, now: now))
       r.set("claims", .object(["alive": .int(Int64(claims.alive)), "dead": .int(Int64(claims.dead))]))
       r.set("server", server.map(Self.record) ?? .null)
       r.set(
@@ -170,6 +180,7 @@ struct StatusCommand: ParsableCommand {
           "; claims held: \(claims.alive) by live firers, \(claims.dead) by stopped ones (taken over at the next wake)"
       }
       Output.line(daemonLine)
+      Output.line(Self.wakeLine(facts, daemon: firerIsDaemon, earliest: wakeEarliest, now: now, zone: zone))
       Output.line("units: " + UnitFiles.names.map { units.describe($0) }.joined(separator: "; "))
       if let busError = facts.busError {
         Output.line("session bus: none (\(Output.safe(busError, limit: 200)))")
@@ -213,6 +224,57 @@ struct StatusCommand: ParsableCommand {
       }
     }
     if !problems.isEmpty { throw ExitCode(1) }
+  }
+
+  /// `wake: ...`: whether the firer can wake the machine, how, or why not and the one
+  /// command that allows it; the next wake alarm.
+  static func wakeLine(
+    _ facts: Diagnosis.Facts, daemon: Bool, earliest: WakePlanner.Due?, now: Date, zone: Zone
+  ) -> String {
+    let who = daemon ? "this daemon" : "the last fire-due run"
+    guard let firer = facts.firerWake else {
+      return "wake: no firer has looked yet (start notify daemon, or let notify-fire.timer run)"
+    }
+    let verdict = WakeDiagnosis.verdict(firer)
+    var line: String
+    let can = verdict.ability.wakeClock ? "can" : "may"
+    switch verdict.ability.route {
+    case .alarmTimer?:
+      line = "wake: \(who) \(can) wake the machine (an alarm timer of its own, CAP_WAKE_ALARM)"
+    case .userTimer?: line = "wake: \(who) \(can) wake the machine (through your user manager's timers)"
+    case nil:
+      line = "wake: \(who) cannot wake the machine: \(Output.safe(verdict.ability.reason ?? "unknown"))"
+    }
+    if verdict.ability.route != nil, !verdict.ability.wakeClock {
+      line += ", but \(Output.safe(verdict.ability.reason ?? ""))"
+    }
+    if let fix = verdict.fix { line += "; to allow it: \(Output.safe(fix))" }
+    let count = facts.pendingWake
+    line += "; \(count) pending notification\(count == 1 ? " asks" : "s ask") to wake it"
+    if let at = WakePlanner.alarm(for: earliest, now: now), verdict.ability.canWake {
+      line += ", next wake at \(Output.localTime(at, zone: zone))"
+    }
+    return line
+  }
+
+  /// The `wake` member of `--json`.
+  static func wakeRecord(_ facts: Diagnosis.Facts, daemon: Bool, earliest: WakePlanner.Due?, now: Date)
+    -> JSONValue
+  {
+    let verdict = facts.firerWake.map(WakeDiagnosis.verdict)
+    let alarm = verdict?.ability.canWake == true ? WakePlanner.alarm(for: earliest, now: now) : nil
+    return .object([
+      "firer": facts.firerWake == nil ? .null : .string(daemon ? "daemon" : "fire-due"),
+      "canWake": .bool(verdict?.ability.canWake ?? false),
+      "allowed": .bool(verdict?.ability.route != nil),
+      "wakeClock": .bool(verdict?.ability.wakeClock ?? false),
+      "route": verdict?.ability.route.map { .string($0.rawValue) } ?? .null,
+      "reason": verdict?.ability.reason.map { .string($0) } ?? .null,
+      "fix": verdict?.fix.map { .string($0) } ?? .null,
+      "pending": .int(Int64(facts.pendingWake)),
+      "lead": earliest.map { .int(Int64($0.lead.rounded())) } ?? .null,
+      "nextAlarm": alarm.map { .string(RFC3339.string(from: $0)) } ?? .null,
+    ])
   }
 
   static func record(_ server: NotificationServerInformation) -> JSONValue {

@@ -36,6 +36,8 @@ extension Term {
     case .category: "--category"
     case .realertEvery: "--realert-every"
     case .realertTimes: "--realert-times"
+    case .expireLate: "--expire-late"
+    case .wakeLead: "--wake-lead"
     }
   }
 }

@@ -113,6 +113,9 @@ extension Firer {
     if notification.interruptionLevel == .passive { delivery.presentation.remove(.sound) }
     delivery.apply(preparation.settings)
     delivery.held = preparation.held
+    // What could wake the machine for it: this firer's route, or `off` when the user does
+    // not let its app wake the machine.
+    if notification.wake { delivery.wake = preparation.settings.wake ? wakeAbility.historyName : "off" }
     return delivery
   }
 

@@ -55,5 +55,19 @@ extension Firer {
     public var report: BatchReport
     /// The instant to arm the timer for.
     public var next: Date?
+    /// The earliest waking notification as the store last said (`FiringOutlook.wake`): the
+    /// loop's alarm timer follows it (`WakePlanner`).
+    public var wake: WakePlanner.Due?
+    /// Whether the firer has work in hand: claims not yet handed over or recorded (a
+    /// suspend now would cut a hand-off in half; `SleepGuard`).
+    public var holdsWork = false
+
+    /// Creates a wake-up's result.
+    public init(report: BatchReport, next: Date?, wake: WakePlanner.Due? = nil, holdsWork: Bool = false) {
+      self.report = report
+      self.next = next
+      self.wake = wake
+      self.holdsWork = holdsWork
+    }
   }
 }

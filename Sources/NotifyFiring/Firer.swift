@@ -32,6 +32,9 @@ public final class Firer {
   /// then; the one in flight ends within the sink's own timeout, and the claims left are
   /// given back (`giveBack`). Set by the driver before it runs the firer.
   public var isStopRequested: () -> Bool = { false }
+  /// What this firer can do to wake the machine (`WakeAbility`), set by its driver once it
+  /// looked: a delivery of a waking notification records it (`detail.wake`).
+  public var wakeAbility = WakeAbility.unknown
   /// How long after a sink stalled (`SinkFault.stalled`) the firer asks to be woken to try
   /// again.
   public static let stalledSinkRetry: TimeInterval = 2
@@ -64,6 +67,9 @@ public final class Firer {
   /// Held occurrences a release showed but could not record yet because the store was busy:
   /// still claimed by this firer, so no release takes them again (`Firer+QuietHours`).
   var unrecordedReleases: [ShownRelease] = []
+  /// What the claims of this wake-up recorded missed, for the catch-up's summary
+  /// (`MissedSummary`).
+  private var missedInWake: [HistoryEvent] = []
 
   /// Creates a firer.
   public init(
@@ -188,7 +194,11 @@ public final class Firer {
             logger.warning("\(fault); gave back \(report.released) unstarted deliveries")
           }
           // A stopping firer's claims go back as the driver stops (`giveBack`).
-          if report.interrupted { return Wake(report: report, next: nil) }
+          if report.interrupted {
+            missedInWake = []
+            return Wake(report: report, next: nil, holdsWork: holdsWork)
+          }
+          summarizeMissed()
           return finished(report, next: until, stillHeld: stillHeld)
         }
       }
@@ -206,7 +216,43 @@ public final class Firer {
   private func finished(_ report: BatchReport, next: Date?, stillHeld: Bool) -> Wake {
     let release = releaseDeadline(holding: stillHeld || report.held > 0)
     let retry = unrecordedReleases.isEmpty ? nil : clock.now() + Firer.recordRetry
-    return Wake(report: report, next: [next, release, retry].compactMap { $0 }.min())
+    return Wake(
+      report: report, next: [next, release, retry].compactMap { $0 }.min(), wake: outlook?.0.wake,
+      holdsWork: holdsWork)
+  }
+
+  /// Whether claims are in hand: claimed and not yet handed over, or handed over and not
+  /// yet recorded.
+  public var holdsWork: Bool {
+    !machine.prepared.isEmpty || !unrecorded.isEmpty || !unrecordedReleases.isEmpty
+  }
+
+  /// Shows one summary per app of what this wake-up's claims recorded missed, when an app
+  /// missed several (`MissedSummary`): after a sleep or a boot, the user hears once what
+  /// went by, not once per notification. A summary the sink does not take is in history
+  /// only (the missed events are there either way).
+  private func summarizeMissed() {
+    let missed = missedInWake
+    missedInWake = []
+    guard missed.count >= MissedSummary.threshold, !isStopRequested() else { return }
+    let now = clock.now()
+    for summary in MissedSummary.plan(
+      missed, at: now,
+      makeID: { _ in
+        "missed-" + String(UInt64.random(in: 0..<(1 << 48)), radix: 16)
+      })
+    {
+      do {
+        _ = try present(summary)
+        logger.info(
+          "showed a summary of \(missed.filter { $0.app == summary.app }.count) missed notifications",
+          metadata: [LogKey.app: "\(summary.app)", LogKey.id: "\(summary.id)"])
+      } catch {
+        logger.warning(
+          "could not show the summary of missed notifications: \(error)",
+          metadata: [LogKey.app: "\(summary.app)"])
+      }
+    }
   }
 
   /// Gives back every claim not handed over yet (on stop, or at the end of a run).
@@ -258,6 +304,7 @@ public final class Firer {
         limit: options.batchLimit, app: options.app)
     }
     if let read = batch.outlook { keep(read) }
+    missedInWake += batch.missed
     carryClaims(to: batch.version)
     prepare(
       batch.claims, settings: batch.settings, quiet: batch.quiet, reach: batch.reach,

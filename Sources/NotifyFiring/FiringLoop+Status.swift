@@ -73,9 +73,11 @@ extension FiringLoop {
         self.firer.storeChanged()
         self.storeChangedByOthers = true
         self.requestWake()
-      } else if lookAgain {
-        try? recheck.source?.arm(at: self.clock.now() + Self.recheckDelay)
       }
+      // inotify merges a write into the event of an earlier one still unread: one event
+      // may stand for a published commit and another not yet published. Looked at again
+      // once, whatever this look found.
+      if lookAgain { try? recheck.source?.arm(at: self.clock.now() + Self.recheckDelay) }
     }
     let timer = try loop.addRealtimeTimer { look(false) }
     recheck.source = timer

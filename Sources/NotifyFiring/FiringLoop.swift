@@ -93,6 +93,13 @@ public final class FiringLoop: @unchecked Sendable {
   /// loop's thread. `nudge()` after it changed.
   public var deliveringTo: (() -> String)?
 
+  /// What follows the loop's wake-ups on its thread (`FiringLoopCompanion`): the power
+  /// companions the assembly makes (the wake-capable timer, logind's sleep and shutdown).
+  /// Set before `run()`; a loop that does not fire starts none.
+  public var companions: [any FiringLoopCompanion] = []
+  /// The companions that started.
+  private var started: [any FiringLoopCompanion] = []
+
   let firer: Firer
   let clock: any NotifyClock
   let configuration: Configuration
@@ -254,6 +261,8 @@ public final class FiringLoop: @unchecked Sendable {
       }
     }
     defer { attached?.detach() }
+    if configuration.fires { startCompanions(on: loop) }
+    defer { stopCompanions() }
 
     wake()
     notifier.ready(status: statusLine())
@@ -382,6 +391,10 @@ public final class FiringLoop: @unchecked Sendable {
     // the hand-offs, which it would delay by about 50 µs (it resolves /etc/localtime and
     // compares the watched folders).
     defer { zoneDataWatch?.update() }
+    if !started.isEmpty {
+      let now = clock.now()
+      for companion in started { companion.firerWillWake(now: now) }
+    }
     do {
       let wake = try firer.wake(task: task) { [unowned self] in self.pingWatchdog() }
       if wake.report.stopped {
@@ -389,6 +402,10 @@ public final class FiringLoop: @unchecked Sendable {
       }
       if let next = wake.next { try timer.arm(at: next) } else { timer.disarm() }
       nextInstant = wake.next
+      if !started.isEmpty {
+        let now = clock.now()
+        for companion in started { companion.firerWoke(wake, now: now) }
+      }
       if onIdle != nil, isGoingIdle {
         switch idlePacing.goingIdle(at: clock.now(), hasWork: { idleWorkPending?() ?? true }) {
         case .now: onIdle?()
@@ -406,6 +423,25 @@ public final class FiringLoop: @unchecked Sendable {
       logger.error("could not read the store; trying again in \(Int(configuration.retryDelay)) s: \(error)")
       try? timer.arm(at: clock.now() + configuration.retryDelay)
     }
+  }
+
+  /// Starts the companions; one that cannot start is left out, said once.
+  private func startCompanions(on loop: EventLoop) {
+    let handle = FiringLoopHandle(
+      event: loop.handle, lookAgain: { [unowned self] in self.requestWake() }, loop: loop)
+    for companion in companions {
+      do {
+        try companion.start(on: handle)
+        started.append(companion)
+      } catch {
+        logger.info("\(error.problemText.rendered(\.apiName)); going on without it")
+      }
+    }
+  }
+
+  private func stopCompanions() {
+    for companion in started.reversed() { companion.stop() }
+    started = []
   }
 
   /// A stalled sink is logged when it stalls and when it works again; a sink gone for good

@@ -165,6 +165,17 @@ struct RequestDecoder {
     } catch {
       throw .invalidArgs(error.description)
     }
+    // How late is too late: seconds, or a duration's text (`30m`), as `in` takes it.
+    var expireLate: TimeInterval?
+    if let seconds = try fields.integer("expireLate", textAllowed: true) {
+      expireLate = TimeInterval(seconds)
+    } else if let text = try fields.string("expireLate") {
+      do {
+        expireLate = try TimeParser.duration(text, field: .expireLate)
+      } catch {
+        throw .invalidArgs(error.rendered { $0 == .expireLate ? "'expireLate'" : $0.apiName })
+      }
+    }
     let n = LocalNotification(
       id: id, app: app, schedule: schedule, title: try fields.string("title"),
       body: try fields.string("body"),
@@ -175,7 +186,7 @@ struct RequestDecoder {
       interruptionLevel: level, threadIdentifier: try fields.string("threadIdentifier"),
       threadSummary: try fields.string("threadSummary"), bodyMarkup: try fields.bool("bodyMarkup") ?? false,
       categoryIdentifier: try fields.string("category"), realert: realert,
-      createdAt: now)
+      wake: try fields.bool("wake") ?? false, expireLate: expireLate, createdAt: now)
     do {
       try Validator.notification(n)
     } catch {

@@ -10,7 +10,7 @@ enum NotificationRow {
     fire_instant, wall_clock, time_zone, repeat_interval, repeat_count, until_instant,
     delivered_count, created_at, next_occurrence, next_fire_at, actions, snoozed_occurrence,
     repeat_rule, subtitle, interruption_level, thread, attachments, body_markup, thread_summary, category,
-    realert
+    realert, wake, expire_late
     """
 
   /// Decodes a row selected with `columns`.
@@ -48,7 +48,8 @@ enum NotificationRow {
       threadIdentifier: row["thread"], threadSummary: row["thread_summary"],
       attachments: NotificationAttachment.fromStoreText(row["attachments"]),
       bodyMarkup: (row["body_markup"] as Int?) == 1, categoryIdentifier: row["category"],
-      realert: Realert.fromStoreText(row["realert"]),
+      realert: Realert.fromStoreText(row["realert"]), wake: (row["wake"] as Int?) == 1,
+      expireLate: (row["expire_late"] as Int64?).map { TimeInterval($0) / 1000 },
       deliveredCount: row["delivered_count"], createdAt: Millis.date(row["created_at"]))
     return StoredNotification(
       rowID: row["rowid"], notification: notification, nextOccurrence: row["next_occurrence"],
@@ -77,8 +78,8 @@ enum NotificationRow {
           user_info, urgency, fire_instant, wall_clock, time_zone, repeat_interval, repeat_count,
           until_instant, delivered_count, created_at, next_occurrence, next_fire_at, resolved_zone,
           actions, snoozed_occurrence, repeat_rule, subtitle, interruption_level, thread, attachments,
-          body_markup, thread_summary, category, realert)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+          body_markup, thread_summary, category, realert, wake, expire_late)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     ).execute(
       arguments: [
@@ -90,7 +91,7 @@ enum NotificationRow {
         snoozedOccurrence, n.schedule.rule?.text, n.subtitle, n.interruptionLevel.rawValue,
         n.threadIdentifier,
         NotificationAttachment.storeText(n.attachments), n.bodyMarkup, n.threadSummary, n.categoryIdentifier,
-        Realert.storeText(n.realert),
+        Realert.storeText(n.realert), n.wake ? 1 : 0, n.expireLate.map { Int64(($0 * 1000).rounded()) },
       ])
     return db.lastInsertedRowID
   }

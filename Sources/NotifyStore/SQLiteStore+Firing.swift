@@ -87,7 +87,9 @@ extension SQLiteStore: FiringStore {
         limit: limit, app: app)
       let snapshots = Dictionary(zip(decoded.map(\.rowID), due)) { first, _ in first }
       var claims: [Claim] = []
+      var missed: [HistoryEvent] = []
       for step in plan.steps {
+        if case .record(let event) = step, event.kind == .missed { missed.append(event) }
         if var claim = try Self.execute(step, now: now, owner: owner, snapshots: snapshots, in: db) {
           // The bubble a hand-off replaces, read here so that the sink reads nothing.
           claim.bubble = try DesktopIDTable.bubble(
@@ -116,10 +118,11 @@ extension SQLiteStore: FiringStore {
           categories[app] = try? CategoryTable.all(app: app, in: db)
         }
       }
-      let batch = ClaimBatch(
+      var batch = ClaimBatch(
         claims: claims.sorted { ($0.fireDate, $0.rowID) < ($1.fireDate, $1.rowID) }, settings: settings,
         quiet: claims.isEmpty ? nil : try? Self.quietHours(in: db), reach: reach, categories: categories,
         outlook: try? self.outlook(zones: zones, app: app, in: db))
+      batch.missed = missed
       return (batch, try finishedJournals(Set(journals.keys), in: db))
     }
     var batch = claimed

@@ -44,8 +44,9 @@ extension SQLiteStore {
       ? try Int.fetchOne(
         db.cachedStatement(sql: "SELECT count(*) FROM notification WHERE next_fire_at IS NOT NULL \(filter)"),
         arguments: app.map { [$0] } ?? []) : nil
+    let wake = try Self.earliestWake(app: app, in: db)
     guard let earliest = try Self.earliestDue(app: app, deferred: deferred, in: db) else {
-      return FiringOutlook(next: nil, heldApps: held, pending: pending)
+      return FiringOutlook(next: nil, heldApps: held, pending: pending, wake: wake)
     }
     var arguments: StatementArguments = [Millis.from(earliest)]
     if let app { arguments += [app] }
@@ -53,7 +54,29 @@ extension SQLiteStore {
       try Int.fetchOne(
         db.cachedStatement(sql: "SELECT count(*) FROM notification WHERE next_fire_at = ? \(filter)"),
         arguments: arguments) ?? 0
-    return FiringOutlook(next: .init(earliest, count: count), heldApps: held, pending: pending)
+    return FiringOutlook(next: .init(earliest, count: count), heldApps: held, pending: pending, wake: wake)
+  }
+
+  /// The earliest instant a notification that wakes the machine is due, of `app` (every
+  /// app's when nil) and of the apps the user lets wake it (`NotificationSettings.wake`: the
+  /// app's switch, else the default policy's, else on), with the wake lead in force; nil
+  /// when none is pending. One cached statement, asked in every outlook: it walks the
+  /// partial index `notification_wake_next` in order and stops at the first allowed row (a
+  /// store without waking notifications answers from one empty probe of it).
+  static func earliestWake(app: String?, in db: Database) throws -> WakePlanner.Due? {
+    let statement = try db.cachedStatement(
+      sql: """
+        SELECT next_fire_at, (SELECT value FROM preference WHERE key = '\(SettingsTable.wakeLeadKey)')
+        FROM notification AS n WHERE wake = 1 AND next_fire_at IS NOT NULL\(app == nil ? "" : " AND app = ?")
+          AND coalesce(
+            (SELECT wake FROM app_settings WHERE app_settings.app = n.app),
+            (SELECT json_extract(value, '$.wake') FROM preference WHERE key = '\(SettingsTable.policyKey)'),
+            1) = 1
+        ORDER BY next_fire_at LIMIT 1
+        """)
+    guard let row = try Row.fetchOne(statement, arguments: app.map { [$0] } ?? []) else { return nil }
+    return WakePlanner.Due(
+      instant: Millis.date(row[0]), lead: SettingsTable.wakeLead(text: row[1]))
   }
 
   /// The earliest instant anything of `app`'s (every app's when nil) is due: pending rows

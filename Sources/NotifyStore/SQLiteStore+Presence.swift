@@ -14,12 +14,16 @@ public struct AppPresence: Hashable, Sendable {
   public var fires: Bool
   /// Where its deliveries go now (`desktop`, `stdout`), for the daemon; nil when not told.
   public var sink: String?
+  /// What the firer found it can do to wake the machine (`WakeFacts`), for `notify status`;
+  /// nil when not told.
+  public var wake: WakeFacts?
 
   /// The app a firer for every app (`notify daemon`) is online for.
   public static let everyApp = "*"
 
   /// Creates a presence.
-  public init(app: String, owner: FirerIdentity, fires: Bool, sink: String? = nil) {
+  public init(app: String, owner: FirerIdentity, fires: Bool, sink: String? = nil, wake: WakeFacts? = nil) {
+    self.wake = wake
     self.app = app
     self.owner = owner
     self.fires = fires
@@ -32,9 +36,11 @@ extension SQLiteStore {
   public func enter(_ presence: AppPresence, at now: Date) throws(NotifyError) {
     try write { db in
       try db.execute(
-        sql: "INSERT OR REPLACE INTO presence (app, owner, fires, since, sink) VALUES (?, ?, ?, ?, ?)",
+        sql:
+          "INSERT OR REPLACE INTO presence (app, owner, fires, since, sink, wake) VALUES (?, ?, ?, ?, ?, ?)",
         arguments: [
           presence.app, presence.owner.description, presence.fires ? 1 : 0, Millis.from(now), presence.sink,
+          presence.wake.map { $0.jsonValue.compactText },
         ])
       // Entries a crashed process left behind go with the next one of the same app.
       for owner in try String.fetchAll(
@@ -52,6 +58,48 @@ extension SQLiteStore {
       try db.execute(
         sql: "UPDATE presence SET sink = ? WHERE app = ? AND owner = ?",
         arguments: [sink, presence.app, presence.owner.description])
+    }
+  }
+
+  /// Records what `presence`'s firer can do to wake the machine (`notify status` shows it).
+  public func noteWake(_ facts: WakeFacts, of presence: AppPresence) throws(NotifyError) {
+    try write { db in
+      try db.execute(
+        sql: "UPDATE presence SET wake = ? WHERE app = ? AND owner = ?",
+        arguments: [facts.jsonValue.compactText, presence.app, presence.owner.description])
+    }
+  }
+
+  /// Records what the last `fire-due` run found it can do to wake the machine (it keeps no
+  /// presence: it exits), for `notify status` and `schedule --wake`.
+  public func noteFireDueWake(_ facts: WakeFacts) throws(NotifyError) {
+    try write { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO preference (key, value) VALUES (?, ?)",
+        arguments: [Self.fireDueWakeKey, facts.jsonValue.compactText])
+    }
+  }
+
+  /// What the last `fire-due` run found it can do to wake the machine; nil when none told.
+  public func fireDueWakeFacts() throws(NotifyError) -> WakeFacts? {
+    try read { db in
+      try String.fetchOne(
+        db, sql: "SELECT value FROM preference WHERE key = ?", arguments: [Self.fireDueWakeKey]
+      )
+      .flatMap { WakeFacts(json: try? JSONValue.parse($0)) }
+    }
+  }
+
+  static let fireDueWakeKey = "wake.fire-due"
+
+  /// How many pending notifications ask to wake the machine, and the earliest waking one
+  /// (of the apps the user lets wake it) with the wake lead: what `notify status` shows.
+  public func wakeOutlook() throws(NotifyError) -> (pending: Int, earliest: WakePlanner.Due?) {
+    try read { db in
+      let count =
+        try Int.fetchOne(
+          db, sql: "SELECT count(*) FROM notification WHERE wake = 1 AND next_fire_at IS NOT NULL") ?? 0
+      return (count, try Self.earliestWake(app: nil, in: db))
     }
   }
 
@@ -75,11 +123,14 @@ extension SQLiteStore {
   static func presences(app: String?, in db: Database) throws -> [AppPresence] {
     let filter = app == nil ? "" : "WHERE app = ?"
     let rows = try Row.fetchAll(
-      db.cachedStatement(sql: "SELECT app, owner, fires, sink FROM presence \(filter) ORDER BY since, owner"),
+      db.cachedStatement(
+        sql: "SELECT app, owner, fires, sink, wake FROM presence \(filter) ORDER BY since, owner"),
       arguments: app.map { [$0] } ?? [])
     return rows.compactMap { row in
       guard let owner = FirerIdentity(row["owner"] as String), owner.isAlive else { return nil }
-      return AppPresence(app: row["app"], owner: owner, fires: (row["fires"] as Int) != 0, sink: row["sink"])
+      return AppPresence(
+        app: row["app"], owner: owner, fires: (row["fires"] as Int) != 0, sink: row["sink"],
+        wake: WakeFacts(json: (row["wake"] as String?).flatMap { try? JSONValue.parse($0) }))
     }
   }
 

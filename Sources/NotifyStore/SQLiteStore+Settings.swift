@@ -47,16 +47,32 @@ extension SQLiteStore {
       let changed = change.applied(to: try SettingsTable.app(app, in: db))
       try db.execute(
         sql: """
-          INSERT INTO app_settings (app, alerts, sounds, badges, breaks_quiet, time_sensitive)
-          VALUES (?, ?, ?, ?, ?, ?)
+          INSERT INTO app_settings (app, alerts, sounds, badges, breaks_quiet, time_sensitive, wake)
+          VALUES (?, ?, ?, ?, ?, ?, ?)
           ON CONFLICT(app) DO UPDATE SET alerts = excluded.alerts, sounds = excluded.sounds,
             badges = excluded.badges, breaks_quiet = excluded.breaks_quiet,
-            time_sensitive = excluded.time_sensitive
+            time_sensitive = excluded.time_sensitive, wake = excluded.wake
           """,
         arguments: [
           app, changed.alerts, changed.sounds, changed.badges, changed.breaksQuietHours,
-          changed.timeSensitive,
+          changed.timeSensitive, changed.wake,
         ])
+    }
+  }
+
+  /// How long before a waking notification's instant the machine is woken (every app's;
+  /// `WakePlanner.defaultLead` until the user sets one).
+  public func wakeLead() throws(NotifyError) -> TimeInterval {
+    try read { db in try SettingsTable.wakeLead(in: db) }
+  }
+
+  /// Sets the wake lead (checked: `Validator.wakeLead`).
+  public func setWakeLead(_ lead: TimeInterval) throws(NotifyError) {
+    try Validator.wakeLead(lead)
+    try write { db in
+      try db.execute(
+        sql: "INSERT OR REPLACE INTO preference (key, value) VALUES (?, ?)",
+        arguments: [SettingsTable.wakeLeadKey, String(Int64((lead * 1000).rounded()))])
     }
   }
 
@@ -77,18 +93,32 @@ extension SQLiteStore {
 /// The settings columns of `app_settings`, and the default policy in `preference`.
 enum SettingsTable {
   static let policyKey = "settings.default"
+  /// The wake lead, in milliseconds.
+  static let wakeLeadKey = "wake.lead"
+
+  static func wakeLead(in db: Database) throws -> TimeInterval {
+    wakeLead(
+      text: try String.fetchOne(
+        db.cachedStatement(sql: "SELECT value FROM preference WHERE key = ?"), arguments: [wakeLeadKey]))
+  }
+
+  /// The lead the stored text says (milliseconds), the default when none or unreadable.
+  static func wakeLead(text: String?) -> TimeInterval {
+    guard let text, let millis = Int64(text), millis >= 0 else { return WakePlanner.defaultLead }
+    return min(TimeInterval(millis) / 1000, WakePlanner.leadRange.upperBound)
+  }
 
   static func app(_ app: String, in db: Database) throws -> AppSettings {
     guard
       let row = try Row.fetchOne(
         db,
         sql:
-          "SELECT alerts, sounds, badges, breaks_quiet, time_sensitive, requested FROM app_settings WHERE app = ?",
+          "SELECT alerts, sounds, badges, breaks_quiet, time_sensitive, wake, requested FROM app_settings WHERE app = ?",
         arguments: [app])
     else { return AppSettings(app: app) }
     return AppSettings(
       app: app, alerts: row["alerts"], sounds: row["sounds"], badges: row["badges"],
-      breaksQuietHours: row["breaks_quiet"], timeSensitive: row["time_sensitive"],
+      breaksQuietHours: row["breaks_quiet"], timeSensitive: row["time_sensitive"], wake: row["wake"],
       requested: (row["requested"] as Int?).map { PresentationOptions(rawValue: $0) })
   }
 
@@ -107,7 +137,7 @@ enum SettingsTable {
       alerts: flag("alerts", allow.alerts), sounds: flag("sounds", allow.sounds),
       badges: flag("badges", allow.badges),
       breaksQuietHours: flag("breaksQuietHours", allow.breaksQuietHours),
-      timeSensitive: flag("timeSensitive", allow.timeSensitive))
+      timeSensitive: flag("timeSensitive", allow.timeSensitive), wake: flag("wake", allow.wake))
   }
 
   static func text(_ policy: NotificationSettings) -> String {
@@ -117,6 +147,7 @@ enum SettingsTable {
     r.set("badges", policy.badges)
     r.set("breaksQuietHours", policy.breaksQuietHours)
     r.set("timeSensitive", policy.timeSensitive)
+    r.set("wake", policy.wake)
     return r.compactText
   }
 }

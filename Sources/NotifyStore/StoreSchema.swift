@@ -430,6 +430,24 @@ enum StoreSchema {
           );
           """)
     }
+    migrator.registerMigration("v17-wake") { db in
+      // Sleep, wake and power: whether a notification wakes the machine and how late it may
+      // be shown (milliseconds; NULL: however late), with the partial index that finds the
+      // earliest waking one in every outlook without a scan; the user's per-app switch
+      // (NULL: the default policy, on); what a firer found it can do to wake the machine
+      // (`WakeFacts`, JSON), for `notify status`.
+      try db.execute(
+        sql: """
+          ALTER TABLE notification ADD COLUMN wake INTEGER NOT NULL DEFAULT 0 CHECK (wake IN (0, 1));
+          ALTER TABLE notification ADD COLUMN expire_late INTEGER
+            CHECK (expire_late IS NULL OR expire_late BETWEEN 1000 AND 31536000000);
+          CREATE INDEX notification_wake_next ON notification(next_fire_at)
+            WHERE wake = 1 AND next_fire_at IS NOT NULL;
+          ALTER TABLE app_settings ADD COLUMN wake INTEGER CHECK (wake IN (0, 1));
+          ALTER TABLE presence ADD COLUMN wake TEXT
+            CHECK (wake IS NULL OR (json_valid(wake) AND length(wake) <= 4096));
+          """)
+    }
     return migrator
   }
 }

@@ -6,6 +6,7 @@
 #   Tests/Fixtures/user-manager.sh start STATE_DIR
 #   Tests/Fixtures/user-manager.sh run STATE_DIR [--root] -- COMMAND [ARGUMENT...]
 #   Tests/Fixtures/user-manager.sh logout STATE_DIR | login STATE_DIR
+#   Tests/Fixtures/user-manager.sh grant STATE_DIR CAPABILITY
 #   Tests/Fixtures/user-manager.sh stop STATE_DIR
 #
 # check exits 0 when a user manager can be started here, else prints why on stderr and
@@ -46,6 +47,13 @@
 # waits until it has exited; login starts it again in the same namespace, with the same
 # home and journal, and waits for readiness as start does: what a user's next login does.
 #
+# grant gives the user manager CAPABILITY (a name as setpriv takes it: wake_alarm) as an
+# ambient capability from its next login on, as `AmbientCapabilities=` in user@.service
+# does (systemd 254 and later give it CAP_WAKE_ALARM so; an administrator's drop-in gives
+# it on older ones): the manager starts with it in its inheritable and ambient sets, and
+# can pass it on to a unit that asks (`AmbientCapabilities=` of the user unit). Kept in
+# STATE_DIR/ambient.
+#
 # stop stops the manager as logout does, then ends every process left in SLICE (the
 # holder, journald, what run left behind: cgroup.kill, or SIGKILL to each process where
 # the kernel has no cgroup.kill), removes SLICE's cgroups and STATE_DIR. The namespace and
@@ -71,7 +79,7 @@ say() { printf 'user-manager: %s\n' "$*" >&2; }
 die() { say "$*"; exit 1; }
 skip() { say "$*"; exit "$cannot_run"; }
 usage() {
-  die "usage: user-manager.sh check | start STATE_DIR | run STATE_DIR [--root] -- COMMAND... | logout STATE_DIR | login STATE_DIR | stop STATE_DIR"
+  die "usage: user-manager.sh check | start STATE_DIR | run STATE_DIR [--root] -- COMMAND... | logout STATE_DIR | login STATE_DIR | grant STATE_DIR CAPABILITY | stop STATE_DIR"
 }
 
 # running PID: the process exists and is not a zombie.
@@ -203,7 +211,13 @@ start_manager() {
         echo "$BASHPID" >"$hierarchy/$slice/$cgroup/cgroup.procs"
       done
       echo "$BASHPID" >"$state/manager.pid"
-      exec setpriv --reuid "$uid" --regid "$gid" --init-groups env -i -C "$home" \
+      local caps=()
+      if [ -s "$state/ambient" ]; then
+        local granted
+        granted=$(cat "$state/ambient")
+        caps=(--inh-caps "+$granted" --ambient-caps "+$granted")
+      fi
+      exec setpriv --reuid "$uid" --regid "$gid" --init-groups "${caps[@]}" env -i -C "$home" \
         HOME="$home" USER="$user" LOGNAME="$user" LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
         XDG_RUNTIME_DIR="$runtime_dir" "$systemd_binary" --user --log-target=journal
     ) </dev/null >>"$state/holder.log" 2>&1 &
@@ -397,7 +411,17 @@ stop() {
   rm -rf "$state"
 }
 
+grant() {
+  load_state "$1"
+  [[ $2 =~ ^[a-z_]+$ ]] || die "grant: '$2' is not a capability name such as wake_alarm"
+  printf '%s\n' "$2" >"$state/ambient"
+}
+
 case $command in
+  grant)
+    [ $# -eq 3 ] || usage
+    grant "$2" "$3"
+    ;;
   check)
     [ $# -eq 1 ] || usage
     check

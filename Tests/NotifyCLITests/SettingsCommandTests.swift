@@ -37,7 +37,8 @@ struct SettingsCommandTests {
     let policy = try notify.run(["settings", "--default", "--badges", "off"])
     #expect(
       policy.stdout
-        == "default for apps you have not set: alerts on, sounds on, badges off, quiet hours: held\n")
+        == "default for apps you have not set: alerts on, sounds on, badges off, quiet hours: held\nwake lead (every app): 60 s\n"
+    )
     // Then an app that did not set badges follows it, and --all-apps lists every app known
     #expect(try notify.run(["schedule", "--in", "1h", "--app", "mail", "x"]).status == 0)
     let all = try #require(try json(["settings", "--all-apps"]) as? [[String: Any]])
@@ -65,5 +66,46 @@ struct SettingsCommandTests {
     // And one with text as well is not warned about
     let withText = try notify.run(["schedule", "--in", "1h", "--sound", "default", "hello"])
     #expect(withText.status == 0 && withText.stderr.isEmpty, "\(withText.stderr)")
+  }
+
+  @Test(
+    "--wake off keeps an app's notifications from waking the machine; --wake-lead is every app's, within bounds"
+  )
+  func wakeSwitchAndLead() throws {
+    // Given an app nobody set
+    let folder = TemporaryFolder()
+    let notify = CommandRunner(environment: ["NOTIFY_DB": folder.file("n.db"), "NOTIFY_APP": "chat"])
+    // When the user does not let it wake the machine
+    let off = try notify.run(["settings", "--wake", "off"])
+    #expect(
+      off.stdout == "chat: alerts on, sounds on, badges on, quiet hours: held, wake off (set)\n",
+      "\(off.stdout)")
+    let chat = try #require(
+      try JSONSerialization.jsonObject(with: Data(notify.run(["settings", "--json"]).stdout.utf8))
+        as? [String: Any])
+    #expect(chat["wake"] as? Bool == false && chat["set"] as? [String: Bool] == ["wake": false])
+    // And schedule --wake says so, and stores it
+    let scheduled = try notify.run(["schedule", "--in", "1h", "--wake", "--id", "w", "x"])
+    #expect(scheduled.status == 0)
+    #expect(
+      scheduled.stderr.contains("app 'chat' may not wake the machine: 'w' fires when the machine is awake"),
+      "\(scheduled.stderr)")
+    // When the lead is set, it is every app's, and shown with the policy
+    #expect(try notify.run(["settings", "--wake-lead", "2m"]).status == 0)
+    let policy = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(notify.run(["settings", "--default", "--json"]).stdout.utf8)) as? [String: Any])
+    #expect(policy["wakeLead"] as? Int == 120 && policy["wake"] as? Bool == true)
+    // And a lead past 10 minutes, or a bad one, is refused (65) and leaves it as it was
+    for bad in ["11m", "-1m", "soon"] {
+      let refused = try notify.run(["settings", "--wake-lead", bad])
+      #expect(refused.status == 65, "\(bad): \(refused.stderr)")
+      #expect(refused.stderr.contains("--wake-lead"), "\(refused.stderr)")
+    }
+    #expect(try notify.run(["settings", "--wake-lead", "0s"]).status == 0)
+    let zero = try #require(
+      try JSONSerialization.jsonObject(
+        with: Data(notify.run(["settings", "--default", "--json"]).stdout.utf8)) as? [String: Any])
+    #expect(zero["wakeLead"] as? Int == 0)
   }
 }

@@ -86,8 +86,12 @@ struct StoreFileTests {
         "v4-responses-presence", "v5-left-bubbles", "v6-settings-quiet-hours", "v7-actions-snooze",
         "v8-repeat-rule", "v9-presence-sink", "v10-rich-content", "v11-categories", "v12-threads",
         "v13-realert", "v14-time-sensitive", "v15-thread-shown-by", "v16-calendars",
+        "v17-wake",
       ])
     #expect(try store.pending(app: "a").map(\.notification.title) == ["still here"])
+    // And a notification from before waking neither wakes the machine nor expires
+    #expect(try store.pending(app: "a").first?.notification.wake == false)
+    #expect(try store.pending(app: "a").first?.notification.expireLate == nil)
     // And a notification from before levels stands at the level its urgency means
     #expect(try store.pending(app: "a").map(\.notification.interruptionLevel) == [.active])
     // And a notification from before calendar rules has none

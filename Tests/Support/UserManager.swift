@@ -271,6 +271,14 @@ public final class UserManager: @unchecked Sendable {
     }
   }
 
+  /// Gives the user manager `capability` (`wake_alarm`) as an ambient capability from its
+  /// next login (`relogin()`), as `AmbientCapabilities=` of user@.service does: what systemd
+  /// 254 and later do for CAP_WAKE_ALARM, and an administrator's drop-in does before.
+  public func grant(_ capability: String) throws {
+    let result = try CommandRunner(executable: "/bin/bash").run([Self.script, "grant", state, capability])
+    try #require(result.status == 0, "user-manager.sh grant: \(result.stderr)")
+  }
+
   /// HOOK (login order; a server that comes later): runs `command` as the transient user
   /// service `unit` (`systemd-run --user --unit UNIT --collect`), with `environment` set
   /// for it (`--setenv`), and returns once it has started. `type` is systemd's `Type=`

@@ -106,6 +106,19 @@ public enum ClaimPlanner {
       }
       if let app, notification.app != app { continue }
       let late = row.late || now.timeIntervalSince(row.fireDate) > Delivery.lateTolerance
+      if row.handedOverAt == nil, let limit = notification.expireLate,
+        now.timeIntervalSince(row.fireDate) > limit
+      {
+        // Too late to show by its own word (a firer died holding it, and nobody took it
+        // over in time): recorded missed, as a due row past it would be.
+        plan.steps.append(.drop(rowID: row.rowID, occurrence: row.occurrence))
+        plan.steps.append(
+          .record(
+            missed(
+              notification, occurrence: row.occurrence, fireDate: row.fireDate, coalesced: row.coalesced,
+              reason: MissedSummary.expiredReason, now: now)))
+        continue
+      }
       if let handedOverAt = row.handedOverAt {
         // Shown before its firer died: record it, never show it again.
         let delivery = Delivery(
@@ -146,9 +159,13 @@ public enum ClaimPlanner {
     let notification = stored.notification
     let schedule = notification.schedule
     let zone = schedule.resolvedZone(zones: zones)
+    // The notification's own limit where it is the tighter one (`expireLate`).
+    var ownLimit: TimeInterval?
+    if let own = notification.expireLate, own < (misfireGrace ?? .infinity) { ownLimit = own }
     guard
       let due = DuePlanner.plan(
-        schedule, nextIndex: stored.nextOccurrence, now: now, zones: zones, misfireGrace: misfireGrace
+        schedule, nextIndex: stored.nextOccurrence, now: now, zones: zones,
+        misfireGrace: ownLimit ?? misfireGrace
       )
     else {
       let next = schedule.occurrence(stored.nextOccurrence, zones: zones)
@@ -162,16 +179,14 @@ public enum ClaimPlanner {
       rowID: stored.rowID, nextOccurrence: due.next?.index ?? occurrence.index + 1,
       nextFireDate: due.next?.fireDate, resolvedZone: zone)
     switch due.action {
-    case .miss(let missed):
-      var detail = HistoryEvent.detail(of: notification)
-      if missed.coalesced > 0 { detail["coalesced"] = .int(Int64(missed.coalesced)) }
+    case .miss(let occurrence):
       return [
         advance,
         .record(
-          HistoryEvent(
-            at: now, app: notification.app, notificationID: notification.id, kind: .missed,
-            reason: "misfire-grace", occurrence: missed.index + 1, fireDate: missed.fireDate, late: true,
-            detail: detail)),
+          missed(
+            notification, occurrence: occurrence.index, fireDate: occurrence.fireDate,
+            coalesced: occurrence.coalesced,
+            reason: ownLimit != nil ? MissedSummary.expiredReason : MissedSummary.misfireReason, now: now)),
       ]
     case .deliver(let occurrence):
       return [
@@ -182,6 +197,20 @@ public enum ClaimPlanner {
             late: occurrence.late, coalesced: occurrence.coalesced, notification: notification)),
       ]
     }
+  }
+
+  /// The `missed` event of occurrence `occurrence` (0-based) due at `fireDate`, with how
+  /// late it was (`detail.lateBy`, seconds).
+  static func missed(
+    _ notification: LocalNotification, occurrence: Int, fireDate: Date, coalesced: Int, reason: String,
+    now: Date
+  ) -> HistoryEvent {
+    var detail = HistoryEvent.detail(of: notification)
+    if coalesced > 0 { detail["coalesced"] = .int(Int64(coalesced)) }
+    detail["lateBy"] = .int(Int64(max(0, now.timeIntervalSince(fireDate)).rounded()))
+    return HistoryEvent(
+      at: now, app: notification.app, notificationID: notification.id, kind: .missed, reason: reason,
+      occurrence: occurrence + 1, fireDate: fireDate, late: true, detail: detail)
   }
 
   /// Rows whose next instant was computed in other zones (`local` rows after the system

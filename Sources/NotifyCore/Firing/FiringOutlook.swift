@@ -19,12 +19,17 @@ public struct FiringOutlook: Hashable, Sendable {
   /// How many notifications of the firer's apps are pending, when the store was asked to
   /// count them (the daemon's status line reads it here instead of asking the store again).
   public var pending: Int?
+  /// The earliest instant a notification that wakes the machine is due (`LocalNotification
+  /// .wake`, of apps the user lets wake it), with the wake lead in force; nil when none is
+  /// pending. The firing loop keeps its alarm timer armed for it (`WakePlanner`).
+  public var wake: WakePlanner.Due?
 
   /// Creates an outlook.
   public init(
     next: FiringStateMachine.NextDue?, heldApps: [String] = [], version: StoreVersion? = nil,
-    pending: Int? = nil
+    pending: Int? = nil, wake: WakePlanner.Due? = nil
   ) {
+    self.wake = wake
     self.next = next
     self.heldApps = heldApps
     self.version = version
@@ -97,6 +102,9 @@ public struct ClaimBatch: Sendable {
   public var outlook: FiringOutlook?
   /// The store's state right after the claim committed (`StoreVersion`).
   public var version: StoreVersion?
+  /// The `missed` events the claim recorded (past a notification's `expireLate` or the
+  /// firer's misfire grace), for the catch-up's summary (`MissedSummary`).
+  public var missed: [HistoryEvent] = []
 
   /// Creates a batch.
   public init(

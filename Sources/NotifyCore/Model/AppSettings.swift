@@ -8,15 +8,18 @@ public struct AppSettings: Hashable, Sendable {
   public var badges: Bool?
   public var breaksQuietHours: Bool?
   public var timeSensitive: Bool?
+  /// Whether its notifications may wake the machine (`NotificationSettings.wake`).
+  public var wake: Bool?
   /// What the app asked for, if it ever asked.
   public var requested: PresentationOptions?
 
   /// Settings with nothing set and nothing asked.
   public init(
     app: String, alerts: Bool? = nil, sounds: Bool? = nil, badges: Bool? = nil, breaksQuietHours: Bool? = nil,
-    timeSensitive: Bool? = nil, requested: PresentationOptions? = nil
+    timeSensitive: Bool? = nil, wake: Bool? = nil, requested: PresentationOptions? = nil
   ) {
     self.timeSensitive = timeSensitive
+    self.wake = wake
     self.app = app
     self.alerts = alerts
     self.sounds = sounds
@@ -35,7 +38,7 @@ public struct AppSettings: Hashable, Sendable {
       sounds: (sounds ?? policy.sounds) && asked.contains(.sound),
       badges: (badges ?? policy.badges) && asked.contains(.badge),
       breaksQuietHours: breaksQuietHours ?? policy.breaksQuietHours,
-      timeSensitive: timeSensitive ?? policy.timeSensitive)
+      timeSensitive: timeSensitive ?? policy.timeSensitive, wake: wake ?? policy.wake)
   }
 
   /// The JSON `notify settings --json` prints for the app: what is in force, what the user
@@ -45,7 +48,7 @@ public struct AppSettings: Hashable, Sendable {
     let inForce = effective(under: policy)
     let switches: [(String, Bool?)] = [
       ("alerts", alerts), ("sounds", sounds), ("badges", badges), ("breaksQuietHours", breaksQuietHours),
-      ("timeSensitive", timeSensitive),
+      ("timeSensitive", timeSensitive), ("wake", wake),
     ]
     let set = Dictionary(
       uniqueKeysWithValues: switches.compactMap { key, value in value.map { (key, JSONValue.bool($0)) } })
@@ -56,6 +59,7 @@ public struct AppSettings: Hashable, Sendable {
     r.set("badges", inForce.badges)
     r.set("breaksQuietHours", inForce.breaksQuietHours)
     r.set("timeSensitive", inForce.timeSensitive)
+    r.set("wake", inForce.wake)
     r.set("set", .object(set))
     let asked: JSONValue = requested.map { .array($0.kindNames.map { .string($0) }) } ?? .null
     r.set("requested", asked)

@@ -84,6 +84,7 @@ public struct HistoryEvent: Hashable, Sendable {
     }
     if let note = delivery.note { detail["note"] = .string(note) }
     if let note = delivery.categoryNote { detail["categoryNote"] = .string(note) }
+    if let wake = delivery.wake { detail["wake"] = .string(wake) }
     return detail
   }
 

@@ -30,6 +30,8 @@ extension LocalNotification {
     r.set("threadSummary", threadSummary)
     r.set("attachments", NotificationAttachment.jsonArray(attachments))
     r.set("realert", realert?.jsonValue ?? .null)
+    r.set("wake", .bool(wake))
+    r.set("expireLate", expireLate.map { .int(Int64($0.rounded())) } ?? .null)
     r.set("fireDate", fireDate.map { RFC3339.string(from: $0) })
     switch schedule.fireDate {
     case .instant:

@@ -47,6 +47,14 @@ public struct LocalNotification: Hashable, Sendable {
   public var categoryIdentifier: String?
   /// An alarm: alert again until acknowledged (`Realert`); nil alerts once.
   public var realert: Realert?
+  /// Wakes the machine from suspend for its instant, where the user lets the app and the
+  /// system allows it (`WakePlanner`, `WakeAbility`): the firer that owns it keeps a
+  /// wake-capable timer armed a little ahead of it (the wake lead).
+  public var wake: Bool
+  /// How late is too late: an occurrence handed over later than this after its instant is
+  /// recorded `missed` (with how late) instead of shown (KAlarm's "cancel if late"); nil
+  /// shows it however late it is.
+  public var expireLate: TimeInterval?
   /// How many occurrences have been delivered so far.
   public var deliveredCount: Int
   /// When the notification was first stored.
@@ -74,6 +82,8 @@ public struct LocalNotification: Hashable, Sendable {
     bodyMarkup: Bool = false,
     categoryIdentifier: String? = nil,
     realert: Realert? = nil,
+    wake: Bool = false,
+    expireLate: TimeInterval? = nil,
     deliveredCount: Int = 0,
     createdAt: Date
   ) {
@@ -96,6 +106,8 @@ public struct LocalNotification: Hashable, Sendable {
     self.bodyMarkup = bodyMarkup
     self.categoryIdentifier = categoryIdentifier
     self.realert = realert
+    self.wake = wake
+    self.expireLate = expireLate
     self.deliveredCount = deliveredCount
     self.createdAt = createdAt
   }

@@ -12,14 +12,21 @@ public struct NotificationSettings: Hashable, Sendable {
   /// Its time-sensitive notifications (`InterruptionLevel.timeSensitive`) are shown during
   /// quiet hours (iOS's per-app "Time Sensitive Notifications", on unless the user says no).
   public var timeSensitive: Bool
+  /// Its notifications that ask to (`LocalNotification.wake`) wake the machine from suspend
+  /// (KAlarm's per-alarm wake, Android's exact alarms): on unless the user says no.
+  public var wake: Bool
 
   /// Creates settings.
-  public init(alerts: Bool, sounds: Bool, badges: Bool, breaksQuietHours: Bool, timeSensitive: Bool = true) {
+  public init(
+    alerts: Bool, sounds: Bool, badges: Bool, breaksQuietHours: Bool, timeSensitive: Bool = true,
+    wake: Bool = true
+  ) {
     self.alerts = alerts
     self.sounds = sounds
     self.badges = badges
     self.breaksQuietHours = breaksQuietHours
     self.timeSensitive = timeSensitive
+    self.wake = wake
   }
 
   /// The policy for apps the user has not set: everything allowed, as Linux desktops do,

@@ -6,11 +6,13 @@ public struct SettingsChange: Hashable, Sendable {
   public var badges: Bool?
   public var breaksQuietHours: Bool?
   public var timeSensitive: Bool?
+  public var wake: Bool?
 
   public init(
     alerts: Bool? = nil, sounds: Bool? = nil, badges: Bool? = nil, breaksQuietHours: Bool? = nil,
-    timeSensitive: Bool? = nil
+    timeSensitive: Bool? = nil, wake: Bool? = nil
   ) {
+    self.wake = wake
     self.alerts = alerts
     self.sounds = sounds
     self.badges = badges
@@ -26,7 +28,7 @@ public struct SettingsChange: Hashable, Sendable {
     NotificationSettings(
       alerts: alerts ?? settings.alerts, sounds: sounds ?? settings.sounds, badges: badges ?? settings.badges,
       breaksQuietHours: breaksQuietHours ?? settings.breaksQuietHours,
-      timeSensitive: timeSensitive ?? settings.timeSensitive)
+      timeSensitive: timeSensitive ?? settings.timeSensitive, wake: wake ?? settings.wake)
   }
 
   /// `settings` with this change made to the user's switches.
@@ -37,6 +39,7 @@ public struct SettingsChange: Hashable, Sendable {
     changed.badges = badges ?? settings.badges
     changed.breaksQuietHours = breaksQuietHours ?? settings.breaksQuietHours
     changed.timeSensitive = timeSensitive ?? settings.timeSensitive
+    changed.wake = wake ?? settings.wake
     return changed
   }
 }

@@ -48,6 +48,10 @@ public struct Delivery: Hashable, Sendable {
   /// Why the notification is shown without the buttons of the category it names
   /// (`CategoryResolution.missing`), kept in the delivery record as `detail.categoryNote`.
   public var categoryNote: String?
+  /// For a notification that wakes the machine: what its firer could do to wake it
+  /// (`WakeAbility.historyName`: `alarm-timer`, `user-timer` or `none`), kept in the delivery
+  /// record as `detail.wake`; nil for one that does not wake.
+  public var wake: String?
 
   /// How far past its due instant an occurrence may be handed over and still not be late.
   public static let lateTolerance: TimeInterval = 1

@@ -28,6 +28,11 @@ public enum Diagnosis {
     public var daemonSink: String?
     /// Whether this session has a display (`DISPLAY` or `WAYLAND_DISPLAY`).
     public var sessionHasDisplay = false
+    /// Pending notifications that ask to wake the machine (`LocalNotification.wake`).
+    public var pendingWake = 0
+    /// What the firer that keeps their alarm can do (the daemon's facts, else the last
+    /// fire-due run's); nil when none is known.
+    public var firerWake: WakeFacts?
 
     public init(
       storePath: String, storeExists: Bool, storeMode: UInt32? = nil, folderMode: UInt32? = nil,
@@ -96,6 +101,15 @@ public enum Diagnosis {
           + (facts.serverCapabilities != nil ? " when it last looked (one answers now)" : ""),
         "start your notification server (it switches as one appears), or check that the daemon runs on this session's bus (systemctl --user import-environment DBUS_SESSION_BUS_ADDRESS DISPLAY)"
       )
+    }
+    if facts.pendingWake > 0, let firer = facts.firerWake {
+      let verdict = WakeDiagnosis.verdict(firer)
+      if !verdict.ability.canWake {
+        add(
+          "wake",
+          "\(facts.pendingWake) pending notification\(facts.pendingWake == 1 ? " asks" : "s ask") to wake the machine, but \(verdict.ability.reason ?? "nothing here can")",
+          verdict.fix ?? "none: they fire when the machine is awake")
+      }
     }
     if let busError = facts.busError {
       add(

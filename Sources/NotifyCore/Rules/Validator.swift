@@ -134,6 +134,7 @@ public enum Validator {
     try actions(n.actions)
     if let category = n.categoryIdentifier { try categoryIdentifier(category) }
     if let realert = n.realert { try Validator.realert(realert) }
+    if let limit = n.expireLate { try Validator.expireLate(limit) }
     if case .file(let name) = n.sound { try soundName(name) }
     try rule(of: n.schedule)
     if let count = n.schedule.repeatCount, count < 1 {

@@ -40,6 +40,10 @@ public enum Term: Hashable, Sendable {
   case category
   /// An alarm's interval between re-alerts and how many there are at most.
   case realertEvery, realertTimes
+  /// How late a notification may be handed over before it counts as missed.
+  case expireLate
+  /// How long before a waking notification's instant the machine is woken.
+  case wakeLead
 
   /// How the library names it.
   public var apiName: String {
@@ -71,6 +75,8 @@ public enum Term: Hashable, Sendable {
     case .category: "categoryIdentifier"
     case .realertEvery: "realert.every"
     case .realertTimes: "realert.times"
+    case .expireLate: "expireLate"
+    case .wakeLead: "the wake lead"
     }
   }
 }

@@ -1,4 +1,5 @@
 import CSystemd
+import Foundation
 
 /// One open connection to the session bus. Closing is `sd_bus_flush_close_unref`, done
 /// when the object goes away, so a reconnect is "drop this one, open another".
@@ -8,7 +9,11 @@ final class BusConnection {
 
   /// Opens the user's session bus (`sd_bus_open_user`), or the session bus at `address`
   /// when one is given (tests, or a session other than this process's environment).
-  init(address: String?, description: String) throws(BusFailure) {
+  init(address given: String?, description: String) throws(BusFailure) {
+    // A program run with a file capability (`setcap cap_wake_alarm+ep`, to wake the
+    // machine) runs in secure-execution mode, where sd-bus's `secure_getenv` sees no
+    // `DBUS_SESSION_BUS_ADDRESS` nor `XDG_RUNTIME_DIR`: the address is read here instead.
+    let address = given ?? Self.secureExecutionAddress()
     if HandshakeRelay.isNeeded, let path = HandshakeRelay.socketPath(address: address) {
       // Inside a Flatpak sandbox: through the relay that paces sd-bus's handshake.
       let fd = try HandshakeRelay.connect(path: path)
@@ -33,6 +38,35 @@ final class BusConnection {
       _ = sd_bus_set_description(bus, description)
       handle = bus
     }
+  }
+
+  /// The session bus's address for a process in secure-execution mode (`AT_SECURE`), from
+  /// the environment as the user set it; nil otherwise (sd-bus reads it itself).
+  static func secureExecutionAddress() -> String? {
+    guard getauxval(UInt(AT_SECURE)) != 0 else { return nil }
+    let environment = ProcessInfo.processInfo.environment
+    if let address = environment["DBUS_SESSION_BUS_ADDRESS"], !address.isEmpty { return address }
+    return environment["XDG_RUNTIME_DIR"].map { "unix:path=\($0)/bus" }
+  }
+
+  /// The system bus (`sd_bus_open_system`: `DBUS_SYSTEM_BUS_ADDRESS` when set, else the
+  /// system's socket), or the bus at `address` standing in for it, for logind.
+  static func system(address: String?, description: String) throws(BusFailure) -> BusConnection {
+    if let address {
+      return BusConnection(
+        adopting: try started(description: description) { bus throws(BusFailure) in
+          try BusFailure.check(sd_bus_set_address(bus, address), "setting the system bus address")
+        })
+    }
+    var bus: OpaquePointer? = nil
+    try BusFailure.check(sd_bus_open_system(&bus), "connecting to the system bus")
+    guard let bus else { throw BusFailure(operation: "connecting to the system bus", code: ENOMEM) }
+    _ = sd_bus_set_description(bus, description)
+    return BusConnection(adopting: bus)
+  }
+
+  private init(adopting handle: OpaquePointer) {
+    self.handle = handle
   }
 
   /// A new bus client connected by `connect` (an address or a descriptor), started; closed

@@ -10,8 +10,9 @@ package enum SchedulerInterface {
   package static let path = "/io/github/notify/Scheduler1"
   /// The interface's `Version` property, raised by each compatible addition: 2 added
   /// `SetCategories`, `GetCategories` and the `category` request key; 3 added
-  /// `ListDelivered`, `ListHistory`, `ListHeld`, `TakeResponses` and `RequestAuthorization`.
-  package static let version: UInt32 = 3
+  /// `ListDelivered`, `ListHistory`, `ListHeld`, `TakeResponses` and `RequestAuthorization`;
+  /// 4 added the `wake` and `expireLate` request keys of `Schedule` (docs/sleep-wake-power.md).
+  package static let version: UInt32 = 4
   /// The prefix of every error the service replies with (`...Error.LimitReached`).
   package static let errorPrefix = name + ".Error."
 
@@ -38,7 +39,8 @@ package enum SchedulerInterface {
     ]
     /// The keys of the trigger (`Schedule` only).
     package static let trigger: Set<String> = [
-      "at", "in", "timeZone", "repeat", "repeatCount", "until", "rrule", "every", "on", "except",
+      "at", "in", "timeZone", "repeat", "repeatCount", "until", "rrule", "every", "on", "except", "wake",
+      "expireLate",
     ]
     /// The keys of one category of `SetCategories`.
     package static let category: Set<String> = ["identifier", "actions"]
