@@ -107,7 +107,10 @@ package final class SchedulerClient: @unchecked Sendable {
   /// Sets the app's badge (0 clears it).
   package func setBadge(_ count: Int) async throws(NotificationError) {
     guard let value = UInt32(exactly: count) else {
-      throw .invalidContent("the badge \(count) is negative: give 0 (clear) to 99999")
+      throw NotificationError(
+        NotifyError(
+          .invalid(.badge, .outOfRange(count, 0...Validator.maxBadge)),
+          "the badge \(count) is negative: give 0 (clear) to 99999"))
     }
     _ = try await call("SetBadge", [.string(app), .uint32(value)])
   }

@@ -231,7 +231,8 @@ package final class SchedulerEndpoint: LoopAttachable {
     for (call, answer) in answers {
       do {
         if let failure {
-          try call.failure(SchedulerError.failed(failure.description).name, failure.description)?.send()
+          let error = SchedulerError.from(failure)
+          try call.failure(error.name, error.description)?.send()
         } else {
           try answer?.send()
         }

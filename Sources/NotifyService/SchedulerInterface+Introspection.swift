@@ -122,7 +122,7 @@ extension SchedulerInterface {
         <property name="Version" type="u" access="read"/>
         <!-- The errors the methods reply with, each io.github.notify.Scheduler1.Error.NAME;
              the daemon's own failures are org.freedesktop.DBus.Error.Failed. -->
-        <annotation name="io.github.notify.Scheduler1.Errors" value="LimitReached InvalidTrigger UnknownId NotAllowed StoreBusy InvalidArgs"/>
+        <annotation name="io.github.notify.Scheduler1.Errors" value="LimitReached InvalidTrigger UnknownId NotAllowed StoreBusy InvalidArgs SoundRejected StoreUnavailable ServerUnavailable ServerTimedOut"/>
       </interface>
       <interface name="org.freedesktop.DBus.Introspectable">
         <method name="Introspect">

@@ -266,15 +266,6 @@ final class SchedulerService {
 extension SchedulerError {
   /// The same error with `prefix` and `suffix` around its message.
   func prefixed(_ prefix: String, suffix: String = "") -> SchedulerError {
-    let text = prefix + description + suffix
-    switch self {
-    case .limitReached: return .limitReached(text)
-    case .invalidTrigger: return .invalidTrigger(text)
-    case .unknownID: return .unknownID(text)
-    case .notAllowed: return .notAllowed(text)
-    case .storeBusy: return .storeBusy(text)
-    case .invalidArgs: return .invalidArgs(text)
-    case .failed: return .failed(text)
-    }
+    with(prefix + description + suffix)
   }
 }
