@@ -110,7 +110,7 @@ struct RequestDecoder {
     do {
       return try spec.schedule(now: now, zones: zones)
     } catch {
-      throw .invalidTrigger(error.description)
+      throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
     }
   }
 
@@ -141,7 +141,7 @@ struct RequestDecoder {
       do {
         userInfo = try Validator.userInfo(JSONValue.object(members).compactText)
       } catch {
-        throw .invalidArgs(error.description)
+        throw SchedulerError.from(error)
       }
     }
     var level: InterruptionLevel?
@@ -163,7 +163,7 @@ struct RequestDecoder {
     do throws(NotifyError) {
       realert = try Realert.given(every: realertEvery, times: realertTimes)
     } catch {
-      throw .invalidArgs(error.description)
+      throw SchedulerError.from(error)
     }
     let n = LocalNotification(
       id: id, app: app, schedule: schedule, title: try fields.string("title"),
@@ -179,7 +179,7 @@ struct RequestDecoder {
     do {
       try Validator.notification(n)
     } catch {
-      throw .invalidArgs(error.description)
+      throw SchedulerError.from(error)
     }
     return n
   }
@@ -201,7 +201,7 @@ struct RequestDecoder {
     do {
       try Validator.categories(categories)
     } catch {
-      throw .invalidArgs(error.description)
+      throw SchedulerError.from(error)
     }
     return categories
   }

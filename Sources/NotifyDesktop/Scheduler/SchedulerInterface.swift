@@ -12,7 +12,8 @@ package enum SchedulerInterface {
   /// `SetCategories`, `GetCategories` and the `category` request key; 3 added
   /// `ListDelivered`, `ListHistory`, `ListHeld`, `TakeResponses` and `RequestAuthorization`;
   /// 4 added the errors `SoundRejected`, `StoreUnavailable`, `ServerUnavailable` and
-  /// `ServerTimedOut` (docs/dbus.md, "Errors").
+  /// `ServerTimedOut`, sent to a connection that said it knows them (`SetClientVersion`;
+  /// docs/dbus.md, "Errors").
   package static let version: UInt32 = 4
   /// The prefix of every error the service replies with (`...Error.LimitReached`).
   package static let errorPrefix = name + ".Error."
