@@ -28,7 +28,7 @@ package enum CenterBackend: Hashable, Sendable {
     guard let sandbox, serviceReachable() else { return .ownStore }
     guard app == sandbox.id else {
       throw NotifyError(
-        .usage,
+        .notAllowed,
         "a sandboxed app acts for itself only: this process is the Flatpak app '\(sandbox.id)' (its /.flatpak-info), not '\(Escaper.visible(app))'",
         fix: "make the center with app: \"\(sandbox.id)\"")
     }

@@ -58,8 +58,5 @@ public typealias BackgroundTask = NotifyCore.BackgroundTask
 public typealias NotifyClock = NotifyCore.NotifyClock
 /// The system's clock and zone.
 public typealias SystemClock = NotifyZones.SystemClock
-/// The error of the center's synchronous calls and of the value types' validation; the
-/// `async` API throws `NotificationError`.
-public typealias NotifyError = NotifyCore.NotifyError
 /// An alarm: alert again until acknowledged.
 public typealias Realert = NotifyCore.Realert

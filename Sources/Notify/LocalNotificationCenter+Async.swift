@@ -42,7 +42,7 @@ extension LocalNotificationCenter {
     let outcome = try await calls.run { () throws(NotifyError) in
       try self.store(request.content, trigger: trigger, id: request.identifier)
     }
-    if outcome.newOneDiscarded { throw .limitReached(Self.discardedError(outcome).description) }
+    if outcome.newOneDiscarded { throw NotificationError(Self.discardedError(outcome)) }
     return nil
   }
 
@@ -170,9 +170,11 @@ extension LocalNotificationCenter {
     -> Int
   {
     if service != nil {
-      throw .notAvailable(
-        "deliverDueNotifications is not available inside a Flatpak sandbox whose center goes through notify's service: the daemon on the host delivers the app's notifications as they fall due, whether the app runs or not; there is nothing for the app to deliver"
-      )
+      throw NotificationError(
+        NotifyError(
+          .notAvailableInSandbox,
+          "deliverDueNotifications is not available inside a Flatpak sandbox whose center goes through notify's service: the daemon on the host delivers the app's notifications as they fall due, whether the app runs or not; there is nothing for the app to deliver"
+        ))
     }
     return try await onOwner { () throws(NotifyError) in try self.deliverDueNow(within: task) }
   }

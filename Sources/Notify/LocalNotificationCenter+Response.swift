@@ -108,20 +108,25 @@ extension LocalNotificationCenter {
   /// The desktop entry that opens the app on a click (a desktop file id such as
   /// `org.example.Chat`); nil means `APP.desktop`. Inside a Flatpak sandbox that goes
   /// through notify's service, nil: Flatpak exports the app's entry under its id.
-  public func desktopEntry() throws(NotifyError) -> String? {
+  public func desktopEntry() throws(NotificationError) -> String? {
     if service != nil { return nil }
-    return try store.desktopEntry(app: app)
+    do { return try store.desktopEntry(app: app) } catch { throw NotificationError(error) }
   }
 
   /// Configures the desktop entry that opens the app on a click; nil goes back to
-  /// `APP.desktop`. Throws `.invalidData` for a name that is not a plain desktop file id,
-  /// and `.unavailable` inside a Flatpak sandbox that goes through notify's service (the
-  /// host opens the entry Flatpak exports under the app's id; the service has no method to
-  /// name another).
-  public func setDesktopEntry(_ name: String?) throws(NotifyError) {
+  /// `APP.desktop`. Throws `.invalidContent` for a name that is not a plain desktop file
+  /// id, and `.notAvailable` inside a Flatpak sandbox that goes through notify's service
+  /// (the host opens the entry Flatpak exports under the app's id; the service has no
+  /// method to name another).
+  public func setDesktopEntry(_ name: String?) throws(NotificationError) {
+    do { try configureDesktopEntry(name) } catch { throw NotificationError(error) }
+  }
+
+  /// `setDesktopEntry(_:)` with the inner layers' error.
+  package func configureDesktopEntry(_ name: String?) throws(NotifyError) {
     if service != nil {
       throw NotifyError(
-        .unavailable,
+        .notAvailableInSandbox,
         "setDesktopEntry is not available inside a Flatpak sandbox whose center goes through notify's service: the host opens the desktop entry Flatpak exports under the app's id ('\(app).desktop')",
         fix: "name the app's desktop file after its Flatpak id")
     }

@@ -117,11 +117,15 @@ public final class LocalNotificationCenter: Sendable {
   /// must then be that id, else this throws, naming both.
   public convenience init(
     app: String, storePath: String? = nil, sink: SinkChoice = .auto, clock: any NotifyClock = SystemClock()
-  ) throws(NotifyError) {
-    let service = try Self.serviceClient(app: app)
-    let path = storePath ?? Self.defaultStorePath()
-    let store = try SQLiteStore(path: path)
-    try self.init(app: app, store: store, sink: try sink.makeSink(), clock: clock, service: service)
+  ) throws(NotificationError) {
+    do {
+      let service = try Self.serviceClient(app: app)
+      let path = storePath ?? Self.defaultStorePath()
+      let store = try SQLiteStore(path: path)
+      try self.init(app: app, store: store, sink: try sink.makeSink(), clock: clock, service: service)
+    } catch {
+      throw NotificationError(error)
+    }
   }
 
   deinit {
@@ -241,7 +245,7 @@ public final class LocalNotificationCenter: Sendable {
   package static func discardedError(_ outcome: ScheduleOutcome) -> NotifyError {
     let n = outcome.stored.notification
     return NotifyError(
-      .notTakenEffect,
+      .limitReached(id: n.id),
       "not scheduled: '\(Escaper.visible(n.id))' fires after all \(PendingLimit.maximum) pending notifications of app '\(n.app)' (the limit); it was recorded as discarded",
       fix: "cancel some of them, or schedule it sooner")
   }
@@ -405,9 +409,11 @@ public final class LocalNotificationCenter: Sendable {
 
   /// Why `call` cannot be made through notify's service.
   static func recordingNotAvailable(_ call: String) -> NotificationError {
-    .notAvailable(
-      "\(call) is not available inside a Flatpak sandbox whose center goes through notify's service: the service records only what the notification server reports (clicks, buttons, replies, closes), so that one app cannot write another's history; show the notification through add(_:) and its answer comes to responses"
-    )
+    NotificationError(
+      NotifyError(
+        .notAvailableInSandbox,
+        "\(call) is not available inside a Flatpak sandbox whose center goes through notify's service: the service records only what the notification server reports (clicks, buttons, replies, closes), so that one app cannot write another's history; show the notification through add(_:) and its answer comes to responses"
+      ))
   }
 
   /// This process changed the store: its own firing loop does not hear its commits

@@ -30,13 +30,29 @@ extension NotificationContent {
   /// - Keys with no local equivalent (`category`, `thread-id`, `content-available`, ...)
   ///   are ignored.
   ///
-  /// A malformed payload throws `NotifyError` (`.invalidData`) naming the offending key.
-  public init(apnsPayload text: String, localizedStrings: [String: String] = [:]) throws(NotifyError) {
+  /// A malformed payload throws `NotificationError.invalidContent` naming the offending key.
+  public init(apnsPayload text: String, localizedStrings: [String: String] = [:]) throws(NotificationError) {
     try self.init(apnsPayload: Data(text.utf8), localizedStrings: localizedStrings)
   }
 
   /// Content from an APNs payload given as JSON bytes; see `init(apnsPayload:localizedStrings:)`.
-  public init(apnsPayload data: Data, localizedStrings: [String: String] = [:]) throws(NotifyError) {
+  public init(apnsPayload data: Data, localizedStrings: [String: String] = [:]) throws(NotificationError) {
+    do { try self.init(parsingAPNs: data, localizedStrings: localizedStrings) } catch {
+      throw NotificationError(error)
+    }
+  }
+
+  /// Content from an already parsed APNs payload; see `init(apnsPayload:localizedStrings:)`.
+  public init(apnsDictionary payload: [String: JSONValue], localizedStrings: [String: String] = [:])
+    throws(NotificationError)
+  {
+    do { try self.init(readingAPNs: payload, localizedStrings: localizedStrings) } catch {
+      throw NotificationError(error)
+    }
+  }
+
+  /// `init(apnsPayload:localizedStrings:)` with the inner layers' error.
+  package init(parsingAPNs data: Data, localizedStrings: [String: String] = [:]) throws(NotifyError) {
     let value: JSONValue
     do {
       value = try JSONDecoder().decode(JSONValue.self, from: data)
@@ -50,11 +66,11 @@ extension NotificationContent {
         .invalidData, "the APNs payload is \(value.kindName), not a JSON object",
         fix: #"send a JSON object such as {"aps":{"alert":"Hello"}}"#)
     }
-    try self.init(apnsDictionary: members, localizedStrings: localizedStrings)
+    try self.init(readingAPNs: members, localizedStrings: localizedStrings)
   }
 
-  /// Content from an already parsed APNs payload; see `init(apnsPayload:localizedStrings:)`.
-  public init(apnsDictionary payload: [String: JSONValue], localizedStrings: [String: String] = [:])
+  /// `init(apnsDictionary:localizedStrings:)` with the inner layers' error.
+  package init(readingAPNs payload: [String: JSONValue], localizedStrings: [String: String] = [:])
     throws(NotifyError)
   {
     self.init()
@@ -104,7 +120,8 @@ struct APNsReader {
     let size = JSONValue.object(content.userInfo).compactText.utf8.count
     guard size <= Validator.maxUserInfoBytes else {
       throw NotifyError(
-        .invalidData, "the payload's keys besides \"aps\" make \(size) bytes of userInfo",
+        .invalid(.userInfo, .tooLarge(bytes: size, limit: Validator.maxUserInfoBytes)),
+        "the payload's keys besides \"aps\" make \(size) bytes of userInfo",
         fix: "keep them under \(Validator.maxUserInfoBytes) bytes of compact JSON")
     }
   }
@@ -243,7 +260,7 @@ struct APNsReader {
   }
 
   private func check(_ text: String?, _ field: String, limit: Int) throws(NotifyError) {
-    if let text { try Validator.text(text, field: field, limit: limit) }
+    if let text { try Validator.text(text, field: .payloadKey(field), limit: limit) }
   }
 }
 

@@ -1,10 +1,8 @@
 import NotifyCore
-import NotifyDesktop
-import NotifySound
-import NotifyStore
-import NotifyZones
 
-/// Why a call on `LocalNotificationCenter` failed, as cases an app can switch on.
+/// Why a call of the library failed, as cases an app can switch on exhaustively: every
+/// throwing API of `LocalNotificationCenter` and of the values an app builds throws this
+/// one type.
 ///
 /// ```swift
 /// do {
@@ -12,82 +10,118 @@ import NotifyZones
 /// } catch .limitReached {
 ///   // 64 of the app's notifications fire sooner: cancel some, or fire this one sooner.
 /// } catch .storeBusy {
-///   // another process held the store for 5 s: try again later.
+///   // another process held the store with no progress for 5 s: try again later.
+/// } catch .invalidContent(let field, _, let context) {
+///   print("\(field.map { "\($0)" } ?? "a value") breaks a rule: \(context)")
 /// } catch {
 ///   print(error)  // what happened and what to do
 /// }
 /// ```
 ///
-/// `description` says what happened and what to do; it never contains a notification's
-/// body or `userInfo`.
+/// Each case carries what is known of the failure as values (which field, which rule and
+/// bound, which ids) and a `Context` with the words for people; the words decide nothing.
+/// A call that went through notify's service (inside a Flatpak sandbox) knows the case and
+/// the words but not always the values, which are then nil or empty. `description` never
+/// contains a notification's body or `userInfo`.
 public enum NotificationError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The 64-pending limit discarded the new notification itself: 64 others of the app fire
-  /// sooner (it was recorded in history as `discarded`).
-  case limitReached(String)
-  /// The content or trigger breaks a rule (length, JSON size, an unknown zone, an id that
-  /// belongs to another app); the text names the rule.
-  case invalidContent(String)
-  /// A sound file named by the content is missing or not playable, where no fallback applies.
-  case soundRejected(String)
-  /// The id (or ids) named was not pending, not held and not on screen.
-  case notFound(String)
-  /// Another process held the store past the busy timeout (5 s); trying again may succeed.
-  case storeBusy(String)
-  /// The store cannot be opened, read or written (missing folder, permissions, a damaged file).
-  case storeUnavailable(String)
+  /// sooner (it was recorded in history as `discarded`). Carries its id, when known.
+  case limitReached(id: String?, Context)
+  /// The content or trigger breaks a rule (a length, the JSON size, an unknown zone, an id
+  /// that belongs to another app): which field and which rule, when known.
+  case invalidContent(Field?, Violation?, Context)
+  /// A sound named by the content is not a plain file name, not playable, or changed while
+  /// it was copied, where no fallback applies. Carries the name or path given, when known.
+  case soundRejected(sound: String?, Context)
+  /// The ids named were not pending, not held and not on screen (those known).
+  case notFound(ids: [String], Context)
+  /// Another process held the store with no progress for the busy timeout (5 s); trying
+  /// again may succeed. Carries the holder's process id, when known.
+  case storeBusy(holder: Int32?, Context)
+  /// The store cannot be opened, read or written (a missing folder, permissions, a full
+  /// disk), or with `damaged` its file is corrupt: trying again never helps then.
+  case storeUnavailable(damaged: Bool, Context)
   /// No notification server answered on the session bus (nothing was shown or withdrawn).
-  case serverUnavailable(String)
+  case serverUnavailable(Context)
   /// The notification server got the call but did not answer in time: the notification may
   /// have been shown all the same.
-  case serverTimedOut(String)
-  /// A budget ran out or another temporary failure; trying again may succeed.
-  case temporary(String)
+  case serverTimedOut(Context)
+  /// A temporary failure (a server or notify's service slow to answer); trying again may
+  /// succeed.
+  case temporary(Context)
   /// notify's service refused to act for this app: the process runs in a Flatpak sandbox and
   /// named another app, in a sandbox notify cannot identify, or as another user
   /// (`io.github.notify.Scheduler1.Error.NotAllowed`).
-  case notAllowed(String)
+  case notAllowed(Context)
   /// The call has no equivalent where this center's calls go: inside a Flatpak sandbox they
   /// go to notify's service on the host, which has no method for it (docs/sandboxes.md
-  /// in notify's repository); the text says why and what to do instead.
-  case notAvailable(String)
+  /// in notify's repository); the words say why and what to do instead.
+  case notAvailable(Context)
 
-  /// What happened and what to do.
-  public var description: String {
+  /// Which field of a notification a value was given for (`title`, `userInfo`, an action's
+  /// label, ...).
+  public typealias Field = NotifyError.Field
+  /// Which rule a value breaks, with the bound it passed (`.tooLong(characters: 250, limit: 200)`).
+  public typealias Violation = NotifyError.Violation
+
+  /// The words of a failure, for people: what happened and what to do.
+  public struct Context: Hashable, Sendable, CustomStringConvertible {
+    /// What happened.
+    public var problem: String
+    /// What to do about it, or nil when nothing can be done.
+    public var fix: String?
+
+    /// Words for a failure.
+    public init(problem: String, fix: String? = nil) {
+      self.problem = problem
+      self.fix = fix
+    }
+
+    /// `problem: fix`.
+    public var description: String { fix.map { "\(problem): \($0)" } ?? problem }
+  }
+
+  /// The words of this failure.
+  public var context: Context {
     switch self {
-    case .limitReached(let text), .invalidContent(let text), .soundRejected(let text), .notFound(let text),
-      .storeBusy(let text), .storeUnavailable(let text), .serverUnavailable(let text),
-      .serverTimedOut(let text), .temporary(let text), .notAllowed(let text), .notAvailable(let text):
-      text
+    case .limitReached(_, let context), .invalidContent(_, _, let context), .soundRejected(_, let context),
+      .notFound(_, let context), .storeBusy(_, let context), .storeUnavailable(_, let context),
+      .serverUnavailable(let context), .serverTimedOut(let context), .temporary(let context),
+      .notAllowed(let context), .notAvailable(let context):
+      context
     }
   }
+
+  /// What happened and what to do.
+  public var description: String { context.description }
 }
 
 extension NotificationError {
-  /// The case for an internal error. The mapping reads the error's class (`NotifyError.Kind`,
-  /// the sysexits number the command line exits with, which stays the command line's business)
-  /// and the few flags that tell cases of one class apart.
+  /// The case for an error of the library's inner layers: the one table from the core's
+  /// reason (`NotifyError.Reason`) to the public case. The words come along as they are;
+  /// nothing here reads them.
   package init(_ error: NotifyError) {
-    let text = error.description
-    switch error.kind {
-    case .notTakenEffect:
-      // `add` throws `.limitReached` itself, from the store's outcome.
-      self = .notFound(text)
-    case .usage, .invalidData:
-      self = text.lowercased().contains("sound") ? .soundRejected(text) : .invalidContent(text)
-    case .noInput:
-      self = text.lowercased().contains("sound") ? .soundRejected(text) : .invalidContent(text)
-    case .unavailable:
-      self = .serverUnavailable(text)
-    case .ioError:
-      self = .storeUnavailable(text)
-    case .temporary:
-      if error.mayHaveBeenShown {
-        self = .serverTimedOut(text)
-      } else if text.contains("busy") || text.contains("locked") {
-        self = .storeBusy(text)
-      } else {
-        self = .temporary(text)
-      }
+    let context = Context(problem: error.problem, fix: error.fix)
+    switch error.reason {
+    case .invalid(let field, let violation): self = .invalidContent(field, violation, context)
+    case .soundRefused(let sound): self = .soundRejected(sound: sound, context)
+    case .limitReached(let id): self = .limitReached(id: id, context)
+    case .notFound(let ids): self = .notFound(ids: ids, context)
+    case .storeBusy(let holder): self = .storeBusy(holder: holder, context)
+    case .storeUnreadable: self = .storeUnavailable(damaged: false, context)
+    case .storeCorrupt: self = .storeUnavailable(damaged: true, context)
+    case .noServer: self = .serverUnavailable(context)
+    case .serverTimedOut(mayHaveShownIt: true): self = .serverTimedOut(context)
+    case .serverTimedOut(mayHaveShownIt: false): self = .temporary(context)
+    case .notAllowed: self = .notAllowed(context)
+    case .notAvailableInSandbox: self = .notAvailable(context)
+    case .inputMissing: self = .invalidContent(nil, nil, context)
+    case .unclassified(.notTakenEffect): self = .notFound(ids: [], context)
+    case .unclassified(.usage), .unclassified(.invalidData), .unclassified(.noInput):
+      self = .invalidContent(nil, nil, context)
+    case .unclassified(.unavailable): self = .serverUnavailable(context)
+    case .unclassified(.ioError): self = .storeUnavailable(damaged: false, context)
+    case .unclassified(.temporary): self = .temporary(context)
     }
   }
 }

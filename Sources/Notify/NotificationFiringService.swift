@@ -41,11 +41,11 @@ public struct NotificationFiringService: Service {
   }
 
   /// Runs until graceful shutdown or cancellation.
-  public func run() async throws {
+  public func run() async throws(NotificationError) {
     if center.service != nil {
       // Through notify's service the daemon on the host fires the app's notifications and
       // its signals reach `events`: nothing to fire here, so it only waits to be stopped.
-      do { try await gracefulShutdown() } catch is CancellationError {}
+      try? await gracefulShutdown()  // throws only CancellationError, which ends the wait too
       return
     }
     let loop = await center.makeFiringLoop(fires: firesScheduledNotifications)
@@ -54,8 +54,8 @@ public struct NotificationFiringService: Service {
     // firing daemon leaves the app's scheduled notifications to this process.
     let presence = AppPresence(app: center.app, owner: .current, fires: firesScheduledNotifications)
     center.relay.start()
-    try center.store.enter(presence, at: center.clock.now())
-    let result: Result<Void, any Error>
+    do { try center.store.enter(presence, at: center.clock.now()) } catch { throw NotificationError(error) }
+    let result: Result<Void, NotificationError>
     do {
       try await withTaskCancellationOrGracefulShutdownHandler {
         try await loop.run()
@@ -63,8 +63,11 @@ public struct NotificationFiringService: Service {
         loop.stop()
       }
       result = .success(())
+    } catch let error as NotifyError {
+      result = .failure(NotificationError(error))
     } catch {
-      result = .failure(error)
+      // The loop throws only `NotifyError`; the handler's signature erases it.
+      result = .failure(NotificationError(NotifyError(.temporary, "the firing loop stopped: \(error)")))
     }
     try? center.store.leave(presence)
     // Offline: a click on a bubble still up should open the app, through a running firer.

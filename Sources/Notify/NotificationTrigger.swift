@@ -90,9 +90,12 @@ public struct NotificationTrigger: Hashable, Sendable {
   }
 
   /// The stored schedule this trigger stands for when scheduled at `now`.
-  public func schedule(now: Date, database: any ZoneDatabase = TZDatabase.shared) throws(NotifyError)
-    -> Schedule
-  {
+  public func schedule(now: Date) throws(NotificationError) -> Schedule {
+    do { return try schedule(now: now, database: TZDatabase.shared) } catch { throw NotificationError(error) }
+  }
+
+  /// `schedule(now:)` with zones from `database`, and the inner layers' error.
+  package func schedule(now: Date, database: any ZoneDatabase) throws(NotifyError) -> Schedule {
     let fireDate: FireDate
     switch start {
     case .after(let delay):
@@ -116,7 +119,8 @@ public struct NotificationTrigger: Hashable, Sendable {
     }
     if let repeatCount, repeatCount < 1 {
       throw NotifyError(
-        .invalidData, "repeat count \(repeatCount) is less than 1", fix: "pass a positive count or nil")
+        .invalid(.repeatCount, .belowMinimum(repeatCount, minimum: 1)), "repeat count \(repeatCount) is less than 1",
+        fix: "pass a positive count or nil")
     }
     if let rule {
       do {

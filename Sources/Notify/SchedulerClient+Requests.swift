@@ -24,9 +24,11 @@ extension SchedulerClient {
       for (index, source) in attachments.enumerated() {
         let fd = source.descriptor.map { dup($0) } ?? open(source.file, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-          throw .invalidContent(
-            "the attachment \(index + 1) (\(Escaper.visible(source.file))) cannot be opened: \(String(cString: strerror(errno)))"
-          )
+          throw NotificationError(
+            NotifyError(
+              .inputMissing(path: source.file),
+              "the attachment \(index + 1) (\(Escaper.visible(source.file))) cannot be opened: \(String(cString: strerror(errno)))"
+            ))
         }
         files.attachments.append(fd)
       }

@@ -6,26 +6,37 @@ import NotifyDesktop
 /// `NotificationError` cases, `ListPending`'s records as `StoredNotification`s, the
 /// settings, the launch response, and its signals as `NotificationEvent`s.
 extension SchedulerClient {
-  /// The case for a failed call (docs/sandboxes.md has the table).
+  /// The case for a failed call: the one table from the service's error names to the
+  /// public cases (docs/sandboxes.md has it), each the case the same failure has inside
+  /// the service's own process (`NotificationError(NotifyError)`). The message becomes the
+  /// case's words; nothing here reads it. What the name does not carry (the field, the
+  /// ids, the holder) is unknown here: nil or empty.
   static func error(_ failure: SchedulerCallFailure) -> NotificationError {
-    let text = failure.message
+    let context = NotificationError.Context(problem: failure.message)
     switch failure.schedulerError {
-    case .limitReached: return .limitReached(text)
-    case .invalidTrigger: return .invalidContent(text)
-    case .invalidArgs:
-      return text.lowercased().contains("sound") ? .soundRejected(text) : .invalidContent(text)
-    case .unknownID: return .notFound(text)
-    case .storeBusy: return .storeBusy(text)
-    case .notAllowed: return .notAllowed(text)
+    case .limitReached: return .limitReached(id: nil, context)
+    case .invalidTrigger, .invalidArgs: return .invalidContent(nil, nil, context)
+    case .soundRejected: return .soundRejected(sound: nil, context)
+    case .unknownID: return .notFound(ids: [], context)
+    case .storeBusy: return .storeBusy(holder: nil, context)
+    case .storeUnavailable: return .storeUnavailable(damaged: false, context)
+    case .serverUnavailable: return .serverUnavailable(context)
+    case .serverTimedOut: return .serverTimedOut(context)
+    case .notAllowed: return .notAllowed(context)
     case nil: break
     }
-    if failure.isTimeout { return .temporary("notify's service did not answer in time: \(text)") }
-    if failure.errorName == "org.freedesktop.DBus.Error.Failed" {
-      return text.contains("notification server") ? .serverUnavailable(text) : .storeUnavailable(text)
+    if failure.isTimeout {
+      return .temporary(.init(problem: "notify's service did not answer in time: \(failure.message)"))
     }
+    // The daemon's own failures (a full subscription table, a pipe it could not make): a
+    // service before version 4 also sent this for the store unreadable and for no
+    // notification server, which it told apart only in its words.
+    if failure.errorName == "org.freedesktop.DBus.Error.Failed" { return .temporary(context) }
     return .storeUnavailable(
-      "notify's service (\(SchedulerInterface.name)) cannot be reached: \(text); check that notify's daemon runs on the host and the app may talk to the name"
-    )
+      damaged: false,
+      .init(
+        problem: "notify's service (\(SchedulerInterface.name)) cannot be reached: \(failure.message)",
+        fix: "check that notify's daemon runs on the host and the app may talk to the name"))
   }
 
   /// A record of `ListPending` (the keys of `notify list --json` plus `fireDateMs`); nil

@@ -32,6 +32,10 @@ package final class SchedulerClient: @unchecked Sendable {
       throw Self.error(error)
     }
     queue = DispatchQueue(label: "notify.scheduler-client.\(app)")
+    // This client knows the error names of this version: without it the service answers
+    // with version 3's. A service before version 4 has no such method and says so: then
+    // its names are version 3's anyway.
+    _ = try? connection.call("SetClientVersion", [.uint32(SchedulerInterface.version)])
   }
 
   /// True when the service can be reached on the session bus at `address`: it has an owner
@@ -107,7 +111,10 @@ package final class SchedulerClient: @unchecked Sendable {
   /// Sets the app's badge (0 clears it).
   package func setBadge(_ count: Int) async throws(NotificationError) {
     guard let value = UInt32(exactly: count) else {
-      throw .invalidContent("the badge \(count) is negative: give 0 (clear) to 99999")
+      throw NotificationError(
+        NotifyError(
+          .invalid(.badge, .outOfRange(count, 0...Validator.maxBadge)),
+          "the badge \(count) is negative: give 0 (clear) to 99999"))
     }
     _ = try await call("SetBadge", [.string(app), .uint32(value)])
   }

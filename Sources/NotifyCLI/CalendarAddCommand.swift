@@ -126,7 +126,7 @@ struct CalendarRemoveCommand: ParsableCommand {
     let opened = try store.open()
     guard let cancelled = try opened.removeCalendar(named: name, at: Date()) else {
       throw NotifyError(
-        .notTakenEffect, "no calendar is named '\(Output.safe(name))'", fix: "see notify calendar list")
+        .notFound([name]), "no calendar is named '\(Output.safe(name))'", fix: "see notify calendar list")
     }
     CalendarComponent.announceChange(storePath: opened.path)
     Output.line("removed calendar '\(Output.safe(name))': \(cancelled) pending alarms cancelled")

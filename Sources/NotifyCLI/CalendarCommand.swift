@@ -31,8 +31,8 @@ struct CalendarCommand: ParsableCommand {
       }
     } catch {
       let name = { (term: Term) in term == .fireDate ? option : term.flag }
-      throw NotifyError(
-        error.kind, error.problemText.rendered(name), fix: error.fixText.map { $0.rendered(name) })
+      throw error.reworded(
+        ErrorText(error.problemText.rendered(name)), fix: error.fixText.map { ErrorText($0.rendered(name)) })
     }
   }
 

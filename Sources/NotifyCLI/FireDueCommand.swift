@@ -120,9 +120,9 @@ enum DurationArgument {
     } catch {
       // The parser speaks of a delay (--in); say which option was wrong.
       let name = { (term: Term) in term == .delay ? option : term.flag }
-      throw NotifyError(
-        error.kind, error.problemText.rendered(name),
-        fix: error.fixText.map { $0.rendered(name) + " (or milliseconds such as 500ms)" })
+      throw error.reworded(
+        ErrorText(error.problemText.rendered(name)),
+        fix: error.fixText.map { ErrorText($0.rendered(name) + " (or milliseconds such as 500ms)") })
     }
   }
 }

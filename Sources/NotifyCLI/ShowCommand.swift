@@ -35,7 +35,7 @@ struct ShowCommand: ParsableCommand {
     try Validator.id(id)
     guard let item = try store.open().notification(app: app, id: id) else {
       throw NotifyError(
-        .notTakenEffect, "'\(id)' is not pending in app '\(app)'", fix: "see notify list (or notify history)")
+        .notFound([id]), "'\(id)' is not pending in app '\(app)'", fix: "see notify list (or notify history)")
     }
     let clock = SystemClock()
     let zones = clock.zones

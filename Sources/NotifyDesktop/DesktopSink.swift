@@ -303,18 +303,18 @@ public final class DesktopSink: DeliverySink {
   static func unavailableError(_ failure: BusFailure) -> NotifyError {
     if failure.operation == "connecting to the session bus" {
       return NotifyError(
-        .unavailable, "cannot connect to the session bus (\(failure))",
+        .noServer, "cannot connect to the session bus (\(failure))",
         fix:
           "run notify inside your desktop session (DBUS_SESSION_BUS_ADDRESS set), or use \(term: .stdoutSink)"
       )
     }
     if failure.isNoServer || failure.isTimeout || failure.operation == "calling GetCapabilities" {
       return NotifyError(
-        .unavailable, "no notification server answers on the session bus",
+        .noServer, "no notification server answers on the session bus",
         fix: "start a notification daemon (e.g. dunst) in your desktop session, or use \(term: .stdoutSink)")
     }
     return NotifyError(
-      .unavailable, "the notification server did not take the notification (\(failure))",
+      .noServer, "the notification server did not take the notification (\(failure))",
       fix: "check the notification daemon's log, or use \(term: .stdoutSink)")
   }
 
@@ -327,15 +327,13 @@ public final class DesktopSink: DeliverySink {
   func timeoutError(_ failure: BusFailure) -> NotifyError {
     guard failure.operation == Self.notifyOperation else {
       return NotifyError(
-        .temporary, "the notification server did not answer within \(configuration.callTimeout)",
+        .serverTimedOut(mayHaveShownIt: false), "the notification server did not answer within \(configuration.callTimeout)",
         fix: "check that the notification daemon is responsive; the notification can be retried")
     }
-    var error = NotifyError(
-      .temporary,
+    return NotifyError(
+      .serverTimedOut(mayHaveShownIt: true),
       "the notification server did not answer Notify within \(configuration.callTimeout): it may still show it",
       fix: "check that the notification daemon is responsive; it is not sent again, which could show it twice"
     )
-    error.mayHaveBeenShown = true
-    return error
   }
 }

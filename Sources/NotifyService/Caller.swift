@@ -51,7 +51,7 @@ struct Caller: Hashable, Sendable {
         "the app id is empty: name your app (the first argument), as in notify --app ID; [A-Za-z0-9._-]{1,128}"
       )
     }
-    do { try Validator.app(claimed) } catch { throw .invalidArgs(error.description) }
+    do { try Validator.app(claimed) } catch { throw SchedulerError.from(error) }
     return claimed
   }
 }

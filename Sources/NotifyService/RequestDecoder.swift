@@ -110,7 +110,7 @@ struct RequestDecoder {
     do {
       return try spec.schedule(now: now, zones: zones)
     } catch {
-      throw .invalidTrigger(error.description)
+      throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
     }
   }
 
@@ -141,7 +141,7 @@ struct RequestDecoder {
       do {
         userInfo = try Validator.userInfo(JSONValue.object(members).compactText)
       } catch {
-        throw .invalidArgs(error.description)
+        throw SchedulerError.from(error)
       }
     }
     var level: InterruptionLevel?
@@ -163,7 +163,7 @@ struct RequestDecoder {
     do throws(NotifyError) {
       realert = try Realert.given(every: realertEvery, times: realertTimes)
     } catch {
-      throw .invalidArgs(error.description)
+      throw SchedulerError.from(error)
     }
     // How late is too late: seconds, or a duration's text (`30m`), as `in` takes it.
     var expireLate: TimeInterval?
@@ -190,7 +190,7 @@ struct RequestDecoder {
     do {
       try Validator.notification(n)
     } catch {
-      throw .invalidArgs(error.description)
+      throw SchedulerError.from(error)
     }
     return n
   }
@@ -212,7 +212,7 @@ struct RequestDecoder {
     do {
       try Validator.categories(categories)
     } catch {
-      throw .invalidArgs(error.description)
+      throw SchedulerError.from(error)
     }
     return categories
   }

@@ -181,7 +181,7 @@ package final class SchedulerEndpoint: LoopAttachable {
       switch method(member, signature, call) {
       case .success(.reply(let values)): send(call, .values(values))
       case .success(.later(let job)): wait(call, job)
-      case .failure(let error): send(call, .error(error.name, error.description))
+      case .failure(let error): send(call, .error(error.name(forClientVersion: service.clientVersions.version(of: call.sender)), error.description))
       }
     default:
       send(
@@ -204,8 +204,8 @@ package final class SchedulerEndpoint: LoopAttachable {
     } catch {
       logger.notice("could not answer \(call.member) from \(call.sender): \(error)")
     }
-    // A subscriber is forgotten when it leaves the bus.
-    if call.member == "Subscribe", case .values = reply {
+    // A subscriber, or a connection that said its version, is forgotten when it leaves the bus.
+    if call.member == "Subscribe" || call.member == "SetClientVersion", case .values = reply {
       do { try server.watch(call.sender) } catch {
         logger.notice("cannot tell when \(call.sender) leaves: \(error)")
       }
@@ -231,7 +231,9 @@ package final class SchedulerEndpoint: LoopAttachable {
     for (call, answer) in answers {
       do {
         if let failure {
-          try call.failure(SchedulerError.failed(failure.description).name, failure.description)?.send()
+          let error = SchedulerError.from(failure)
+          let name = error.name(forClientVersion: service.clientVersions.version(of: call.sender))
+          try call.failure(name, error.description)?.send()
         } else {
           try answer?.send()
         }
@@ -270,7 +272,7 @@ package final class SchedulerEndpoint: LoopAttachable {
         waiting[again] = (call, next)
         continue
       case .success(.reply(let values)): send(call, .values(values))
-      case .failure(let error): send(call, .error(error.name, error.description))
+      case .failure(let error): send(call, .error(error.name(forClientVersion: service.clientVersions.version(of: call.sender)), error.description))
       }
       // The connection's calls that waited, until one waits again.
       var later = queued.removeValue(forKey: call.sender) ?? []

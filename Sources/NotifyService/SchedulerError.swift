@@ -20,7 +20,16 @@ public enum SchedulerError: Error, Equatable, CustomStringConvertible {
   case storeBusy(String)
   /// Wrong argument types, unknown keys, text or batches over their bounds, content the rules refuse.
   case invalidArgs(String)
-  /// Anything else (the store unreadable): `org.freedesktop.DBus.Error.Failed`.
+  /// A sound the request names or sends that cannot be used (not a plain name, not
+  /// playable, changed while it was copied).
+  case soundRejected(String)
+  /// The store cannot be opened, read, written or synced, or its file is damaged.
+  case storeUnavailable(String)
+  /// No notification server answers on the session bus (`Present`, `Withdraw`).
+  case serverUnavailable(String)
+  /// The notification server did not answer `Notify` in time: it may show it all the same.
+  case serverTimedOut(String)
+  /// Anything else, the daemon's own failures: `org.freedesktop.DBus.Error.Failed`.
   case failed(String)
 
   /// The interface's name for this error; nil for the daemon's own failures, which are
@@ -33,6 +42,10 @@ public enum SchedulerError: Error, Equatable, CustomStringConvertible {
     case .notAllowed: .notAllowed
     case .storeBusy: .storeBusy
     case .invalidArgs: .invalidArgs
+    case .soundRejected: .soundRejected
+    case .storeUnavailable: .storeUnavailable
+    case .serverUnavailable: .serverUnavailable
+    case .serverTimedOut: .serverTimedOut
     case .failed: nil
     }
   }
@@ -46,22 +59,51 @@ public enum SchedulerError: Error, Equatable, CustomStringConvertible {
   public var description: String {
     switch self {
     case .limitReached(let text), .invalidTrigger(let text), .unknownID(let text), .notAllowed(let text),
-      .storeBusy(let text), .invalidArgs(let text), .failed(let text):
+      .storeBusy(let text), .invalidArgs(let text), .soundRejected(let text), .storeUnavailable(let text),
+      .serverUnavailable(let text), .serverTimedOut(let text), .failed(let text):
       text
     }
   }
 
-  /// The error for a failure of the store or the rules, `invalid` for invalid data (the
-  /// trigger's fields say `invalidTrigger`, the content's `invalidArgs`).
+  /// The same kind of error with the message `text`.
+  func with(_ text: String) -> SchedulerError {
+    switch self {
+    case .limitReached: .limitReached(text)
+    case .invalidTrigger: .invalidTrigger(text)
+    case .unknownID: .unknownID(text)
+    case .notAllowed: .notAllowed(text)
+    case .storeBusy: .storeBusy(text)
+    case .invalidArgs: .invalidArgs(text)
+    case .soundRejected: .soundRejected(text)
+    case .storeUnavailable: .storeUnavailable(text)
+    case .serverUnavailable: .serverUnavailable(text)
+    case .serverTimedOut: .serverTimedOut(text)
+    case .failed: .failed(text)
+    }
+  }
+
+  /// The error for a failure of the store, the rules or the sinks: the one table from the
+  /// core's reason to the D-Bus error. Invalid data goes to `invalid` (`invalidArgs`, or
+  /// `invalidTrigger` where the call site reads a trigger) unless the reason names a
+  /// trigger's field itself. The message is the error's words; nothing here reads them.
   static func from(_ error: NotifyError, invalid: (String) -> SchedulerError = SchedulerError.invalidArgs)
     -> SchedulerError
   {
     let text = error.description
-    switch error.kind {
-    case .usage, .invalidData: return invalid(text)
-    case .temporary: return .storeBusy(text)
-    case .notTakenEffect: return .limitReached(text)
-    case .noInput, .unavailable, .ioError: return .failed(text)
+    switch error.reason {
+    case .invalid(.repeatCount, _), .invalid(.rule, _), .invalid(.exclusions, _): return .invalidTrigger(text)
+    case .invalid, .inputMissing, .unclassified(.usage), .unclassified(.invalidData), .unclassified(.noInput):
+      return invalid(text)
+    case .soundRefused: return .soundRejected(text)
+    case .limitReached: return .limitReached(text)
+    case .notFound, .unclassified(.notTakenEffect): return .unknownID(text)
+    case .storeBusy: return .storeBusy(text)
+    case .storeUnreadable, .storeCorrupt, .unclassified(.ioError): return .storeUnavailable(text)
+    case .noServer, .unclassified(.unavailable): return .serverUnavailable(text)
+    case .serverTimedOut(mayHaveShownIt: true): return .serverTimedOut(text)
+    case .notAllowed: return .notAllowed(text)
+    case .serverTimedOut(mayHaveShownIt: false), .notAvailableInSandbox, .unclassified(.temporary):
+      return .failed(text)
     }
   }
 }

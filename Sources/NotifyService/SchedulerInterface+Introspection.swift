@@ -103,6 +103,14 @@ extension SchedulerInterface {
         <method name="Unsubscribe">
           <arg name="app_id" type="s" direction="in"/>
         </method>
+        <!-- SetClientVersion: the Version this connection was written for. From 4 on it is
+             answered with the errors 4 added (SoundRejected, StoreUnavailable, ServerUnavailable,
+             ServerTimedOut); a connection that never calls it gets the names 3 sent for those
+             failures. Returns the service's Version. -->
+        <method name="SetClientVersion">
+          <arg name="version" type="u" direction="in"/>
+          <arg name="service_version" type="u" direction="out"/>
+        </method>
         <signal name="Delivered">
           <arg name="app_id" type="s"/>
           <arg name="id" type="s"/>
@@ -121,8 +129,10 @@ extension SchedulerInterface {
         </signal>
         <property name="Version" type="u" access="read"/>
         <!-- The errors the methods reply with, each io.github.notify.Scheduler1.Error.NAME;
-             the daemon's own failures are org.freedesktop.DBus.Error.Failed. -->
-        <annotation name="io.github.notify.Scheduler1.Errors" value="LimitReached InvalidTrigger UnknownId NotAllowed StoreBusy InvalidArgs"/>
+             the daemon's own failures are org.freedesktop.DBus.Error.Failed. SoundRejected,
+             StoreUnavailable, ServerUnavailable and ServerTimedOut (Version 4) go to a
+             connection that called SetClientVersion with 4 or more. -->
+        <annotation name="io.github.notify.Scheduler1.Errors" value="LimitReached InvalidTrigger UnknownId NotAllowed StoreBusy InvalidArgs SoundRejected StoreUnavailable ServerUnavailable ServerTimedOut"/>
       </interface>
       <interface name="org.freedesktop.DBus.Introspectable">
         <method name="Introspect">

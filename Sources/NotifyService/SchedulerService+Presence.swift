@@ -18,6 +18,7 @@ extension SchedulerService {
   /// `connection` left the bus: it hears nothing any more.
   func drop(_ connection: String) {
     changeSubscriptions { $0.drop(connection) }
+    clientVersions.drop(connection)
   }
 
   /// The daemon stops serving: no app is present through it any more.

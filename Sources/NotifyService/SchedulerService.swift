@@ -22,6 +22,8 @@ final class SchedulerService {
   /// Which connections hear which apps' signals.
   /// Changed through `changeSubscriptions` only, which keeps the apps' presence with it.
   var subscriptions = Subscriptions()
+  /// Which version of the interface each connection was written for (`SetClientVersion`).
+  var clientVersions = ClientVersions()
   /// Shows a notification now through the daemon's own sink (`Firer.present`: not counted
   /// toward the 64 limit, quiet hours and settings applied); nil stores it due now instead.
   let presenter: Presenter?
@@ -58,6 +60,13 @@ final class SchedulerService {
   {
     switch member {
     case "Schedule", "Present": break
+    case "SetClientVersion":
+      // Says which error names the caller knows; anyone may say it, for its own connection.
+      guard case .uint32(let version)? = arguments.first else {
+        throw .invalidArgs("SetClientVersion takes the version the caller was written for (u)")
+      }
+      clientVersions.set(version, for: caller.connection)
+      return .reply([.uint32(SchedulerInterface.version)])
     default: return .reply(try values(member, arguments, caller: caller))
     }
     try caller.checkUser(is: owner)
@@ -221,7 +230,7 @@ final class SchedulerService {
     var ids: [String] = []
     for value in values {
       guard case .string(let id) = value else { continue }
-      do { try Validator.id(id) } catch { throw .invalidArgs(error.description) }
+      do { try Validator.id(id) } catch { throw SchedulerError.from(error) }
       ids.append(id)
     }
     return ids
@@ -266,15 +275,6 @@ final class SchedulerService {
 extension SchedulerError {
   /// The same error with `prefix` and `suffix` around its message.
   func prefixed(_ prefix: String, suffix: String = "") -> SchedulerError {
-    let text = prefix + description + suffix
-    switch self {
-    case .limitReached: return .limitReached(text)
-    case .invalidTrigger: return .invalidTrigger(text)
-    case .unknownID: return .unknownID(text)
-    case .notAllowed: return .notAllowed(text)
-    case .storeBusy: return .storeBusy(text)
-    case .invalidArgs: return .invalidArgs(text)
-    case .failed: return .failed(text)
-    }
+    with(prefix + description + suffix)
   }
 }

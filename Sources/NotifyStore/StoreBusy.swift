@@ -20,14 +20,14 @@ enum StoreBusy {
     let who = holder.map { "process \($0.pid) (\(Escaper.visible($0.command)))" }
     if let holder, let who, holder.isStopped {
       return NotifyError(
-        .temporary, "the store \(shown) is busy: \(who) holds it and is stopped; nothing was changed",
+        .storeBusy(holder: holder.pid), "the store \(shown) is busy: \(who) holds it and is stopped; nothing was changed",
         fix: "resume it (kill -CONT \(holder.pid)) or end it, then try again")
     }
     switch ending {
     case .capReached:
       let cap = seconds(timeout * Double(ProgressWait.capFactor))
       return NotifyError(
-        .temporary,
+        .storeBusy(holder: holder?.pid),
         "the store \(shown) stayed busy for more than \(cap) s while other processes kept writing to it (a slow disk or a heavy load); nothing was changed",
         fix:
           "try again, or wait longer with NOTIFY_BUSY_TIMEOUT=SECONDS (a wait ends after \(ProgressWait.capFactor) times that even while others write)"
@@ -35,12 +35,12 @@ enum StoreBusy {
     case .noProgress:
       guard let who else {
         return NotifyError(
-          .temporary,
+          .storeBusy(holder: nil),
           "the store \(shown) stayed busy for more than \(seconds(timeout)) s and no other process wrote to it meanwhile; nothing was changed",
           fix: "try again")
       }
       return NotifyError(
-        .temporary,
+        .storeBusy(holder: holder?.pid),
         "the store \(shown) stayed busy for more than \(seconds(timeout)) s: \(who) held it all that time without writing to it; nothing was changed",
         fix: "try again; if it persists, look at what that process is doing")
     }

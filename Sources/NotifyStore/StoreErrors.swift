@@ -12,7 +12,7 @@ enum StoreErrors {
     if let error = error as? NotifyError { return error }
     guard let db = error as? DatabaseError else {
       return NotifyError(
-        .ioError, "cannot use the store \(Escaper.visible(path)) (\(Escaper.visible("\(error)")))",
+        .storeUnreadable, "cannot use the store \(Escaper.visible(path)) (\(Escaper.visible("\(error)")))",
         fix: "check the path and its permissions")
     }
     // SQLite names the step that failed first (often creating the -shm file: CANTOPEN or
@@ -33,22 +33,20 @@ enum StoreErrors {
     case .SQLITE_BUSY, .SQLITE_LOCKED:
       return StoreBusy.error(store: path, timeout: busyTimeout, ending: busyEnding)
     case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-      var corrupt = NotifyError(
-        .ioError, "the store \(Escaper.visible(path)) is corrupt or not a notify database",
+      return NotifyError(
+        .storeCorrupt, "the store \(Escaper.visible(path)) is corrupt or not a notify database",
         fix: "move it aside to recover what you can (sqlite3 FILE .recover); notify never replaces it")
-      corrupt.isCorruptStore = true
-      return corrupt
     case .SQLITE_FULL:
       return NotifyError(
-        .ioError, "the disk holding \(Escaper.visible(path)) is full; nothing was changed",
+        .storeUnreadable, "the disk holding \(Escaper.visible(path)) is full; nothing was changed",
         fix: "free some space and try again")
     case .SQLITE_READONLY:
       return NotifyError(
-        .ioError, "the store \(Escaper.visible(path)) is read-only; nothing was changed",
+        .storeUnreadable, "the store \(Escaper.visible(path)) is read-only; nothing was changed",
         fix: "make the file, its folder and their file system writable by you")
     case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_AUTH:
       return NotifyError(
-        .ioError, "cannot open the store \(Escaper.visible(path))",
+        .storeUnreadable, "cannot open the store \(Escaper.visible(path))",
         fix: "check that its folder exists and is yours (0700)")
     case .SQLITE_CONSTRAINT:
       return NotifyError(
@@ -56,7 +54,7 @@ enum StoreErrors {
         fix: "check the values against \(term: .fieldRules)")
     default:
       return NotifyError(
-        .ioError,
+        .storeUnreadable,
         "the store \(Escaper.visible(path)) failed: \(Escaper.visible(db.message ?? "\(db.resultCode)"))",
         fix: "check the disk and the file's permissions")
     }

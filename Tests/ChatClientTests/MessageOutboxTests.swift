@@ -7,6 +7,9 @@ import NotifyTestSupport
 import NotifyZones
 import Testing
 
+/// Words for the error cases the tests build.
+private let words = NotificationError.Context(problem: "x")
+
 /// The presenter's rules (`MessageOutbox`), with literal instants: what is presented,
 /// retried, held back, and with which badge.
 struct MessageOutboxTests {
@@ -107,9 +110,10 @@ struct MessageOutboxTests {
 
   @Test(
     arguments: [
-      (outcome: MessageOutbox.Outcome.refused, error: NotificationError.serverUnavailable("x")),
-      (.inDoubt, .serverTimedOut("x")), (.inDoubt, .temporary("x")), (.inDoubt, .storeBusy("x")),
-      (.inDoubt, .storeUnavailable("x")), (.rejected, .invalidContent("x")), (.rejected, .soundRejected("x")),
+      (outcome: MessageOutbox.Outcome.refused, error: NotificationError.serverUnavailable(words)),
+      (.inDoubt, .serverTimedOut(words)), (.inDoubt, .temporary(words)), (.inDoubt, .storeBusy(holder: nil, words)),
+      (.inDoubt, .storeUnavailable(damaged: false, words)), (.rejected, .invalidContent(nil, nil, words)),
+      (.rejected, .soundRejected(sound: nil, words)),
     ])
   func failuresAreSortedBySafety(outcome: MessageOutbox.Outcome, error: NotificationError) {
     // Only a sure refusal may be sent again; anything that may have shown is not

@@ -78,10 +78,12 @@ func gettingStartedErrors(center: LocalNotificationCenter) async {
   do {
     try await center.add(
       NotificationRequest(content: NotificationContent(title: "Later"), trigger: .after(.seconds(60))))
-  } catch .limitReached(let why) {
-    print(why)  // 64 of the app's notifications fire sooner
+  } catch .limitReached(let id, let why) {
+    print(id ?? "", why)  // 64 of the app's notifications fire sooner
   } catch .storeBusy {
-    // another process held the store past the busy timeout: try again later
+    // another process held the store with no progress for the busy timeout: try again later
+  } catch .invalidContent(let field, let violation, let why) {
+    print(field.map { "\($0)" } ?? "a value", violation.map { "\($0)" } ?? "", why)
   } catch {
     print(error)
   }

@@ -38,14 +38,14 @@ struct ValidatorTests {
       ("cr\r", false), ("esc\u{1B}", false), ("del\u{7F}", false),
     ])
   func text(input: String, valid: Bool) {
-    #expect(passes { try Validator.text(input, field: "body", limit: 4000) } == valid)
+    #expect(passes { try Validator.text(input, field: .body, limit: 4000) } == valid)
   }
 
   @Test("text length is counted in characters, up to the limit")
   func textLength() throws {
-    try Validator.text(String(repeating: "é", count: 200), field: "title", limit: 200)
+    try Validator.text(String(repeating: "é", count: 200), field: .title, limit: 200)
     let error = #expect(throws: NotifyError.self) {
-      try Validator.text(String(repeating: "a", count: 201), field: "title", limit: 200)
+      try Validator.text(String(repeating: "a", count: 201), field: .title, limit: 200)
     }
     #expect(error?.description == "title is 201 characters long: shorten it to at most 200")
   }
@@ -125,17 +125,17 @@ struct TextByteLimitTests {
   func combiningMarksAreBounded() throws {
     let tower = "a" + String(repeating: "\u{301}", count: 10_000)
     #expect(tower.count == 1)
-    #expect(throws: NotifyError.self) { try Validator.text(tower, field: "title", limit: Validator.maxTitle) }
+    #expect(throws: NotifyError.self) { try Validator.text(tower, field: .title, limit: Validator.maxTitle) }
     do {
-      try Validator.text(tower, field: "title", limit: Validator.maxTitle)
+      try Validator.text(tower, field: .title, limit: Validator.maxTitle)
     } catch {
       #expect(error.problem == "title is 20001 bytes of UTF-8, more than 3200")
     }
     // 100 family emoji (25 bytes each, one character each) fit a title
     let families = String(repeating: "👨‍👩‍👧‍👦", count: 100)
     #expect(families.count == 100 && families.utf8.count == 2500)
-    try Validator.text(families, field: "title", limit: Validator.maxTitle)
+    try Validator.text(families, field: .title, limit: Validator.maxTitle)
     // A body of 4000 accented letters in any script fits.
-    try Validator.text(String(repeating: "ế", count: 4000), field: "body", limit: Validator.maxBody)
+    try Validator.text(String(repeating: "ế", count: 4000), field: .body, limit: Validator.maxBody)
   }
 }

@@ -72,16 +72,22 @@ struct SchedulerClientTests {
   @Test(arguments: [
     (
       SchedulerError.limitReached("not scheduled: …; discarded: b65"),
-      NotificationError.limitReached("not scheduled: …; discarded: b65")
+      NotificationError.limitReached(id: nil, .init(problem: "not scheduled: …; discarded: b65"))
     ),
-    (.invalidTrigger("'at' and 'in'"), .invalidContent("'at' and 'in'")),
-    (.invalidArgs("title too long"), .invalidContent("title too long")),
-    (.unknownID("not cancelled: 'x'"), .notFound("not cancelled: 'x'")),
-    (.storeBusy("busy"), .storeBusy("busy")),
+    (.invalidTrigger("'at' and 'in'"), .invalidContent(nil, nil, .init(problem: "'at' and 'in'"))),
+    (.invalidArgs("title too long"), .invalidContent(nil, nil, .init(problem: "title too long"))),
+    (.unknownID("not cancelled: 'x'"), .notFound(ids: [], .init(problem: "not cancelled: 'x'"))),
+    (.storeBusy("busy"), .storeBusy(holder: nil, .init(problem: "busy"))),
     (
       .notAllowed("a sandboxed app acts for itself only"),
-      .notAllowed("a sandboxed app acts for itself only")
+      .notAllowed(.init(problem: "a sandboxed app acts for itself only"))
     ),
+    // Told apart by their names, not their words: none of these messages says what it is.
+    (.soundRejected("'x.wav' is not a WAV file"), .soundRejected(sound: nil, .init(problem: "'x.wav' is not a WAV file"))),
+    (.storeUnavailable("cannot open it"), .storeUnavailable(damaged: false, .init(problem: "cannot open it"))),
+    (.serverUnavailable("nobody answers"), .serverUnavailable(.init(problem: "nobody answers"))),
+    (.serverTimedOut("no answer within 25 s"), .serverTimedOut(.init(problem: "no answer within 25 s"))),
+    (.failed("the notification server is busy"), .temporary(.init(problem: "the notification server is busy"))),
   ])
   func theServicesErrorsBecomeTheCasesAnAppSwitchesOn(sent: SchedulerError, expected: NotificationError) {
     let failure = SchedulerCallFailure(errorName: sent.name, message: sent.description, isTimeout: false)

@@ -56,6 +56,7 @@ struct SchedulerInterfaceTests {
     ("RequestAuthorization", [app, .uint32(0)]),
     ("Subscribe", [app]),
     ("Unsubscribe", [app]),
+    ("SetClientVersion", [.uint32(4)]),
   ]
 
   @Test(

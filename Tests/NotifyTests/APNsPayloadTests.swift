@@ -178,11 +178,16 @@ struct APNsPayloadTests {
     // Given a malformed payload
     // When it is read
     // Then a data error says what is wrong, where, and what to do
-    let error = #expect(throws: NotifyError.self) { try NotificationContent(apnsPayload: example.payload) }
-    #expect(error?.kind == .invalidData)
-    #expect(error?.fix != nil)
+    let error = #expect(throws: NotificationError.self) { try NotificationContent(apnsPayload: example.payload) }
+    guard case .invalidContent? = error else {
+      Issue.record("not refused as invalid content: \(String(describing: error))")
+      return
+    }
+    #expect(error?.context.fix != nil)
     for word in example.mentions {
-      #expect(error?.problem.contains(word) == true, "\(error?.problem ?? "no error") should mention \(word)")
+      #expect(
+        error?.context.problem.contains(word) == true,
+        "\(error?.context.problem ?? "no error") should mention \(word)")
     }
   }
 
@@ -191,9 +196,13 @@ struct APNsPayloadTests {
     let big = String(repeating: "x", count: 5000)
     // When it is read
     // Then the userInfo limit is named
-    let error = #expect(throws: NotifyError.self) {
+    let error = #expect(throws: NotificationError.self) {
       try NotificationContent(apnsPayload: #"{"aps":{"alert":"Hi"},"blob":"\#(big)"}"#)
     }
-    #expect(error?.problem.contains("userInfo") == true)
+    guard case .invalidContent(.userInfo?, .tooLarge?, _)? = error else {
+      Issue.record("not refused as a userInfo too large: \(String(describing: error))")
+      return
+    }
+    #expect(error?.context.problem.contains("userInfo") == true)
   }
 }

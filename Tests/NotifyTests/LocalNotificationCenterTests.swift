@@ -49,10 +49,10 @@ struct LocalNotificationCenterTests {
         == Schedule(fireDate: .wallClock(nine, .named("Europe/Berlin")), repeatInterval: .day, repeatCount: 3)
     )
     // And an unknown zone is a data error
-    let error = #expect(throws: NotifyError.self) {
+    let error = #expect(throws: NotificationError.self) {
       try NotificationTrigger.wallClock(nine, in: .named("Mars/Olympus")).schedule(now: clock.now())
     }
-    #expect(error?.kind == .invalidData)
+    #expect(error.map { if case .invalidContent = $0 { true } else { false } } == true)
   }
 
   @Test func calendarTriggerRepeatsByItsRule() throws {
@@ -72,12 +72,12 @@ struct LocalNotificationCenterTests {
     #expect(stored.notification.schedule.rule?.ruleText == "FREQ=WEEKLY;BYDAY=MO,WE;COUNT=3")
     #expect(stored.nextFireDate.map { RFC3339.string(from: $0) } == "2026-11-23T09:00:00Z")
     // And a rule with its own end plus a count is a data error naming COUNT
-    let error = #expect(throws: NotifyError.self) {
+    let error = #expect(throws: NotificationError.self) {
       try NotificationTrigger.calendar(try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=2"), from: nine)
         .repeating(by: try RecurrenceRule(parsing: "FREQ=DAILY;COUNT=2"), count: 5).schedule(now: clock.now())
     }
-    #expect(error?.kind == .invalidData)
-    #expect(error?.problem.contains("COUNT=2") == true)
+    #expect(error.map { if case .invalidContent = $0 { true } else { false } } == true)
+    #expect(error?.context.problem.contains("COUNT=2") == true)
   }
 
   @Test func aRuleCountsOnceAgainstThe64Limit() throws {

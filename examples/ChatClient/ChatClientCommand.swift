@@ -90,9 +90,25 @@ struct ChatClientCommand: AsyncParsableCommand {
     } catch let error as ChatError {
       Transcript.error(error.description)
       throw ExitCode(error.exitCode)
+    } catch let error as NotificationError {
+      Transcript.error(error.description)
+      throw ExitCode(Self.exitCode(for: error))
     } catch let error as NotifyError {
       Transcript.error(error.description)
       throw ExitCode(error.exitCode)
+    }
+  }
+
+  /// The exit code (sysexits) for a failure of the notification library: the client's own
+  /// table over the cases it switches on.
+  static func exitCode(for error: NotificationError) -> Int32 {
+    switch error {
+    case .limitReached, .notFound: 1
+    case .notAllowed: 64
+    case .invalidContent, .soundRejected: 65
+    case .serverUnavailable, .notAvailable: 69
+    case .storeUnavailable: 74
+    case .storeBusy, .serverTimedOut, .temporary: 75
     }
   }
 

@@ -6,8 +6,9 @@ extension Validator {
       identifier.utf8.allSatisfy(isKeyByte)
     else {
       throw NotifyError(
-        .invalidData, "invalid category '\(Escaper.visible(identifier, limit: 40))'",
-        fix: "use 1 to \(NotificationCategory.maximumIdentifier) characters from A-Z a-z 0-9 . _ : -")
+        .invalid(
+          .category,
+          .characters(identifier, allowed: keyCharacters, lengths: 1...NotificationCategory.maximumIdentifier)))
     }
   }
 
@@ -31,17 +32,13 @@ extension Validator {
   public static func categories(_ categories: [NotificationCategory]) throws(NotifyError) {
     guard categories.count <= NotificationCategory.maximumCount else {
       throw NotifyError(
-        .invalidData,
-        "\(categories.count) categories; an app registers at most \(NotificationCategory.maximumCount)",
-        fix: "register fewer categories")
+        .invalid(.categories, .tooMany(categories.count, limit: NotificationCategory.maximumCount)))
     }
     var seen: Set<String> = []
     for category in categories {
       try Validator.category(category)
       guard seen.insert(category.identifier).inserted else {
-        throw NotifyError(
-          .invalidData, "the category '\(category.identifier)' is given twice", fix: "give each category once"
-        )
+        throw NotifyError(.invalid(.categories, .givenTwice(category.identifier)))
       }
     }
   }

@@ -1,8 +1,11 @@
-/// A failure with a message that says what happened and what to do, and the sysexits
-/// code the command line exits with. See SPEC.md §5 "Exit codes".
+/// A failure as a value: what was wrong (`reason`, structured cases naming the field and
+/// the bound), and words for people that say what happened and what to do. The exit code
+/// (`kind`), the library's public case and the D-Bus error name are each read from the
+/// reason through one table; nothing tells failures apart by their words. See SPEC.md §5
+/// "Exit codes".
 public struct NotifyError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The class of failure; the raw value is the process exit code.
-  public enum Kind: Int32, Sendable {
+  public enum Kind: Int32, Sendable, CaseIterable {
     /// The operation did not take effect (an id was not pending, the new one was discarded).
     case notTakenEffect = 1
     /// Bad command-line usage.
@@ -19,30 +22,58 @@ public struct NotifyError: Error, Hashable, Sendable, CustomStringConvertible {
     case temporary = 75
   }
 
-  /// The class of failure.
-  public var kind: Kind
+  /// What was wrong.
+  public var reason: Reason
   /// What happened, with the things it refers to left for each layer to name.
   public var problemText: ErrorText
   /// What to do about it, or nil when nothing can be done.
   public var fixText: ErrorText?
-  /// For a sink's failure: the notification may have been shown all the same (the server
-  /// got the call but did not answer in time). A firer does not try it again, which could
-  /// show it twice; it records the delivery with this error as its note.
-  public var mayHaveBeenShown = false
-  /// The store's file is damaged (exit 74): trying again never helps, so a firer stops.
-  public var isCorruptStore = false
 
-  /// Creates an error whose text refers to `Term`s: `"\(term: .userInfo) is not JSON"`.
-  public init(_ kind: Kind, _ problem: ErrorText, fix: ErrorText? = nil) {
-    self.kind = kind
+  /// An error whose words are generated from `reason` (`Reason.words`).
+  public init(_ reason: Reason) {
+    let words = reason.words
+    self.init(reason, words.problem, fix: words.fix)
+  }
+
+  /// An error for `reason` with words of its own: `"\(term: .userInfo) is not JSON"`.
+  public init(_ reason: Reason, _ problem: ErrorText, fix: ErrorText? = nil) {
+    self.reason = reason
     self.problemText = problem
     self.fixText = fix
   }
 
-  /// Creates an error from plain text.
+  /// An error for `reason` with words of its own, as plain text.
+  public init(_ reason: Reason, _ problem: String, fix: String? = nil) {
+    self.init(reason, ErrorText(problem), fix: fix.map { ErrorText($0) })
+  }
+
+  /// An error no mapping tells apart from others of its kind (`Reason.unclassified`).
+  /// A failure that a caller, the library or the D-Bus service must tell apart takes a
+  /// `Reason` instead.
+  public init(_ kind: Kind, _ problem: ErrorText, fix: ErrorText? = nil) {
+    self.init(.unclassified(kind), problem, fix: fix)
+  }
+
+  /// An error no mapping tells apart from others of its kind, from plain text.
   public init(_ kind: Kind, _ problem: String, fix: String? = nil) {
     self.init(kind, ErrorText(problem), fix: fix.map { ErrorText($0) })
   }
+
+  /// The same failure told in other words (a layer that names things its own way).
+  public func reworded(_ problem: ErrorText, fix: ErrorText?) -> NotifyError {
+    NotifyError(reason, problem, fix: fix)
+  }
+
+  /// The class of failure, read from the reason (`Reason.kind`).
+  public var kind: Kind { reason.kind }
+
+  /// For a sink's failure: the notification may have been shown all the same (the server
+  /// got the call but did not answer in time). A firer does not try it again, which could
+  /// show it twice; it records the delivery with this error as its note.
+  public var mayHaveBeenShown: Bool { reason == .serverTimedOut(mayHaveShownIt: true) }
+
+  /// The store's file is damaged (exit 74): trying again never helps, so a firer stops.
+  public var isCorruptStore: Bool { reason == .storeCorrupt }
 
   /// What happened, naming things as the library does.
   public var problem: String { problemText.description }

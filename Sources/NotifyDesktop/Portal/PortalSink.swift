@@ -48,7 +48,7 @@ public final class PortalSink: DeliverySink {
       try installMatch(on: connection)
     } catch {
       throw NotifyError(
-        .unavailable, "the Notification portal does not answer on the session bus (\(error))",
+        .noServer, "the Notification portal does not answer on the session bus (\(error))",
         fix: "run the app where xdg-desktop-portal runs, or let it talk to io.github.notify.Scheduler1")
     }
   }
@@ -115,7 +115,7 @@ public final class PortalSink: DeliverySink {
       _ = try connection.call(message, timeout: configuration.callTimeout, operation: operation)
     } catch {
       throw NotifyError(
-        error.isTimeout ? .temporary : .unavailable,
+        error.isTimeout ? .serverTimedOut(mayHaveShownIt: false) : .noServer,
         "the Notification portal did not take the call (\(error))",
         fix: "check that xdg-desktop-portal runs in the session; the notification can be retried")
     }

@@ -11,7 +11,10 @@ package enum SchedulerInterface {
   /// The interface's `Version` property, raised by each compatible addition: 2 added
   /// `SetCategories`, `GetCategories` and the `category` request key; 3 added
   /// `ListDelivered`, `ListHistory`, `ListHeld`, `TakeResponses` and `RequestAuthorization`;
-  /// 4 added the `wake` and `expireLate` request keys of `Schedule` (docs/sleep-wake-power.md).
+  /// 4 added the `wake` and `expireLate` request keys of `Schedule` (docs/sleep-wake-power.md),
+  /// and the errors `SoundRejected`, `StoreUnavailable`, `ServerUnavailable` and
+  /// `ServerTimedOut`, sent to a connection that said it knows them (`SetClientVersion`;
+  /// docs/dbus.md, "Errors").
   package static let version: UInt32 = 4
   /// The prefix of every error the service replies with (`...Error.LimitReached`).
   package static let errorPrefix = name + ".Error."
@@ -26,6 +29,10 @@ package enum SchedulerInterface {
     case notAllowed = "NotAllowed"
     case storeBusy = "StoreBusy"
     case invalidArgs = "InvalidArgs"
+    case soundRejected = "SoundRejected"
+    case storeUnavailable = "StoreUnavailable"
+    case serverUnavailable = "ServerUnavailable"
+    case serverTimedOut = "ServerTimedOut"
   }
 
   /// The keys of a request's `a{sv}` (docs/dbus.md, "Request keys"): what the service's decoder

@@ -6,9 +6,9 @@ extension SoundLibrary {
   /// Validates the sound file at `path` and copies it into `installFolder` under its own
   /// file name, replacing a sound of that name; returns the installed path.
   ///
-  /// Throws `.noInput` (66) when the file is missing, `.invalidData` (65) when it is not
-  /// a valid sound, is larger than its format allows (`SoundRules.maximumFileSize`) or its
-  /// name is not a plain file name (nothing is copied then), and `.ioError` (74) when the
+  /// Throws `.inputMissing` (66) when the file is missing, `.soundRefused` (65) when it is
+  /// not a valid sound, is larger than its format allows (`SoundRules.maximumFileSize`) or
+  /// its name is not a plain file name (nothing is copied then), and exit 74 when the
   /// folder cannot be written. Folders are created 0700; the copy is checked again before
   /// it is renamed into place, so a file changed while it was copied never lands.
   public func install(file path: String) throws(NotifyError) -> String {
@@ -17,17 +17,17 @@ extension SoundLibrary {
     try Validator.soundName(name)
     let shown = "'\(Escaper.visible(path))'"
     if case .invalid(let reason, let fix) = check.verdict {
-      throw NotifyError(.invalidData, "\(shown) \(reason)", fix: fix)
+      throw NotifyError(.soundRefused(path), "\(shown) \(reason)", fix: fix)
     }
     var status = stat()
     let size: Int64 = stat(path, &status) == 0 ? Int64(status.st_size) : 0
     if let info = check.info, let (reason, fix) = SoundRules.sizeProblem(size, info) {
-      throw NotifyError(.invalidData, "\(shown) \(reason)", fix: fix)
+      throw NotifyError(.soundRefused(path), "\(shown) \(reason)", fix: fix)
     }
     let staged = try stage(
       name,
       changed: NotifyError(
-        .invalidData, "\(shown) changed while it was copied", fix: "run 'notify sound install' again")
+        .soundRefused(path), "\(shown) changed while it was copied", fix: "run 'notify sound install' again")
     ) { temporary throws(NotifyError) in try Self.copy(from: path, to: temporary) }
     return try staged.place().finish()
   }
@@ -49,18 +49,18 @@ extension SoundLibrary {
     let shown = "the sound file given for '\(Escaper.visible(name))'"
     var status = stat()
     guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-      throw NotifyError(.invalidData, "\(shown) is not a regular file", fix: "give an open sound file")
+      throw NotifyError(.soundRefused(name), "\(shown) is not a regular file", fix: "give an open sound file")
     }
     let size = Int64(status.st_size)
     let result = SoundFileReader.measure(DescriptorByteSource(descriptor)).result
     if case .invalid(let reason, let fix) = SoundRules.verdict(for: result) {
-      throw NotifyError(.invalidData, "\(shown) \(reason)", fix: fix)
+      throw NotifyError(.soundRefused(name), "\(shown) \(reason)", fix: fix)
     }
     if case .success(let info) = result, let (reason, fix) = SoundRules.sizeProblem(size, info) {
-      throw NotifyError(.invalidData, "\(shown) \(reason)", fix: fix)
+      throw NotifyError(.soundRefused(name), "\(shown) \(reason)", fix: fix)
     }
     return try stage(
-      name, changed: NotifyError(.invalidData, "\(shown) changed while it was copied", fix: "send it again")
+      name, changed: NotifyError(.soundRefused(name), "\(shown) changed while it was copied", fix: "send it again")
     ) { temporary throws(NotifyError) in try Self.copy(descriptor: descriptor, size: size, to: temporary) }
   }
 
@@ -105,7 +105,7 @@ extension SoundLibrary {
       if count < 0, errno == EINTR { continue }
       guard count >= 0 else {
         throw NotifyError(
-          .invalidData, "cannot read the sound file: \(Errno(rawValue: errno))",
+          .soundRefused(destination), "cannot read the sound file: \(Errno(rawValue: errno))",
           fix: "give an open sound file")
       }
       if count == 0 { break }
@@ -123,7 +123,7 @@ extension SoundLibrary {
     }
     guard Int64(offset) == size else {
       throw NotifyError(
-        .invalidData,
+        .soundRefused(destination),
         "the sound file changed while it was copied (\(size) bytes when checked, \(offset) read)",
         fix: "send it again once it is written")
     }
@@ -171,7 +171,7 @@ extension SoundLibrary {
     do {
       input = try FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec, .nonBlocking])
     } catch {
-      throw NotifyError(.noInput, "cannot open '\(Escaper.visible(source))': \(error)", fix: "check the path")
+      throw NotifyError(.inputMissing(path: source), "cannot open '\(Escaper.visible(source))': \(error)", fix: "check the path")
     }
     defer { try? input.close() }
     let output: FileDescriptor

@@ -45,7 +45,7 @@ public struct SoundResolution: Hashable, Sendable {
   public var strictError: NotifyError? {
     guard let requested, let note else { return nil }
     return NotifyError(
-      .invalidData, "sound '\(Escaper.visible(requested, limit: 80))' \(note)",
+      .soundRefused(requested), "sound '\(Escaper.visible(requested, limit: 80))' \(note)",
       fix: fix ?? "install a valid sound with 'notify sound install FILE'")
   }
 }

@@ -29,19 +29,19 @@ public final class FileByteSource: ByteSource {
         (error as? Errno) == .noSuchFileOrDirectory
         ? "no such file '\(Escaper.visible(path))'"
         : "cannot open '\(Escaper.visible(path))' (\(error))"
-      throw NotifyError(.noInput, problem, fix: "check the path and that you may read the file")
+      throw NotifyError(.inputMissing(path: path), problem, fix: "check the path and that you may read the file")
     }
     let status: Stat
     do { status = try fd.stat() } catch {
       try? fd.close()
       throw NotifyError(
-        .noInput, "cannot read '\(Escaper.visible(path))' (\(error))",
+        .inputMissing(path: path), "cannot read '\(Escaper.visible(path))' (\(error))",
         fix: "check the path and that you may read the file")
     }
     guard status.type == .regular else {
       try? fd.close()
       throw NotifyError(
-        .noInput, "'\(Escaper.visible(path))' is not a regular file",
+        .inputMissing(path: path), "'\(Escaper.visible(path))' is not a regular file",
         fix: "give the path of a sound file")
     }
     self.descriptor = fd
