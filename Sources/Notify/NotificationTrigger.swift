@@ -119,7 +119,8 @@ public struct NotificationTrigger: Hashable, Sendable {
     }
     if let repeatCount, repeatCount < 1 {
       throw NotifyError(
-        .invalid(.repeatCount, .belowMinimum(repeatCount, minimum: 1)), "repeat count \(repeatCount) is less than 1",
+        .invalid(.repeatCount, .belowMinimum(repeatCount, minimum: 1)),
+        "repeat count \(repeatCount) is less than 1",
         fix: "pass a positive count or nil")
     }
     if let rule {

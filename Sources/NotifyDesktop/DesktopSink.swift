@@ -327,7 +327,8 @@ public final class DesktopSink: DeliverySink {
   func timeoutError(_ failure: BusFailure) -> NotifyError {
     guard failure.operation == Self.notifyOperation else {
       return NotifyError(
-        .serverTimedOut(mayHaveShownIt: false), "the notification server did not answer within \(configuration.callTimeout)",
+        .serverTimedOut(mayHaveShownIt: false),
+        "the notification server did not answer within \(configuration.callTimeout)",
         fix: "check that the notification daemon is responsive; the notification can be retried")
     }
     return NotifyError(

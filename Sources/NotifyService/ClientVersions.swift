@@ -37,7 +37,8 @@ extension SchedulerError {
     case .soundRejected: return SchedulerError.invalidArgs("").name
     case .storeUnavailable, .serverUnavailable: return SchedulerError.failed("").name
     case .serverTimedOut: return SchedulerError.storeBusy("").name
-    case .limitReached, .invalidTrigger, .unknownID, .notAllowed, .storeBusy, .invalidArgs, .failed: return name
+    case .limitReached, .invalidTrigger, .unknownID, .notAllowed, .storeBusy, .invalidArgs, .failed:
+      return name
     }
   }
 }

@@ -181,7 +181,11 @@ package final class SchedulerEndpoint: LoopAttachable {
       switch method(member, signature, call) {
       case .success(.reply(let values)): send(call, .values(values))
       case .success(.later(let job)): wait(call, job)
-      case .failure(let error): send(call, .error(error.name(forClientVersion: service.clientVersions.version(of: call.sender)), error.description))
+      case .failure(let error):
+        send(
+          call,
+          .error(
+            error.name(forClientVersion: service.clientVersions.version(of: call.sender)), error.description))
       }
     default:
       send(
@@ -272,7 +276,11 @@ package final class SchedulerEndpoint: LoopAttachable {
         waiting[again] = (call, next)
         continue
       case .success(.reply(let values)): send(call, .values(values))
-      case .failure(let error): send(call, .error(error.name(forClientVersion: service.clientVersions.version(of: call.sender)), error.description))
+      case .failure(let error):
+        send(
+          call,
+          .error(
+            error.name(forClientVersion: service.clientVersions.version(of: call.sender)), error.description))
       }
       // The connection's calls that waited, until one waits again.
       var later = queued.removeValue(forKey: call.sender) ?? []

@@ -20,7 +20,8 @@ enum StoreBusy {
     let who = holder.map { "process \($0.pid) (\(Escaper.visible($0.command)))" }
     if let holder, let who, holder.isStopped {
       return NotifyError(
-        .storeBusy(holder: holder.pid), "the store \(shown) is busy: \(who) holds it and is stopped; nothing was changed",
+        .storeBusy(holder: holder.pid),
+        "the store \(shown) is busy: \(who) holds it and is stopped; nothing was changed",
         fix: "resume it (kill -CONT \(holder.pid)) or end it, then try again")
     }
     switch ending {

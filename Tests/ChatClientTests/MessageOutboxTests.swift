@@ -111,7 +111,8 @@ struct MessageOutboxTests {
   @Test(
     arguments: [
       (outcome: MessageOutbox.Outcome.refused, error: NotificationError.serverUnavailable(words)),
-      (.inDoubt, .serverTimedOut(words)), (.inDoubt, .temporary(words)), (.inDoubt, .storeBusy(holder: nil, words)),
+      (.inDoubt, .serverTimedOut(words)), (.inDoubt, .temporary(words)),
+      (.inDoubt, .storeBusy(holder: nil, words)),
       (.inDoubt, .storeUnavailable(damaged: false, words)), (.rejected, .invalidContent(nil, nil, words)),
       (.rejected, .soundRejected(sound: nil, words)),
     ])

@@ -71,7 +71,10 @@ struct ErrorTablesTests {
     #expect(error.exitCode == exitCode)
     #expect(Self.name(NotificationError(error)) == publicCase)
     let sent = SchedulerError.from(error)
-    #expect(sent.name == (dbusName == "Failed" ? "org.freedesktop.DBus.Error.Failed" : SchedulerInterface.errorPrefix + dbusName))
+    #expect(
+      sent.name
+        == (dbusName == "Failed"
+          ? "org.freedesktop.DBus.Error.Failed" : SchedulerInterface.errorPrefix + dbusName))
     // And the words travel unread
     #expect(NotificationError(error).description == "it failed: try something")
     #expect(sent.description == "it failed: try something")
@@ -121,7 +124,8 @@ struct ErrorTablesTests {
 
   @Test func aFieldErrorThatMentionsASoundIsNotASoundError() {
     // Given an invalid title that mentions a sound
-    let error = NotifyError(.invalid(.title, .tooLong(characters: 300, limit: 200)), "the sound of title is long")
+    let error = NotifyError(
+      .invalid(.title, .tooLong(characters: 300, limit: 200)), "the sound of title is long")
     // Then it is invalid content naming the field, and InvalidArgs over the bus
     guard case .invalidContent(let field, let violation, _) = NotificationError(error) else {
       Issue.record("not invalidContent: \(NotificationError(error))")
@@ -136,7 +140,9 @@ struct ErrorTablesTests {
     // Given the store held by another process, told without "busy" or "locked"
     let error = NotifyError(.storeBusy(holder: 4242), "process 4242 held the store for 5 s")
     // Then it is storeBusy with the holder, and StoreBusy over the bus
-    #expect(NotificationError(error) == .storeBusy(holder: 4242, .init(problem: "process 4242 held the store for 5 s")))
+    #expect(
+      NotificationError(error)
+        == .storeBusy(holder: 4242, .init(problem: "process 4242 held the store for 5 s")))
     #expect(SchedulerError.from(error) == .storeBusy("process 4242 held the store for 5 s"))
   }
 
@@ -152,7 +158,8 @@ struct ErrorTablesTests {
     let server = SchedulerError.from(NotifyError(.noServer, "nobody answers on the session bus"))
     let store = SchedulerError.from(NotifyError(.storeUnreadable, "the notification server's store failed"))
     func received(_ sent: SchedulerError) -> NotificationError {
-      SchedulerClient.error(SchedulerCallFailure(errorName: sent.name, message: sent.description, isTimeout: false))
+      SchedulerClient.error(
+        SchedulerCallFailure(errorName: sent.name, message: sent.description, isTimeout: false))
     }
     // Then the app gets serverUnavailable for the one and storeUnavailable for the other
     #expect(Self.name(received(server)) == "serverUnavailable")

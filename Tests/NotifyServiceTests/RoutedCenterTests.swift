@@ -158,7 +158,9 @@ struct RoutedCenterTests {
       recordingText.problem.contains(
         "recordActivation(of:actionKey:) is not available inside a Flatpak sandbox"))
     #expect(deliveringText.problem.contains("the daemon on the host delivers"))
-    let naming = #expect(throws: NotificationError.self) { try center.setDesktopEntry("org.example.Elsewhere") }
+    let naming = #expect(throws: NotificationError.self) {
+      try center.setDesktopEntry("org.example.Elsewhere")
+    }
     guard case .notAvailable? = naming else {
       Issue.record("setDesktopEntry not refused as not available: \(String(describing: naming))")
       return

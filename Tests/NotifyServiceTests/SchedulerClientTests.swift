@@ -83,11 +83,19 @@ struct SchedulerClientTests {
       .notAllowed(.init(problem: "a sandboxed app acts for itself only"))
     ),
     // Told apart by their names, not their words: none of these messages says what it is.
-    (.soundRejected("'x.wav' is not a WAV file"), .soundRejected(sound: nil, .init(problem: "'x.wav' is not a WAV file"))),
-    (.storeUnavailable("cannot open it"), .storeUnavailable(damaged: false, .init(problem: "cannot open it"))),
+    (
+      .soundRejected("'x.wav' is not a WAV file"),
+      .soundRejected(sound: nil, .init(problem: "'x.wav' is not a WAV file"))
+    ),
+    (
+      .storeUnavailable("cannot open it"), .storeUnavailable(damaged: false, .init(problem: "cannot open it"))
+    ),
     (.serverUnavailable("nobody answers"), .serverUnavailable(.init(problem: "nobody answers"))),
     (.serverTimedOut("no answer within 25 s"), .serverTimedOut(.init(problem: "no answer within 25 s"))),
-    (.failed("the notification server is busy"), .temporary(.init(problem: "the notification server is busy"))),
+    (
+      .failed("the notification server is busy"),
+      .temporary(.init(problem: "the notification server is busy"))
+    ),
   ])
   func theServicesErrorsBecomeTheCasesAnAppSwitchesOn(sent: SchedulerError, expected: NotificationError) {
     let failure = SchedulerCallFailure(errorName: sent.name, message: sent.description, isTimeout: false)

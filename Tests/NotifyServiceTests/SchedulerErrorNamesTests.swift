@@ -19,14 +19,19 @@ struct SchedulerErrorNamesTests {
     .string("org.example.Sound"),
     .array(
       element: "a{sv}",
-      [.vardict([("id", .string("s1")), ("body", .string("hi")), ("in", .string("1h")), ("sound", .string("../x"))])]),
+      [
+        .vardict([
+          ("id", .string("s1")), ("body", .string("hi")), ("in", .string("1h")), ("sound", .string("../x")),
+        ])
+      ]),
   ]
 
   @Test func aSoundIsRejectedByNameForANewClientAndAsBeforeForAnOldOne() async throws {
     // Given the daemon on a bus, and one connection to it
     let bus = try SchedulerBus()
     try bus.startDaemon()
-    let connection = try SchedulerConnection(address: try #require(bus.environment["DBUS_SESSION_BUS_ADDRESS"]))
+    let connection = try SchedulerConnection(
+      address: try #require(bus.environment["DBUS_SESSION_BUS_ADDRESS"]))
     // When a connection that never said its version schedules a refused sound
     let old = #expect(throws: SchedulerCallFailure.self) { try connection.call("Schedule", Self.badSound) }
     // Then it hears version 3's name for it, with the words
@@ -39,7 +44,8 @@ struct SchedulerErrorNamesTests {
     #expect(new?.errorName == "io.github.notify.Scheduler1.Error.SoundRejected", "\(String(describing: new))")
     #expect(new?.message == old?.message)
     // And the library's client, which says so when it connects, reads it as a sound rejected
-    let client = try SchedulerClient(app: "org.example.Sound", address: bus.environment["DBUS_SESSION_BUS_ADDRESS"])
+    let client = try SchedulerClient(
+      app: "org.example.Sound", address: bus.environment["DBUS_SESSION_BUS_ADDRESS"])
     let received = await #expect(throws: NotificationError.self) {
       _ = try await client.call("Schedule", Self.badSound)
     }

@@ -178,7 +178,9 @@ struct APNsPayloadTests {
     // Given a malformed payload
     // When it is read
     // Then a data error says what is wrong, where, and what to do
-    let error = #expect(throws: NotificationError.self) { try NotificationContent(apnsPayload: example.payload) }
+    let error = #expect(throws: NotificationError.self) {
+      try NotificationContent(apnsPayload: example.payload)
+    }
     guard case .invalidContent? = error else {
       Issue.record("not refused as invalid content: \(String(describing: error))")
       return

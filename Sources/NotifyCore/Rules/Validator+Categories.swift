@@ -8,7 +8,8 @@ extension Validator {
       throw NotifyError(
         .invalid(
           .category,
-          .characters(identifier, allowed: keyCharacters, lengths: 1...NotificationCategory.maximumIdentifier)))
+          .characters(identifier, allowed: keyCharacters, lengths: 1...NotificationCategory.maximumIdentifier)
+        ))
     }
   }
 

@@ -143,7 +143,8 @@ public enum Validator {
     }
     throw NotifyError(
       .invalid(
-        .exclusions, .tooManyDates(rule.exclusions.count, bytes: length, limit: maxRuleText, fitting: fitting)))
+        .exclusions, .tooManyDates(rule.exclusions.count, bytes: length, limit: maxRuleText, fitting: fitting)
+      ))
   }
 
   /// Checks a notification's actions: at most `NotificationAction.maximumCount`, keys
@@ -151,7 +152,8 @@ public enum Validator {
   /// text; at most one text-input action; snoozes from 1 s to 30 days.
   public static func actions(_ actions: [NotificationAction]) throws(NotifyError) {
     guard actions.count <= NotificationAction.maximumCount else {
-      throw NotifyError(.invalid(.actions(nil), .tooMany(actions.count, limit: NotificationAction.maximumCount)))
+      throw NotifyError(
+        .invalid(.actions(nil), .tooMany(actions.count, limit: NotificationAction.maximumCount)))
     }
     var keys: Set<String> = []
     for action in actions {
@@ -181,10 +183,12 @@ public enum Validator {
       if case .textInput(let placeholder, let buttonTitle) = action.kind {
         if let placeholder {
           try text(
-            placeholder, field: .actionPlaceholder(key: action.key), limit: NotificationAction.maximumPlaceholder)
+            placeholder, field: .actionPlaceholder(key: action.key),
+            limit: NotificationAction.maximumPlaceholder)
         }
         if let buttonTitle {
-          try text(buttonTitle, field: .actionButtonTitle(key: action.key), limit: NotificationAction.maximumTitle)
+          try text(
+            buttonTitle, field: .actionButtonTitle(key: action.key), limit: NotificationAction.maximumTitle)
         }
       }
     }

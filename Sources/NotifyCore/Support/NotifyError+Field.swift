@@ -121,16 +121,24 @@ extension NotifyError.Reason {
     switch self {
     case .invalid(let field, let violation): Self.words(field, violation)
     case .soundRefused(let name):
-      ("sound '\(Escaper.visible(name, limit: 80))' cannot be used", "install a valid sound with 'notify sound install FILE'")
+      (
+        "sound '\(Escaper.visible(name, limit: 80))' cannot be used",
+        "install a valid sound with 'notify sound install FILE'"
+      )
     case .limitReached(let id):
-      ("not scheduled: '\(Escaper.visible(id))' fires after all 64 pending notifications (the limit)", "cancel some of them, or schedule it sooner")
+      (
+        "not scheduled: '\(Escaper.visible(id))' fires after all 64 pending notifications (the limit)",
+        "cancel some of them, or schedule it sooner"
+      )
     case .notFound(let ids):
       ("not found: \(ids.map { "'\(Escaper.visible($0, limit: 40))'" }.joined(separator: " "))", nil)
     case .storeBusy(let holder?): ("the store is busy: process \(holder) holds it", "try again")
     case .storeBusy(nil): ("the store is busy", "try again")
     case .storeUnreadable: ("cannot use the store", "check the path and its permissions")
-    case .storeCorrupt: ("the store is corrupt or not a notify database", "move it aside; notify never replaces it")
-    case .noServer: ("no notification server answers on the session bus", "start a notification daemon (e.g. dunst)")
+    case .storeCorrupt:
+      ("the store is corrupt or not a notify database", "move it aside; notify never replaces it")
+    case .noServer:
+      ("no notification server answers on the session bus", "start a notification daemon (e.g. dunst)")
     case .serverTimedOut(true): ("the notification server did not answer in time: it may still show it", nil)
     case .serverTimedOut(false): ("the notification server did not answer in time", "try again")
     case .notAllowed: ("not allowed to act for this app", nil)
@@ -141,7 +149,8 @@ extension NotifyError.Reason {
   }
 
   /// The words of `Validator`'s rules, word for word as SPEC.md §1 and the tests quote them.
-  static func words(_ field: NotifyError.Field, _ violation: NotifyError.Violation) -> (ErrorText, ErrorText?) {
+  static func words(_ field: NotifyError.Field, _ violation: NotifyError.Violation) -> (ErrorText, ErrorText?)
+  {
     let name = field.name
     switch violation {
     case .characters(let value, let allowed, let lengths):
@@ -150,7 +159,10 @@ extension NotifyError.Reason {
       switch field {
       case .app: return ("invalid app '\(shown)'", "\(use) (set with \(term: .app))")
       case .actions(let list?):
-        return ("invalid action key '\(shown)' in \(term: list.term)", "\(use), as in \(term: list.term) archive:Archive")
+        return (
+          "invalid action key '\(shown)' in \(term: list.term)",
+          "\(use), as in \(term: list.term) archive:Archive"
+        )
       default: return ("invalid \(name) '\(shown)'", "\(use)")
       }
     case .controlCharacter(let value):
@@ -158,7 +170,8 @@ extension NotifyError.Reason {
         "\(name) contains the control character U+\(hex4(value))",
         "remove control characters; only newline and tab are allowed"
       )
-    case .tooLong(let count, let limit): return ("\(name) is \(count) characters long", "shorten it to at most \(limit)")
+    case .tooLong(let count, let limit):
+      return ("\(name) is \(count) characters long", "shorten it to at most \(limit)")
     case .tooManyBytes(let bytes, let limit):
       let perCharacter = Validator.bytesPerCharacter
       return (
@@ -168,7 +181,10 @@ extension NotifyError.Reason {
     case .outOfRange(let value, let range):
       switch field {
       case .badge:
-        return ("badge \(value) is out of range", "use a number from \(range.lowerBound) to \(range.upperBound) (0 clears the badge)")
+        return (
+          "badge \(value) is out of range",
+          "use a number from \(range.lowerBound) to \(range.upperBound) (0 clears the badge)"
+        )
       case .actions(.snooze?): return ("\(name) of \(value) s is out of range", "snooze from 1s to 30d")
       case .realertEvery:
         return (
@@ -181,17 +197,25 @@ extension NotifyError.Reason {
           "give a count from \(range.lowerBound) to \(range.upperBound)"
         )
       default:
-        return ("\(name) \(value) is out of range", "use a number from \(range.lowerBound) to \(range.upperBound)")
+        return (
+          "\(name) \(value) is out of range", "use a number from \(range.lowerBound) to \(range.upperBound)"
+        )
       }
     case .belowMinimum(_, let minimum):
-      return ("\(name) must be at least \(minimum)", minimum == 1 ? "pass a positive count" : "pass at least \(minimum)")
+      return (
+        "\(name) must be at least \(minimum)",
+        minimum == 1 ? "pass a positive count" : "pass at least \(minimum)"
+      )
     case .notJSON(let reason, let offset):
       return (
         "\(name) is not valid JSON: \(reason) at byte \(offset)",
         "pass a JSON object such as '{\"room\":\"4B\"}' (RFC 8259: double quotes, no trailing commas, each key once)"
       )
     case .notJSONObject(let kindName):
-      return ("\(name) must be a JSON object, not \(kindName)", "wrap the value in an object such as '{\"value\": ...}'")
+      return (
+        "\(name) must be a JSON object, not \(kindName)",
+        "wrap the value in an object such as '{\"value\": ...}'"
+      )
     case .tooLarge(let bytes, let limit):
       if field == .rule {
         return (
@@ -199,7 +223,10 @@ extension NotifyError.Reason {
           "shorten its lists, or split it into two notifications"
         )
       }
-      return ("\(name) is \(bytes) bytes of compact JSON", "keep it under \(limit) bytes; store large data elsewhere and pass a key")
+      return (
+        "\(name) is \(bytes) bytes of compact JSON",
+        "keep it under \(limit) bytes; store large data elsewhere and pass a key"
+      )
     case .tooMany(let count, let limit):
       switch field {
       case .attachments:
@@ -222,9 +249,14 @@ extension NotifyError.Reason {
       switch field {
       case .categories: return ("the category '\(key)' is given twice", "give each category once")
       case .actions(.snooze?):
-        return ("the action key '\(Escaper.visible(key, limit: 40))' is given twice", "give each \(term: .snooze) interval once")
+        return (
+          "the action key '\(Escaper.visible(key, limit: 40))' is given twice",
+          "give each \(term: .snooze) interval once"
+        )
       case .actions:
-        return ("the action key '\(Escaper.visible(key, limit: 40))' is given twice", "give each action its own key")
+        return (
+          "the action key '\(Escaper.visible(key, limit: 40))' is given twice", "give each action its own key"
+        )
       default: return ("'\(Escaper.visible(key, limit: 40))' is given twice in \(name)", "give each once")
       }
     case .reserved(let key):
@@ -240,7 +272,8 @@ extension NotifyError.Reason {
     case .notOneLine: return ("\(name) has a line break or tab", "write the label on one line")
     case .empty:
       switch field {
-      case .actionLabel(_, let list): return ("\(name) is empty", "give it a label, as in \(term: list.term) KEY:LABEL")
+      case .actionLabel(_, let list):
+        return ("\(name) is empty", "give it a label, as in \(term: list.term) KEY:LABEL")
       case .content:
         return (
           "the notification has nothing to show",

@@ -60,7 +60,8 @@ extension SoundLibrary {
       throw NotifyError(.soundRefused(name), "\(shown) \(reason)", fix: fix)
     }
     return try stage(
-      name, changed: NotifyError(.soundRefused(name), "\(shown) changed while it was copied", fix: "send it again")
+      name,
+      changed: NotifyError(.soundRefused(name), "\(shown) changed while it was copied", fix: "send it again")
     ) { temporary throws(NotifyError) in try Self.copy(descriptor: descriptor, size: size, to: temporary) }
   }
 
@@ -171,7 +172,9 @@ extension SoundLibrary {
     do {
       input = try FileDescriptor.open(FilePath(source), .readOnly, options: [.closeOnExec, .nonBlocking])
     } catch {
-      throw NotifyError(.inputMissing(path: source), "cannot open '\(Escaper.visible(source))': \(error)", fix: "check the path")
+      throw NotifyError(
+        .inputMissing(path: source), "cannot open '\(Escaper.visible(source))': \(error)",
+        fix: "check the path")
     }
     defer { try? input.close() }
     let output: FileDescriptor

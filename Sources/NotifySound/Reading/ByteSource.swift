@@ -29,7 +29,8 @@ public final class FileByteSource: ByteSource {
         (error as? Errno) == .noSuchFileOrDirectory
         ? "no such file '\(Escaper.visible(path))'"
         : "cannot open '\(Escaper.visible(path))' (\(error))"
-      throw NotifyError(.inputMissing(path: path), problem, fix: "check the path and that you may read the file")
+      throw NotifyError(
+        .inputMissing(path: path), problem, fix: "check the path and that you may read the file")
     }
     let status: Stat
     do { status = try fd.stat() } catch {
