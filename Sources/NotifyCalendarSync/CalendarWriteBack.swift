@@ -17,10 +17,17 @@ public final class CalendarWriteBack {
   let store: SQLiteStore
   let clock: any NotifyClock
   let logger: Logger
+  /// The one app whose calendars it writes to (an app's firing service), nil for all.
+  let app: String?
 
-  public init(store: SQLiteStore, clock: any NotifyClock, logger: Logger = Logger(label: "notify.calendar")) {
+  /// Write-back for the calendars of `store` (of `app`'s only, when given).
+  public init(
+    store: SQLiteStore, clock: any NotifyClock, app: String? = nil,
+    logger: Logger = Logger(label: "notify.calendar")
+  ) {
     self.store = store
     self.clock = clock
+    self.app = app
     self.logger = logger
   }
 
@@ -29,7 +36,7 @@ public final class CalendarWriteBack {
   @discardableResult
   public func run() throws(NotifyError) -> Int {
     var written = 0
-    let calendars = try store.calendars().filter(\.writeBack)
+    let calendars = try store.calendars().filter { $0.writeBack && (app == nil || $0.app == app) }
     for app in Set(calendars.map(\.app)).sorted() {
       let members = calendars.filter { $0.app == app }
       let seen = members.map(\.historySeen).min() ?? 0
