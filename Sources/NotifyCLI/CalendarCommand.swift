@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import NotifyCalendar
+import NotifyCalendarSync
 import NotifyCore
 
 /// `notify calendar add/list/remove/preview`: calendars on disk whose alarms notify shows.
@@ -56,11 +57,5 @@ struct CalendarCommand: ParsableCommand {
 
   /// The name a calendar gets from its path: the file or folder name, without `.ics`,
   /// made of the characters an app id allows.
-  static func defaultName(for path: String) -> String {
-    var base = String(path.split(separator: "/").last ?? "calendar")
-    if base.lowercased().hasSuffix(".ics") { base = String(base.dropLast(4)) }
-    let cleaned = String(
-      base.map { $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) ? $0 : "-" })
-    return cleaned.isEmpty ? "calendar" : String(cleaned.prefix(64))
-  }
+  static func defaultName(for path: String) -> String { CalendarImport.defaultName(for: path) }
 }

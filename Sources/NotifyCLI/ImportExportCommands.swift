@@ -39,32 +39,23 @@ struct ImportCommand: ParsableCommand {
     let now = clock.now()
     let zones = clock.zones
     let opened = try store.open()
-    let others = try opened.pending(app: appID).count
-    let room = max(0, AlarmWindow.pendingLimit - AlarmWindow.headroom - others)
-    let result = AlarmExpansion.instants(
-      in: CalendarDocument(bytes: bytes), zones: zones, from: now, to: now + 200 * 365 * 86_400,
-      limit: room + 1,
-      soonestOnly: true)
-    for warning in result.warnings { Output.warning(warning.inFile(file).description) }
-    let calendar = CalendarCommand.defaultName(for: file)
-    let instants = result.instants.filter { $0.repetition == 0 }
-    let taken = Array(instants.prefix(room))
-    guard !taken.isEmpty else {
+    let plan = CalendarImport.plan(
+      bytes, file: file, calendar: CalendarCommand.defaultName(for: file), app: appID,
+      pending: try opened.pending(app: appID).count, now: now, zones: zones)
+    for warning in plan.warnings { Output.warning(warning) }
+    guard !plan.notifications.isEmpty else {
       throw NotifyError(
         .notTakenEffect, "\(Escaper.visible(file)) has no alarm from now on",
         fix: "check the file with notify calendar preview")
     }
-    let notifications = taken.map {
-      AlarmNotification.make($0, calendar: calendar, app: appID, createdAt: now, zone: zones.local)
-    }
-    let outcome = try opened.schedule(batch: notifications, zones: zones)
+    let outcome = try opened.schedule(batch: plan.notifications, zones: zones)
     for gone in outcome.discarded {
       Output.warning("discarded '\(gone.notification.id)': the app's 64 pending notifications were full")
     }
-    Output.line("imported \(taken.count) alarms of \(Output.safe(file)) into app \(appID)")
-    if instants.count > taken.count || result.truncated, let last = taken.last {
+    Output.line("imported \(plan.notifications.count) alarms of \(Output.safe(file)) into app \(appID)")
+    if let last = plan.cutAfter {
       Output.warning(
-        "later alarms (after \(Output.localTime(last.fireDate, zone: zones.local))) were not imported: the app keeps at most 64 pending; notify calendar add follows them all"
+        "later alarms (after \(Output.localTime(last, zone: zones.local))) were not imported: the app keeps at most 64 pending; notify calendar add follows them all"
       )
     }
   }
