@@ -130,7 +130,9 @@ public final class CalendarComponent: LoopAttachable {
   @discardableResult
   private func refreshWatches() -> Bool {
     var extra: [String] = []
-    for calendar in calendars { extra += sync.folders(of: calendar) ?? CalendarFiles.list(calendar.path).folders }
+    for calendar in calendars {
+      extra += sync.folders(of: calendar) ?? CalendarFiles.list(calendar.path).folders
+    }
     return watch.watch(paths: calendars.map(\.path), extra: extra)
   }
 

@@ -1,6 +1,7 @@
 import Foundation
 import NotifyCalendar
 import NotifyCore
+import NotifyStore
 
 /// An iCalendar file's alarms from now on, once, as one-shot notifications of an app: the
 /// soonest first, as many as leave `AlarmWindow.headroom` of the app's 64 free. The ids
@@ -37,6 +38,42 @@ public enum CalendarImport {
     return Plan(
       notifications: notifications, warnings: result.warnings.map { $0.inFile(file).description },
       cutAfter: cut ? taken.last?.fireDate : nil)
+  }
+
+  /// What `importFile` did.
+  public struct Imported: Sendable {
+    /// What was stored (nothing when `plan.notifications` is empty) and what was skipped.
+    public var plan: Plan
+    /// The ids the 64-pending limit discarded as the plan was stored (the plan leaves room,
+    /// so normally none).
+    public var discarded: [String]
+  }
+
+  /// Reads `file` and stores its plan (`plan`) into `app`, in one transaction; stores
+  /// nothing when the file has no alarm from now on. The calendar name the ids are made with
+  /// is the file's (`defaultName`).
+  public static func importFile(_ file: String, app: String, store: SQLiteStore, clock: any NotifyClock)
+    throws(CalendarFailure) -> Imported
+  {
+    guard CalendarFiles.kind(of: file) == .file else { throw .noSuchFile(file) }
+    let bytes: [UInt8]
+    switch CalendarFiles.read(file) {
+    case .success(let read): bytes = read
+    case .failure(let warning): throw .unreadable(warning)
+    }
+    let (now, zones) = (clock.now(), clock.zones)
+    do throws(NotifyError) {
+      try Validator.app(app)
+      let plan = plan(
+        bytes, file: file, calendar: defaultName(for: file), app: app,
+        pending: try store.pending(app: app).count,
+        now: now, zones: zones)
+      guard !plan.notifications.isEmpty else { return Imported(plan: plan, discarded: []) }
+      let outcome = try store.schedule(batch: plan.notifications, zones: zones)
+      return Imported(plan: plan, discarded: outcome.discarded.map(\.notification.id))
+    } catch {
+      throw .store(error)
+    }
   }
 
   /// The calendar name a path gives: its file or folder name without `.ics`, made of the

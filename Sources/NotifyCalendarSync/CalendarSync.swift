@@ -249,7 +249,8 @@ public final class CalendarSync {
     }
     let start = Date(timeIntervalSince1970: from)
     let result = AlarmExpansion.instants(
-      in: document, zones: zones, from: start, to: start + 200 * 365 * 86_400, limit: AlarmWindow.pendingLimit,
+      in: document, zones: zones, from: start, to: start + 200 * 365 * 86_400,
+      limit: AlarmWindow.pendingLimit,
       soonestOnly: true)
     if isNews { report.warnings += result.warnings.map { $0.inFile(path) } }
     table.keep(result.instants, truncated: result.truncated, of: path, stamp: stamp, from: from)
@@ -274,7 +275,8 @@ public final class CalendarSync {
       notifications[id] = (
         notification,
         CalendarAlarmRecord(
-          calendar: calendar, id: id, fireDate: instant.fireDate, state: "pending", digest: digest, file: file,
+          calendar: calendar, id: id, fireDate: instant.fireDate, state: "pending", digest: digest,
+          file: file,
           uid: instant.uid, recurrenceID: instant.recurrenceID, alarmKey: instant.alarmKey)
       )
       candidates.append(

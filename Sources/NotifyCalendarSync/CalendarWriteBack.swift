@@ -95,7 +95,8 @@ public final class CalendarWriteBack {
     let path = record.file
     let before = Self.stamp(path)
     guard case .success(let bytes) = CalendarFiles.read(path), let before else {
-      logger.notice("calendar write-back: \(Escaper.visible(path)) cannot be read: the snooze is not written there")
+      logger.notice(
+        "calendar write-back: \(Escaper.visible(path)) cannot be read: the snooze is not written there")
       return false
     }
     switch AcknowledgementEdit.snooze(

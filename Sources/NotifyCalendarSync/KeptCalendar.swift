@@ -83,10 +83,13 @@ final class KeptCalendar {
   }
 
   /// Keeps a file's expansion (its soonest instants after `from`, soonest first).
-  func keep(_ instants: [AlarmInstant], truncated: Bool, of path: String, stamp: CalendarScan.Stamp, from: Double) {
+  func keep(
+    _ instants: [AlarmInstant], truncated: Bool, of path: String, stamp: CalendarScan.Stamp, from: Double
+  ) {
     let count = instants.count
     var record =
-      records[path] ?? Record(stamp: stamp, from: from, truncated: truncated, start: Int32(pool.count), count: 0)
+      records[path]
+      ?? Record(stamp: stamp, from: from, truncated: truncated, start: Int32(pool.count), count: 0)
     if Int(record.count) >= count, records[path] != nil {
       garbage += Int(record.count) - count
     } else {
