@@ -67,7 +67,8 @@ extension LocalNotificationCenter {
     let (loop, calendars) = await firer.owner.run {
       let calendars =
         fires
-        ? CalendarComponent(store: store, clock: clock, app: app, logger: NotifyLogging.logger("notify.calendar"))
+        ? CalendarComponent(
+          store: store, clock: clock, app: app, logger: NotifyLogging.logger("notify.calendar"))
         : nil
       let loop = FiringLoop(
         firer: firer.firer, clock: clock,

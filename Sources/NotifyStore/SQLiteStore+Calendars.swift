@@ -271,7 +271,8 @@ extension SQLiteStore {
           VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
           """,
         arguments: [
-          done.calendar, done.id, Millis.from(done.fireDate), done.digest, done.file, done.uid, done.recurrenceID,
+          done.calendar, done.id, Millis.from(done.fireDate), done.digest, done.file, done.uid,
+          done.recurrenceID,
           done.alarmKey,
         ])
       if let alarmKey {

@@ -48,10 +48,13 @@ struct RescanEquivalenceTests {
       )
     }
     for calendar in try store.calendars() {
-      lines.append("calendar \(calendar.name) \(calendar.watermark.timeIntervalSince1970) \(calendar.fingerprint ?? "-")")
+      lines.append(
+        "calendar \(calendar.name) \(calendar.watermark.timeIntervalSince1970) \(calendar.fingerprint ?? "-")"
+      )
       for alarm in try store.calendarAlarms(calendar: calendar.name) {
         lines.append(
-          "alarm \(alarm.id) \(alarm.fireDate.timeIntervalSince1970) \(alarm.state) \(alarm.digest) \(alarm.file)")
+          "alarm \(alarm.id) \(alarm.fireDate.timeIntervalSince1970) \(alarm.state) \(alarm.digest) \(alarm.file)"
+        )
       }
     }
     return lines
@@ -67,7 +70,8 @@ struct RescanEquivalenceTests {
     try FileManager.default.createDirectory(atPath: vdir + "/sub", withIntermediateDirectories: true)
     func write(_ path: String, _ n: Int, title: String) throws {
       let text = Self.item(
-        n, shape: Int(random.next() % 4), hours: 1 + Int(random.next() % 300), base: clock.now(), title: title)
+        n, shape: Int(random.next() % 4), hours: 1 + Int(random.next() % 300), base: clock.now(), title: title
+      )
       try Data(text.utf8).write(to: URL(fileURLWithPath: path))
     }
     var paths: [String] = []

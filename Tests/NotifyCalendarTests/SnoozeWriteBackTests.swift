@@ -17,7 +17,9 @@ func utcStamp(_ date: Date) -> String {
 struct SnoozeWriteBackTests {
   let folder = TemporaryFolder(prefix: "notify-calendar-snooze")
 
-  @Test("a snooze writes ACKNOWLEDGED and a snooze alarm; a rescan schedules nothing; the dismissal acknowledges both")
+  @Test(
+    "a snooze writes ACKNOWLEDGED and a snooze alarm; a rescan schedules nothing; the dismissal acknowledges both"
+  )
   func snoozeThenDismiss() throws {
     // Given a calendar with write-back and one alarm, pending
     let now = Date(timeIntervalSince1970: TimeInterval(Int(Date().timeIntervalSince1970)))
@@ -25,7 +27,8 @@ struct SnoozeWriteBackTests {
     try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
     let path = vdir + "/s.ics"
     let fire = now + 3600
-    try Data(eventFile(uid: "s1", fire: fire, summary: "Snooze me").utf8).write(to: URL(fileURLWithPath: path))
+    try Data(eventFile(uid: "s1", fire: fire, summary: "Snooze me").utf8).write(
+      to: URL(fileURLWithPath: path))
     let store = try SQLiteStore(path: folder.file("notify.db"))
     try store.addCalendar(
       CalendarRecord(
@@ -58,7 +61,8 @@ struct SnoozeWriteBackTests {
     // When the snoozed copy went off and the user dismissed it
     clock.set(fire + 320)
     try store.record(
-      HistoryEvent(at: fire + 320, app: "calendar.s", notificationID: id, kind: .dismissed, reason: "dismissed-by-user"))
+      HistoryEvent(
+        at: fire + 320, app: "calendar.s", notificationID: id, kind: .dismissed, reason: "dismissed-by-user"))
     #expect(try CalendarWriteBack(store: store, clock: clock).run() == 1)
     // Then both the alarm and its snooze alarm are acknowledged
     let dismissed = CalendarDocument(bytes: Array(try String(contentsOfFile: path, encoding: .utf8).utf8))

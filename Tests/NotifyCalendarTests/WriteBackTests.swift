@@ -89,7 +89,8 @@ struct WriteBackTests {
     var uids = ["A-1", "S-1", "S-2"].makeIterator()
     // When the first alarm (no UID) is snoozed at 08:46:30 until 08:51:30
     let first = try AcknowledgementEdit.snooze(
-      bytes, uid: "w1", recurrenceID: nil, alarmKey: "DISPLAY/start-PT15M/0/", at: utc("2026-12-10T08:46:30Z"),
+      bytes, uid: "w1", recurrenceID: nil, alarmKey: "DISPLAY/start-PT15M/0/",
+      at: utc("2026-12-10T08:46:30Z"),
       until: utc("2026-12-10T08:51:30Z"), zones: .utc, newUID: { uids.next()! }
     ).get()
     // Then it is acknowledged with a UID, and the snooze alarm follows it; nothing else changed
@@ -128,7 +129,8 @@ struct WriteBackTests {
     ).get()
     // Then the alarm and its snooze alarm are acknowledged: only the item's other alarm is left
     #expect(
-      String(decoding: dismissed, as: UTF8.self).components(separatedBy: "ACKNOWLEDGED:20261210T085700Z").count
+      String(decoding: dismissed, as: UTF8.self).components(separatedBy: "ACKNOWLEDGED:20261210T085700Z")
+        .count
         == 3)
     let after = AlarmExpansion.instants(
       in: CalendarDocument(bytes: dismissed), zones: .utc, from: utc("2026-12-10T08:00:00Z"),

@@ -54,8 +54,10 @@ public enum AcknowledgementEdit {
       edits.append(edit)
     }
     if let alarmUID = alarm.uid, !alarmUID.isEmpty {
-      for snooze in item.alarms where snooze.snoozes == alarmUID && snooze.acknowledged.map({ $0 < stamp }) ?? true {
-        guard case .absolute(let at) = snooze.trigger, ResolvedTime(at, zones: calendarZones).instant <= stamp,
+      for snooze in item.alarms
+      where snooze.snoozes == alarmUID && snooze.acknowledged.map({ $0 < stamp }) ?? true {
+        guard case .absolute(let at) = snooze.trigger,
+          ResolvedTime(at, zones: calendarZones).instant <= stamp,
           let edit = acknowledging(snooze, in: bytes, at: stamp)
         else { continue }
         edits.append(edit)
@@ -97,7 +99,10 @@ public enum AcknowledgementEdit {
     let acknowledged = Array("ACKNOWLEDGED:\(utcText(stamp))".utf8) + newline
     if let existing = parsed.property("ACKNOWLEDGED") {
       let offset = alarm.byteRange.lowerBound
-      edits.append(Edit(range: (existing.byteRange.lowerBound + offset)..<(existing.byteRange.upperBound + offset), bytes: acknowledged))
+      edits.append(
+        Edit(
+          range: (existing.byteRange.lowerBound + offset)..<(existing.byteRange.upperBound + offset),
+          bytes: acknowledged))
     } else {
       lines += acknowledged
     }
@@ -116,7 +121,8 @@ public enum AcknowledgementEdit {
     for name in ["DESCRIPTION", "ATTACH"] {
       for property in parsed.properties(name) {
         let offset = alarm.byteRange.lowerBound
-        snooze += Array(bytes[(property.byteRange.lowerBound + offset)..<(property.byteRange.upperBound + offset)])
+        snooze += Array(
+          bytes[(property.byteRange.lowerBound + offset)..<(property.byteRange.upperBound + offset)])
       }
     }
     if alarm.action == .display && parsed.property("DESCRIPTION") == nil {
@@ -141,7 +147,9 @@ public enum AcknowledgementEdit {
   /// The edits made, from the last to the first so that each range still holds.
   static func apply(_ edits: [Edit], to bytes: [UInt8]) -> [UInt8] {
     var result = bytes
-    for edit in edits.sorted(by: { ($0.range.lowerBound, $0.range.upperBound) > ($1.range.lowerBound, $1.range.upperBound) }) {
+    for edit in edits.sorted(by: {
+      ($0.range.lowerBound, $0.range.upperBound) > ($1.range.lowerBound, $1.range.upperBound)
+    }) {
       result.replaceSubrange(edit.range, with: edit.bytes)
     }
     return result
@@ -174,7 +182,9 @@ public enum AcknowledgementEdit {
     let line = Array("ACKNOWLEDGED:\(utcText(stamp))".utf8) + newline(of: bytes)
     if let existing = parsed.property("ACKNOWLEDGED") {
       let offset = alarm.byteRange.lowerBound
-      return Edit(range: (existing.byteRange.lowerBound + offset)..<(existing.byteRange.upperBound + offset), bytes: line)
+      return Edit(
+        range: (existing.byteRange.lowerBound + offset)..<(existing.byteRange.upperBound + offset),
+        bytes: line)
     }
     guard let end = endLineStart(in: bytes, range: alarm.byteRange) else { return nil }
     return Edit(range: end..<end, bytes: line)
@@ -184,7 +194,9 @@ public enum AcknowledgementEdit {
   static func newline(of bytes: [UInt8]) -> [UInt8] { bytes.contains(0x0D) ? [0x0D, 0x0A] : [0x0A] }
 
   /// `time` to the second below (iCalendar has no fractions).
-  static func seconds(_ time: Date) -> Date { Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down)) }
+  static func seconds(_ time: Date) -> Date {
+    Date(timeIntervalSince1970: time.timeIntervalSince1970.rounded(.down))
+  }
 
   /// Where the `END:VALARM` line of the component in `range` starts.
   static func endLineStart(in bytes: [UInt8], range: Range<Int>) -> Int? {
