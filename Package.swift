@@ -23,7 +23,7 @@ import PackageDescription
 // and the store's rules behind them, named D-Bus errors out. NotifyCalendar reads calendars'
 // alarms (pure, as NotifyCore is); NotifyCalendarSync watches the files and brings the store
 // to them, through one component the daemon's, fire-due's and an app's firing service's
-// assemblies attach; the library's calendar calls (preview, import) sit on it
+// assemblies attach; the library's calendar calls (add, list, remove, preview, import) sit on it
 // (docs/calendars.md).
 let package = Package(
   name: "notify",
