@@ -7,8 +7,8 @@ import PackageDescription
 //   ChatClient ┘          │                └─ NotifyZones ─┤
 //                         ├─ NotifyStore ── CSQLite ───────┼─ NotifyCore
 //                         └─ NotifyDesktop ── CSystemd     ┘
-//   NotifyCLI ── NotifyCalendarSync ─┬─ NotifyCalendar ──── NotifyCore
-//                                    └─ NotifyStore, NotifyFiring, NotifyZones
+//   Notify ── NotifyCalendarSync ─┬─ NotifyCalendar ──── NotifyCore
+//                                 └─ NotifyStore, NotifyFiring, NotifyZones
 //
 // NotifyCore is pure: values, rules (the firing decisions among them) and `now` in,
 // decisions out. NotifyFiring is the one firing engine and its sd-event loop, against the
@@ -22,7 +22,8 @@ import PackageDescription
 // NotifyCLI and Notify: D-Bus values in (NotifyDesktop's bus plumbing), the library's calls
 // and the store's rules behind them, named D-Bus errors out. NotifyCalendar reads calendars'
 // alarms (pure, as NotifyCore is); NotifyCalendarSync watches the files and brings the store
-// to them, through one component the daemon's and fire-due's assemblies attach
+// to them, through one component the daemon's, fire-due's and an app's firing service's
+// assemblies attach; the library's calendar calls (add, list, remove, preview, import) sit on it
 // (docs/calendars.md).
 let package = Package(
   name: "notify",
@@ -84,7 +85,7 @@ let package = Package(
       name: "Notify",
       dependencies: [
         "NotifyCore", "NotifyStore", "NotifySound", "NotifyDesktop", "NotifyFiring", "NotifyZones",
-        "CSystemd",
+        "NotifyCalendar", "NotifyCalendarSync", "CSystemd",
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "Logging", package: "swift-log"),
       ]

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NotifyCalendarSync
 import NotifyCore
 import NotifyDesktop
 import NotifyFiring
@@ -57,27 +58,37 @@ extension LocalNotificationCenter {
 
   /// The firing loop the service runs: the daemon's loop, driving this app's firer and
   /// dispatching the desktop's answers, as a job of the center's owner (made there, since
-  /// the firer is the owner's).
+  /// the firer is the owner's). When it fires, the app's calendars come with it, as in the
+  /// daemon (`CalendarComponent`, for this app's calendars only): watched, and the rolling
+  /// window refilled after the wake-ups that delivered from it, so that a calendar's
+  /// alarms keep coming when only the app fires.
   func makeFiringLoop(fires: Bool) async -> FiringLoop {
-    let (firer, clock, path, sinks) = (self.firer, self.clock, store.path, self.sinks)
-    let loop = await firer.owner.run {
+    let (firer, clock, store, sinks, app) = (self.firer, self.clock, self.store, self.sinks, self.app)
+    let (loop, calendars) = await firer.owner.run {
+      let calendars =
+        fires
+        ? CalendarComponent(
+          store: store, clock: clock, app: app, logger: NotifyLogging.logger("notify.calendar"))
+        : nil
       let loop = FiringLoop(
         firer: firer.firer, clock: clock,
-        configuration: .init(storePath: path, handlesSignals: false, fires: fires),
-        logger: NotifyLogging.logger("notify.firing"), attached: sinks.attachable, owner: firer.owner)
+        configuration: .init(storePath: store.path, handlesSignals: false, fires: fires),
+        logger: NotifyLogging.logger("notify.firing"), attached: LoopAttachments(sinks.attachable, calendars),
+        owner: firer.owner)
+      calendars?.onScheduled = { [unowned loop] in loop.nudge() }
       // The app's waking notifications wake the machine where the app may (its own
       // alarm timer), and a suspend waits for its hand-offs.
-      let power = FiringPower.make(storePath: path)
+      let power = FiringPower.make(storePath: store.path)
       firer.firer.wakeAbility = power.ability
       loop.companions = power.companions
-      return loop
+      return (loop, calendars)
     }
     let relay = self.relay
-    let app = self.app
     let logger = NotifyLogging.logger("notify.bubbles")
-    loop.onWake = {
+    loop.onWake = { [unowned loop] in
       relay.relay()
       sinks.takeOverLeftBubbles(app: app, logger: logger)
+      calendars?.afterWake(storeChangedByOthers: loop.storeChangedByOthers)
     }
     return loop
   }

@@ -34,33 +34,28 @@ struct CalendarAddCommand: ParsableCommand {
 
   func run() throws {
     let absolute = CalendarCommand.absolute(path)
-    guard CalendarFiles.kind(of: absolute) != .missing else {
-      throw NotifyError(
-        .noInput, "no such file or folder: \(Escaper.visible(path))",
-        fix: "name an existing vdir folder or .ics file")
-    }
-    let calendarName = name ?? CalendarCommand.defaultName(for: absolute)
-    try CalendarCommand.validateName(calendarName)
-    let appID = app ?? "calendar." + calendarName
-    try Validator.app(appID)
-    let clock = SystemClock()
-    let now = clock.now()
-    let opened = try store.open()
-    try opened.addCalendar(
-      CalendarRecord(
-        name: calendarName, path: absolute, app: appID, writeBack: writeBack, addedAt: now, watermark: now))
-    // A running daemon starts watching it (after this process scheduled what is due).
-    defer { CalendarComponent.announceChange(storePath: opened.path) }
     var logger = Logger(label: "notify.calendar")
     logger.logLevel = .warning
-    let report = try CalendarSync(store: opened, clock: clock, logger: logger).sync(
-      force: true, only: calendarName)
-    for warning in report.warnings { Output.warning(warning.description) }
-    let next = try opened.calendarAlarms(calendar: calendarName).first { $0.state == "pending" }?.fireDate
-    let nextText = next.map { ", next at " + Output.localTime($0, zone: clock.zones.local) } ?? ""
+    let clock = SystemClock()
+    let added: (CalendarCatalog.Entry, [CalendarWarning])
+    do throws(CalendarFailure) {
+      // Checked before the store is opened: bad input leaves it untouched.
+      _ = try CalendarCatalog.check(path: absolute, name: name, app: app)
+      let catalog = CalendarCatalog(store: try opened(), clock: clock, logger: logger)
+      added = try catalog.add(path: absolute, name: name, app: app, writeBack: writeBack)
+    } catch {
+      throw CalendarCommand.error(error, given: path)
+    }
+    let (calendar, warnings) = added
+    for warning in warnings { Output.warning(warning.description) }
+    let nextText = calendar.next.map { ", next at " + Output.localTime($0, zone: clock.zones.local) } ?? ""
     Output.line(
-      "calendar '\(Output.safe(calendarName))' (app \(appID)): \(report.files[calendarName] ?? 0) files, \(report.pending[calendarName] ?? 0) alarms pending\(nextText)"
+      "calendar '\(Output.safe(calendar.record.name))' (app \(calendar.record.app)): \(calendar.files) files, \(calendar.pending) alarms pending\(nextText)"
     )
+  }
+
+  private func opened() throws(CalendarFailure) -> SQLiteStore {
+    do throws(NotifyError) { return try store.open() } catch { throw .store(error) }
   }
 }
 
@@ -79,28 +74,34 @@ struct CalendarListCommand: ParsableCommand {
   @Flag(name: .long, help: "Print a JSON array.") var json = false
 
   func run() throws {
-    let opened = try store.open()
-    let zone = SystemClock().zones.local
+    let clock = SystemClock()
+    let zone = clock.zones.local
+    let catalog = CalendarCatalog(
+      store: try store.open(), clock: clock, logger: Logger(label: "notify.calendar"))
+    let calendars: [CalendarCatalog.Entry]
+    do throws(CalendarFailure) {
+      calendars = try catalog.list()
+    } catch {
+      throw CalendarCommand.error(error)
+    }
     var records: [JSONRecord] = []
-    for calendar in try opened.calendars() {
-      let files = CalendarScan(path: calendar.path).files.count
-      let pending = try opened.calendarAlarms(calendar: calendar.name).filter { $0.state == "pending" }
+    for entry in calendars {
+      let calendar = entry.record
       if json {
         var record = JSONRecord(capacity: 8)
         record.set("name", calendar.name)
         record.set("path", calendar.path)
         record.set("app", calendar.app)
         record.set("writeBack", calendar.writeBack)
-        record.set("files", files)
-        record.set("pending", pending.count)
-        record.set("next", pending.first.map { RFC3339.string(from: $0.fireDate) })
+        record.set("files", entry.files)
+        record.set("pending", entry.pending)
+        record.set("next", entry.next.map { RFC3339.string(from: $0) })
         record.set("addedAt", RFC3339.string(from: calendar.addedAt))
         records.append(record)
       } else {
-        let next =
-          pending.first.map { "next " + Output.localTime($0.fireDate, zone: zone) } ?? "nothing pending"
+        let next = entry.next.map { "next " + Output.localTime($0, zone: zone) } ?? "nothing pending"
         Output.line(
-          "\(Output.safe(calendar.name))  app \(calendar.app)  \(Output.safe(calendar.path))  \(files) files, \(pending.count) pending, \(next)\(calendar.writeBack ? ", write-back" : "")"
+          "\(Output.safe(calendar.name))  app \(calendar.app)  \(Output.safe(calendar.path))  \(entry.files) files, \(entry.pending) pending, \(next)\(calendar.writeBack ? ", write-back" : "")"
         )
       }
     }
@@ -123,12 +124,14 @@ struct CalendarRemoveCommand: ParsableCommand {
     String
 
   func run() throws {
-    let opened = try store.open()
-    guard let cancelled = try opened.removeCalendar(named: name, at: Date()) else {
-      throw NotifyError(
-        .notFound([name]), "no calendar is named '\(Output.safe(name))'", fix: "see notify calendar list")
+    let catalog = CalendarCatalog(
+      store: try store.open(), clock: SystemClock(), logger: Logger(label: "notify.calendar"))
+    let cancelled: Int
+    do throws(CalendarFailure) {
+      cancelled = try catalog.remove(name: name)
+    } catch {
+      throw CalendarCommand.error(error)
     }
-    CalendarComponent.announceChange(storePath: opened.path)
     Output.line("removed calendar '\(Output.safe(name))': \(cancelled) pending alarms cancelled")
   }
 }

@@ -51,27 +51,9 @@ struct CalendarPreviewCommand: ParsableCommand {
         fix: "name an existing .ics file or vdir folder")
     }
     let calendar = name ?? CalendarCommand.defaultName(for: paths[0])
-    var records: [(AlarmInstant, JSONRecord)] = []
-    for path in paths {
-      for file in CalendarFiles.list(path).files {
-        switch CalendarFiles.read(file) {
-        case .failure(let warning): Output.warning(warning.description)
-        case .success(let bytes):
-          let result = AlarmExpansion.instants(
-            in: CalendarDocument(bytes: bytes), zones: zones, from: start, to: end)
-          for warning in result.warnings { Output.warning(warning.inFile(file).description) }
-          if result.truncated {
-            Output.warning(
-              "\(Escaper.visible(file)): more than \(result.instants.count) alarm instants in the window: the first ones are printed"
-            )
-          }
-          for instant in result.instants {
-            records.append((instant, instant.json(file: file, calendar: calendar)))
-          }
-        }
-      }
-    }
-    records.sort { AlarmInstant.soonestFirst($0.0, $1.0) }
+    let preview = CalendarPreview.run(paths: paths, from: start, to: end, zones: zones)
+    for warning in preview.warnings { Output.warning(warning) }
+    let records = preview.alarms.map { ($0.instant, $0.instant.json(file: $0.file, calendar: calendar)) }
     if json {
       Output.line(Output.jsonArray(records.map(\.1)))
       return

@@ -26,45 +26,30 @@ struct ImportCommand: ParsableCommand {
 
   func run() throws {
     let appID = try app.resolve()
-    guard CalendarFiles.kind(of: file) == .file else {
-      throw NotifyError(.noInput, "no such file: \(Escaper.visible(file))", fix: "name an existing .ics file")
-    }
-    let bytes: [UInt8]
-    switch CalendarFiles.read(file) {
-    case .success(let read): bytes = read
-    case .failure(let warning):
-      throw NotifyError(.noInput, warning.description, fix: "name a readable .ics file")
-    }
+    // Checked before the store is opened: bad input leaves it untouched.
+    guard CalendarFiles.kind(of: file) == .file else { throw CalendarCommand.error(.noSuchFile(file)) }
     let clock = SystemClock()
-    let now = clock.now()
-    let zones = clock.zones
     let opened = try store.open()
-    let others = try opened.pending(app: appID).count
-    let room = max(0, AlarmWindow.pendingLimit - AlarmWindow.headroom - others)
-    let result = AlarmExpansion.instants(
-      in: CalendarDocument(bytes: bytes), zones: zones, from: now, to: now + 200 * 365 * 86_400,
-      limit: room + 1,
-      soonestOnly: true)
-    for warning in result.warnings { Output.warning(warning.inFile(file).description) }
-    let calendar = CalendarCommand.defaultName(for: file)
-    let instants = result.instants.filter { $0.repetition == 0 }
-    let taken = Array(instants.prefix(room))
-    guard !taken.isEmpty else {
+    let imported: CalendarImport.Imported
+    do throws(CalendarFailure) {
+      imported = try CalendarImport.importFile(file, app: appID, store: opened, clock: clock)
+    } catch {
+      throw CalendarCommand.error(error)
+    }
+    let plan = imported.plan
+    for warning in plan.warnings { Output.warning(warning) }
+    guard !plan.notifications.isEmpty else {
       throw NotifyError(
         .notTakenEffect, "\(Escaper.visible(file)) has no alarm from now on",
         fix: "check the file with notify calendar preview")
     }
-    let notifications = taken.map {
-      AlarmNotification.make($0, calendar: calendar, app: appID, createdAt: now, zone: zones.local)
+    for id in imported.discarded {
+      Output.warning("discarded '\(id)': the app's 64 pending notifications were full")
     }
-    let outcome = try opened.schedule(batch: notifications, zones: zones)
-    for gone in outcome.discarded {
-      Output.warning("discarded '\(gone.notification.id)': the app's 64 pending notifications were full")
-    }
-    Output.line("imported \(taken.count) alarms of \(Output.safe(file)) into app \(appID)")
-    if instants.count > taken.count || result.truncated, let last = taken.last {
+    Output.line("imported \(plan.notifications.count) alarms of \(Output.safe(file)) into app \(appID)")
+    if let last = plan.cutAfter {
       Output.warning(
-        "later alarms (after \(Output.localTime(last.fireDate, zone: zones.local))) were not imported: the app keeps at most 64 pending; notify calendar add follows them all"
+        "later alarms (after \(Output.localTime(last, zone: clock.zones.local))) were not imported: the app keeps at most 64 pending; notify calendar add follows them all"
       )
     }
   }

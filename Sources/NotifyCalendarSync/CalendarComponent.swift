@@ -6,8 +6,8 @@ import NotifyCore
 import NotifyFiring
 import NotifyStore
 
-/// Calendars' alarms for a firer: the one interface the daemon's and `fire-due`'s assembly
-/// call. Attached to the daemon's loop it watches the calendars (`CalendarWatch`) and
+/// Calendars' alarms for a firer: the one interface the daemon's, `fire-due`'s and an app's
+/// firing service's assemblies call (the app's for its own calendars only). Attached to the daemon's loop it watches the calendars (`CalendarWatch`) and
 /// rescans what changed once changes settle; after each of the loop's wake-ups it refills
 /// the rolling window when an alarm left it, and writes acknowledgements back. `runOnce`
 /// is the same for a run of `fire-due`. Everything runs on the loop's thread.
@@ -16,6 +16,8 @@ public final class CalendarComponent: LoopAttachable {
   private let writeBack: CalendarWriteBack
   private let store: SQLiteStore
   private let logger: Logger
+  /// The one app whose calendars it keeps, nil for every app's.
+  private let app: String?
   private lazy var watch = CalendarWatch(marker: Self.marker(storePath: store.path)) { [unowned self] in
     self.filesChanged()
   }
@@ -24,12 +26,17 @@ public final class CalendarComponent: LoopAttachable {
   /// whose own commits do not wake the loop: the daemon re-arms its timer.
   public var onScheduled: (() -> Void)?
 
-  /// The calendars of `store`, synced with `clock`'s time and zones.
-  public init(store: SQLiteStore, clock: any NotifyClock, logger: Logger = Logger(label: "notify.calendar")) {
+  /// The calendars of `store` (of `app`'s only, when given: an app's firing service),
+  /// synced with `clock`'s time and zones.
+  public init(
+    store: SQLiteStore, clock: any NotifyClock, app: String? = nil,
+    logger: Logger = Logger(label: "notify.calendar")
+  ) {
     self.store = store
     self.logger = logger
-    sync = CalendarSync(store: store, clock: clock, logger: logger)
-    writeBack = CalendarWriteBack(store: store, clock: clock, logger: logger)
+    self.app = app
+    sync = CalendarSync(store: store, clock: clock, app: app, logger: logger)
+    writeBack = CalendarWriteBack(store: store, clock: clock, app: app, logger: logger)
   }
 
   /// For `fire-due` and commands: brings the windows up to date and writes acknowledgements
@@ -73,7 +80,8 @@ public final class CalendarComponent: LoopAttachable {
     do {
       guard !calendars.isEmpty else { return }
       if calendars.contains(where: \.writeBack) { try writeBack.run() }
-      if try store.calendarWindowConsumed() { report(try sync.sync()) }
+      // The watch keeps the listing up to date: nothing to list again for a refill.
+      if try store.calendarWindowConsumed() { report(try sync.sync(changed: [])) }
     } catch {
       logger.warning("calendars: \(error)")
     }
@@ -84,9 +92,12 @@ public final class CalendarComponent: LoopAttachable {
 
   private func filesChanged() {
     if watch.markerTouched { return reload(force: false) }
+    // The files the watch named are stated, not every file listed again; a burst it could
+    // not name (a folder came or went) lists the calendars again, and their folders.
+    let changed = watch.changedFiles
     do {
       let started = DispatchTime.now().uptimeNanoseconds
-      let done = try sync.sync()
+      let done = try sync.sync(changed: changed)
       let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
       logger.info(
         "calendars rescanned in \(String(format: "%.1f", milliseconds)) ms: \(done.filesRead) files read, \(done.scheduled) scheduled, \(done.cancelled) cancelled (listing \(Self.ms(done.scanning)), expanding \(Self.ms(done.expanding)), storing \(Self.ms(done.storing)))"
@@ -95,25 +106,34 @@ public final class CalendarComponent: LoopAttachable {
     } catch {
       logger.warning("calendars: \(error)")
     }
-    refreshWatches()
+    // A folder watched from now on may have had files written in it before: listed again.
+    if changed == nil, refreshWatches() {
+      do { report(try sync.sync()) } catch { logger.warning("calendars: \(error)") }
+    }
   }
 
   static func ms(_ seconds: Double) -> String { String(format: "%.1f ms", seconds * 1000) }
 
   private func reload(force: Bool) {
     do {
-      calendars = try store.calendars()
+      calendars = try store.calendars().filter { app == nil || $0.app == app }
       refreshWatches()
       report(try sync.sync(force: force))
+      if refreshWatches() { report(try sync.sync()) }
     } catch {
       logger.warning("calendars: \(error)")
     }
   }
 
-  private func refreshWatches() {
+  /// Watches the calendars and their folders one level down; whether a folder is watched
+  /// now that was not before.
+  @discardableResult
+  private func refreshWatches() -> Bool {
     var extra: [String] = []
-    for calendar in calendars { extra += CalendarFiles.list(calendar.path).folders }
-    watch.watch(paths: calendars.map(\.path), extra: extra)
+    for calendar in calendars {
+      extra += sync.folders(of: calendar) ?? CalendarFiles.list(calendar.path).folders
+    }
+    return watch.watch(paths: calendars.map(\.path), extra: extra)
   }
 
   private func report(_ report: CalendarSync.Report) {
@@ -133,3 +153,7 @@ public final class CalendarComponent: LoopAttachable {
 /// returns the heap's free pages to the system.
 @_silgen_name("malloc_trim")
 private func mallocTrim(_ pad: Int) -> Int32
+
+// Safe: an assembly makes it (on the loop's owner) before the loop runs and hands it to the
+// loop; from then on only the loop's thread touches it, as every `LoopAttachable`.
+extension CalendarComponent: @unchecked Sendable {}

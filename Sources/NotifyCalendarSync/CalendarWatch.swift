@@ -32,6 +32,11 @@ public final class CalendarWatch {
   /// Whether the marker was touched in the burst `onChange` is called for.
   public private(set) var markerTouched = false
   private var pendingMarker = false
+  /// The files the burst `onChange` is called for changed (created, written, renamed,
+  /// deleted), by path; nil when it cannot say (a folder came or went, the kernel's queue
+  /// overflowed, a watch was dropped): then every calendar must be listed again.
+  public private(set) var changedFiles: Set<String>? = []
+  private var pendingFiles: Set<String>? = []
   private var fd: Int32 = -1
   private var ioSource: OpaquePointer?
   private var timer: OpaquePointer?
@@ -87,9 +92,12 @@ public final class CalendarWatch {
   }
 
   /// Watches exactly `paths` (calendar folders and files) and the folders `extra` (their
-  /// folders one level down): adds what is new, drops what is gone.
-  public func watch(paths: [String], extra: [String]) {
-    guard fd >= 0 else { return }
+  /// folders one level down): adds what is new, drops what is gone. Returns whether a
+  /// folder is watched now that was not before (what was written in it before then was
+  /// not seen).
+  @discardableResult
+  public func watch(paths: [String], extra: [String]) -> Bool {
+    guard fd >= 0 else { return false }
     var wanted: [String: Set<String>?] = [:]
     for path in paths {
       switch CalendarFiles.kind(of: path) {
@@ -123,11 +131,15 @@ public final class CalendarWatch {
       inotify_rm_watch(fd, wd)
       watches[wd] = nil
     }
+    let before = Set(watches.values.map(\.folder))
+    var added = false
     for (folder, names) in wanted {
       let wd = inotify_add_watch(fd, folder, names == nil ? Self.folderMask : Self.namesMask)
       guard wd >= 0 else { continue }
       watches[wd] = (folder, names)
+      if !before.contains(folder) { added = true }
     }
+    return added
   }
 
   /// The folders watched now.
@@ -154,21 +166,33 @@ public final class CalendarWatch {
         offset = nameStart + length
         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
           relevant = true
+          pendingFiles = nil
           continue
         }
         guard let entry = watches[wd] else { continue }
         if mask & UInt32(IN_IGNORED) != 0 {
           watches[wd] = nil
           relevant = true
+          pendingFiles = nil
           continue
         }
-        if let marker, entry.folder + "/" + name == marker {
+        let path = entry.folder.hasSuffix("/") ? entry.folder + name : entry.folder + "/" + name
+        if let marker, path == marker {
           pendingMarker = true
           relevant = true
         } else if let names = entry.names {
-          if names.contains(name) { relevant = true }
-        } else if name.isEmpty || CalendarFiles.isItemName(name) || mask & UInt32(IN_ISDIR) != 0 {
+          if names.contains(name) {
+            relevant = true
+            // A calendar's path that comes back as a folder is listed whole.
+            if mask & UInt32(IN_ISDIR) != 0 { pendingFiles = nil } else { pendingFiles?.insert(path) }
+          }
+        } else if name.isEmpty || mask & UInt32(IN_ISDIR) != 0 {
+          // The folder itself, or a folder in it: what is listed changed beyond one file.
           relevant = true
+          pendingFiles = nil
+        } else if CalendarFiles.isItemName(name) {
+          relevant = true
+          pendingFiles?.insert(path)
         }
       }
     }
@@ -186,8 +210,11 @@ public final class CalendarWatch {
     bursts += 1
     markerTouched = pendingMarker
     pendingMarker = false
+    changedFiles = pendingFiles
+    pendingFiles = []
     onChange()
     markerTouched = false
+    changedFiles = []
   }
 
   struct WatchError: Error, CustomStringConvertible {

@@ -17,10 +17,17 @@ public final class CalendarWriteBack {
   let store: SQLiteStore
   let clock: any NotifyClock
   let logger: Logger
+  /// The one app whose calendars it writes to (an app's firing service), nil for all.
+  let app: String?
 
-  public init(store: SQLiteStore, clock: any NotifyClock, logger: Logger = Logger(label: "notify.calendar")) {
+  /// Write-back for the calendars of `store` (of `app`'s only, when given).
+  public init(
+    store: SQLiteStore, clock: any NotifyClock, app: String? = nil,
+    logger: Logger = Logger(label: "notify.calendar")
+  ) {
     self.store = store
     self.clock = clock
+    self.app = app
     self.logger = logger
   }
 
@@ -29,7 +36,7 @@ public final class CalendarWriteBack {
   @discardableResult
   public func run() throws(NotifyError) -> Int {
     var written = 0
-    let calendars = try store.calendars().filter(\.writeBack)
+    let calendars = try store.calendars().filter { $0.writeBack && (app == nil || $0.app == app) }
     for app in Set(calendars.map(\.app)).sorted() {
       let members = calendars.filter { $0.app == app }
       let seen = members.map(\.historySeen).min() ?? 0
@@ -40,7 +47,13 @@ public final class CalendarWriteBack {
           let record = try store.calendarAlarm(app: app, id: event.notificationID),
           members.contains(where: { $0.name == record.calendar })
         else { continue }
-        if acknowledge(record, at: max(event.at, record.fireDate)) { written += 1 }
+        // A snooze is written as RFC 9074 says (the alarm acknowledged, a snooze alarm
+        // beside it); every other answer acknowledges.
+        if event.kind == .snoozed, let until = event.fireDate {
+          if snooze(record, at: max(event.at, record.fireDate), until: until) { written += 1 }
+        } else if acknowledge(record, at: max(event.at, record.fireDate)) {
+          written += 1
+        }
       }
       try store.noteCalendarHistorySeen(last, calendars: members.map(\.name))
     }
@@ -66,6 +79,47 @@ public final class CalendarWriteBack {
       do {
         try Self.replace(path, with: edited, ifStill: before)
         logger.info("calendar write-back: acknowledged an alarm in \(Escaper.visible(path))")
+        return true
+      } catch {
+        logger.notice("calendar write-back: \(Escaper.visible(path)) not written: \(error)")
+        return false
+      }
+    }
+  }
+
+  /// Writes one snooze: the alarm acknowledged and a snooze alarm at `until` beside it.
+  /// The snooze alarm is notify's own snoozed copy, which goes off at `until` already: it
+  /// is remembered as done before the file is replaced, so that reading the file again
+  /// does not schedule it a second time. Whether the file was written.
+  func snooze(_ record: CalendarAlarmRecord, at time: Date, until: Date) -> Bool {
+    let path = record.file
+    let before = Self.stamp(path)
+    guard case .success(let bytes) = CalendarFiles.read(path), let before else {
+      logger.notice(
+        "calendar write-back: \(Escaper.visible(path)) cannot be read: the snooze is not written there")
+      return false
+    }
+    switch AcknowledgementEdit.snooze(
+      bytes, uid: record.uid, recurrenceID: record.recurrenceID, alarmKey: record.alarmKey, at: time,
+      until: until, zones: clock.zones, newUID: { UUID().uuidString })
+    {
+    case .failure(let failure):
+      logger.info("calendar write-back: \(Escaper.visible(path)): \(failure): nothing written")
+      return false
+    case .success(let snoozed):
+      let key = "uid:" + snoozed.snoozeUID
+      let done = CalendarAlarmRecord(
+        calendar: record.calendar,
+        id: AlarmIdentity.id(
+          calendar: record.calendar, uid: record.uid, recurrenceID: snoozed.recurrenceID, alarmKey: key),
+        fireDate: until, state: "done", digest: "", file: path, uid: record.uid,
+        recurrenceID: snoozed.recurrenceID, alarmKey: key)
+      do {
+        // The alarm given a UID is found by it from now on.
+        try store.noteCalendarSnooze(
+          done, alarm: record, alarmKey: snoozed.added ? "uid:" + snoozed.alarmUID : nil)
+        try Self.replace(path, with: snoozed.bytes, ifStill: before)
+        logger.info("calendar write-back: snoozed an alarm in \(Escaper.visible(path))")
         return true
       } catch {
         logger.notice("calendar write-back: \(Escaper.visible(path)) not written: \(error)")

@@ -258,6 +258,31 @@ extension SQLiteStore {
     }
   }
 
+  /// Records a snooze written back into a calendar file: the snooze alarm `done` (notify's
+  /// own snoozed copy goes off in its place, so a rescan must not schedule it), and, when
+  /// the snoozed alarm was given a UID (`alarmKey`), its record found by that from now on.
+  public func noteCalendarSnooze(_ done: CalendarAlarmRecord, alarm: CalendarAlarmRecord, alarmKey: String?)
+    throws(NotifyError)
+  {
+    try write { db in
+      try db.execute(
+        sql: """
+          INSERT OR REPLACE INTO calendar_alarm (calendar, id, fire_at, state, digest, file, uid, recurrence_id, alarm_key)
+          VALUES (?, ?, ?, 'done', ?, ?, ?, ?, ?)
+          """,
+        arguments: [
+          done.calendar, done.id, Millis.from(done.fireDate), done.digest, done.file, done.uid,
+          done.recurrenceID,
+          done.alarmKey,
+        ])
+      if let alarmKey {
+        try db.execute(
+          sql: "UPDATE calendar_alarm SET alarm_key = ? WHERE calendar = ? AND id = ?",
+          arguments: [alarmKey, alarm.calendar, alarm.id])
+      }
+    }
+  }
+
   /// Records the history events write-back has read up to.
   public func noteCalendarHistorySeen(_ sequence: Int64, calendars: [String]) throws(NotifyError) {
     try write { db in

@@ -80,4 +80,61 @@ struct WriteBackTests {
     )
     #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["w1.ics"])
   }
+
+  @Test(
+    "a snooze acknowledges the alarm, gives it a UID, and adds an RFC 9074 snooze alarm beside it; a second snooze replaces the first"
+  )
+  func snoozes() throws {
+    let bytes = Array(Self.original.utf8)
+    var uids = ["A-1", "S-1", "S-2"].makeIterator()
+    // When the first alarm (no UID) is snoozed at 08:46:30 until 08:51:30
+    let first = try AcknowledgementEdit.snooze(
+      bytes, uid: "w1", recurrenceID: nil, alarmKey: "DISPLAY/start-PT15M/0/",
+      at: utc("2026-12-10T08:46:30Z"),
+      until: utc("2026-12-10T08:51:30Z"), zones: .utc, newUID: { uids.next()! }
+    ).get()
+    // Then it is acknowledged with a UID, and the snooze alarm follows it; nothing else changed
+    let snoozeAlarm = [
+      "BEGIN:VALARM", "UID:S-1", "ACTION:DISPLAY", "DESCRIPTION:Reminder",
+      "TRIGGER;VALUE=DATE-TIME:20261210T085130Z", "RELATED-TO;RELTYPE=SNOOZE:A-1", "END:VALARM",
+    ].joined(separator: "\r\n")
+    #expect(
+      String(decoding: first.bytes, as: UTF8.self)
+        == Self.original.replacingOccurrences(
+          of: "DESCRIPTION:Reminder\r\nEND:VALARM\r\n",
+          with: "DESCRIPTION:Reminder\r\nUID:A-1\r\nACKNOWLEDGED:20261210T084630Z\r\nEND:VALARM\r\n"
+            + snoozeAlarm + "\r\n"))
+    #expect(first.alarmUID == "A-1" && first.added && first.snoozeUID == "S-1" && first.recurrenceID == nil)
+    // And notify reads the snooze alarm as an alarm at its trigger, the original no more
+    let read = AlarmExpansion.instants(
+      in: CalendarDocument(bytes: first.bytes), zones: .utc, from: utc("2026-12-10T08:46:31Z"),
+      to: utc("2026-12-11T00:00:00Z"))
+    #expect(read.instants.map(\.fireDate) == [utc("2026-12-10T08:51:30Z"), utc("2026-12-10T08:55:00Z")])
+    #expect(read.instants.first?.alarmKey == "uid:S-1")
+    // When the snooze alarm goes off and is snoozed again (the alarm is found by its UID now)
+    let second = try AcknowledgementEdit.snooze(
+      first.bytes, uid: "w1", recurrenceID: nil, alarmKey: "uid:A-1", at: utc("2026-12-10T08:51:40Z"),
+      until: utc("2026-12-10T08:56:40Z"), zones: .utc, newUID: { uids.next()! }
+    ).get()
+    // Then the first snooze alarm is gone, the alarm's ACKNOWLEDGED moved on, and one new snooze alarm follows
+    let text = String(decoding: second.bytes, as: UTF8.self)
+    #expect(!second.added && second.snoozeUID == "S-2")
+    #expect(!text.contains("UID:S-1") && text.contains("UID:S-2"))
+    #expect(text.contains("ACKNOWLEDGED:20261210T085140Z") && !text.contains("ACKNOWLEDGED:20261210T084630Z"))
+    #expect(text.components(separatedBy: "RELATED-TO;RELTYPE=SNOOZE:A-1").count == 2)
+    // When it is dismissed after the second snooze alarm went off
+    let dismissed = try AcknowledgementEdit.acknowledge(
+      second.bytes, uid: "w1", recurrenceID: nil, alarmKey: "uid:A-1", at: utc("2026-12-10T08:57:00Z"),
+      zones: .utc
+    ).get()
+    // Then the alarm and its snooze alarm are acknowledged: only the item's other alarm is left
+    #expect(
+      String(decoding: dismissed, as: UTF8.self).components(separatedBy: "ACKNOWLEDGED:20261210T085700Z")
+        .count
+        == 3)
+    let after = AlarmExpansion.instants(
+      in: CalendarDocument(bytes: dismissed), zones: .utc, from: utc("2026-12-10T08:00:00Z"),
+      to: utc("2026-12-11T00:00:00Z"))
+    #expect(after.instants.map(\.fireDate) == [utc("2026-12-10T08:55:00Z")])
+  }
 }

@@ -217,6 +217,8 @@ struct ItemReader {
       default: break
       }
     }
+    // Its UID, read only now, is what identifies it when it has one.
+    alarm.key = alarm.baseKey
     return alarm
   }
 }
