@@ -20,9 +20,12 @@
 #   Version property, through notify's handler but not its store) and one `Schedule`;
 #   SINGLE_CALLS `Schedule` calls back to back (each waits for what the daemon did after
 #   the one before); then BATCH_ROUNDS (5) batches of 64 and of 1000 for one app (936 of them discarded by
-#   the 64 limit) and `ListPending` of 64; beside it 40 `notify schedule` runs. With
-#   BUS_BEFORE=PATH (another build's notify) the same client runs against that daemon too,
-#   alternating, BUS_PASSES (3) times each: the before and after of a change in one run.
+#   the 64 limit) and `ListPending` of 64; beside it 40 `notify schedule` runs, and the
+#   folder's floor for an answer that waits for the disk (one 4 KiB write appended and its
+#   fdatasync). With BUS_BEFORE=PATH (another build's notify) the same client runs against
+#   that daemon too, alternating, BUS_PASSES (3) times each (the CLI alternating run by
+#   run): the before and after of a change in one run. BUS_TMP=DIR puts the stores there
+#   (/tmp by default; /dev/shm, where a sync costs nothing, shows the cost without the disk).
 # flood: `fire-latency --count FLOOD_ARRIVALS (60) --spacing-ms 500 --repeats ROUNDS (2)
 #   --flood scheduler-bus/flood.py` with the daemon's D-Bus service on (NOTIFY_SCHEDULER=on on
 #   the private bus): per round the sd-event floor, the daemon, and the daemon while a
@@ -58,7 +61,7 @@ for tool in notify fire-latency sd-event-floor; do
 done
 rt=()
 [ -z "${BUS_RT:-}" ] || rt=(chrt -f 1)
-work=$(mktemp -d /tmp/notify-busbench.XXXXXX)
+work=$(mktemp -d "${BUS_TMP:-/tmp}/notify-busbench.XXXXXX")
 chmod 755 "$work"
 daemon=
 cleanup() {
@@ -98,17 +101,37 @@ calls() {
       stop_daemon
     done
   done
-  local cli=() start
+  # The CLI, a process each, the builds alternating call by call (each on a store of its own).
+  local start notify label
   for i in $(seq 40); do
-    start=$(date +%s%N)
-    NOTIFY_DB=$work/cli.db "${rt[@]}" "$bin/notify" schedule --app bench.cli --id "c$((i % 10))" --in 1h --title one >/dev/null
-    cli+=($(((($(date +%s%N) - start)) / 1000)))
+    for notify in "${binaries[@]}"; do
+      label=after
+      [ "$notify" = "$bin/notify" ] || label=before
+      start=$(date +%s%N)
+      NOTIFY_DB=$work/cli-$label.db "${rt[@]}" "$notify" schedule --app bench.cli --id "c$((i % 10))" --in 1h --title one >/dev/null
+      echo $(((($(date +%s%N) - start)) / 1000)) >>"$work/cli-$label.txt"
+    done
   done
-  printf '%s\n' "${cli[@]}" >"$work/cli.txt"
+  # The floor an answer that waits for the disk cannot go under: one 4 KiB write appended
+  # to a file and its fdatasync, on the folder the stores are in (a growing WAL is appended
+  # to; the file's new size makes the file system commit its journal too).
+  "${rt[@]}" /usr/bin/python3 - "$work/floor" >"$work/floor.txt" <<'FLOOR'
+import os, statistics, sys, time
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o600)
+times = []
+for i in range(300):
+    start = time.perf_counter()
+    os.pwrite(fd, b"x" * 4096, i * 4096)
+    os.fdatasync(fd)
+    times.append((time.perf_counter() - start) * 1000)
+print("%.3f %.3f" % (statistics.median(times), sorted(times)[int(len(times) * 0.95)]))
+FLOOR
   python3 - "$work" "$singles" "$rounds" <<'EOF'
 import json, statistics, sys, os
 work, singles, rounds = sys.argv[1], sys.argv[2], sys.argv[3]
-cli = statistics.median(int(line) / 1000 for line in open(work + "/cli.txt"))
+cli = {label: statistics.median(int(line) / 1000 for line in open("%s/cli-%s.txt" % (work, label)))
+       for label in ("before", "after") if os.path.exists("%s/cli-%s.txt" % (work, label))}
+floor_p50, floor_p95 = (float(v) for v in open(work + "/floor.txt").read().split())
 runs = {label: [json.loads(line) for line in open("%s/calls-%s.jsonl" % (work, label))]
         for label in ("before", "after") if os.path.exists("%s/calls-%s.jsonl" % (work, label))}
 def figure(label, key):
@@ -139,10 +162,13 @@ for name, key in rows:
     print("| %s | %s | %s |" % (name, " | ".join(figure(l, key) for l in labels), targets.get(key, "")))
 after = statistics.median(run["single_p50"] for run in runs["after"])
 version = statistics.median(run["notify_version_p50"] for run in runs["after"])
-print("| `notify schedule` of one, p50 of 40 (a process each) | %s%.2f ms | |" % ("| " if len(labels) > 1 else "", cli))
+print("| `notify schedule` of one, p50 of 40 (a process each) | %s |  |" % " | ".join("%.2f ms" % cli[l] for l in labels))
 print()
 print("bus / CLI, p50: 1 : %.1f; Schedule minus the Version property (what the store and the rules cost): %.2f ms" % (
-    cli / after, after - version))
+    cli["after"] / after, after - version))
+ping = statistics.median(run["notify_ping_p50"] for run in runs["after"])
+print("this folder's floor, one 4 KiB write appended and its fdatasync: p50 %.2f ms, p95 %.2f ms; Schedule p50 minus that floor "
+      "costs %.2f ms more than the Ping" % (floor_p50, floor_p95, after - floor_p50 - ping))
 EOF
 }
 
