@@ -314,7 +314,8 @@ struct UnitFiles {
 
   /// Masked by the user: `systemctl --user mask` links it to /dev/null.
   func masked(_ name: String) -> Bool {
-    (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(config)/systemd/user/\(name)")) == "/dev/null"
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(config)/systemd/user/\(name)"))
+      == "/dev/null"
   }
 
   func describe(_ name: String) -> String {

@@ -104,7 +104,8 @@ struct ManualPageTests {
       // And whatis and apropos read its NAME line as the page's name (man-db's lexgrog)
       let whatis = try CommandRunner(executable: "/usr/bin/lexgrog").run(["\(finished)/\(page)"])
       #expect(
-        whatis.status == 0 && whatis.stdout.contains(": \"\(page.dropLast(2)) - "), "\(page): \(whatis.stdout)")
+        whatis.status == 0 && whatis.stdout.contains(": \"\(page.dropLast(2)) - "),
+        "\(page): \(whatis.stdout)")
       #expect(Self.unpaired(text).isEmpty, "\(page): \(Self.unpaired(text).joined(separator: "\n---\n"))")
       let lines = Set(text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
       for example in command.examples {

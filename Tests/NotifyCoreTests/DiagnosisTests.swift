@@ -47,7 +47,8 @@ struct DiagnosisTests {
     #expect(Diagnosis.findings(open).first?.fix == "chmod 600 '/home/u/.local/state/notify/notify.db'")
   }
 
-  let package = Diagnosis.Installation(kind: "package", binary: "/usr/bin/notify", removal: "sudo apt remove notify")
+  let package = Diagnosis.Installation(
+    kind: "package", binary: "/usr/bin/notify", removal: "sudo apt remove notify")
   let script = Diagnosis.Installation(
     kind: "install.sh", binary: "/home/u/.local/bin/notify", removal: "bash scripts/install.sh uninstall")
 
@@ -79,7 +80,8 @@ struct DiagnosisTests {
   func replacedBinary() {
     var upgraded = healthy
     upgraded.daemonBinary = "/usr/bin/notify (deleted)"
-    #expect(Diagnosis.findings(upgraded).map(\.fix) == ["restart it: systemctl --user restart notify.service"])
+    #expect(
+      Diagnosis.findings(upgraded).map(\.fix) == ["restart it: systemctl --user restart notify.service"])
     var stopped = upgraded
     stopped.daemonPID = nil
     stopped.timerEnabled = true

@@ -167,7 +167,9 @@ public enum Diagnosis {
   /// Keep one: how to remove each, install.sh's first (the package is the one that is
   /// upgraded with the system), then what moves the daemon to the one left.
   static func removeOne(_ facts: Facts) -> String {
-    let ordered = facts.installations.filter { $0.kind != "package" } + facts.installations.filter { $0.kind == "package" }
+    let ordered =
+      facts.installations.filter { $0.kind != "package" }
+      + facts.installations.filter { $0.kind == "package" }
     let ways = ordered.map { "remove \(owner($0)) with \($0.removal)" }
     return "keep one: \(ways.joined(separator: ", or "))"
       + "; then systemctl --user daemon-reload && systemctl --user restart notify.service"
