@@ -5,6 +5,7 @@
 #
 # reads FROM/notify.1 and FROM/notify.*.1 and writes TO/notify.1, TO/notify-SUBCOMMAND.1:
 # git-style names (notify.sound.install -> notify-sound-install), no page for `help`, the
+# NAME line whatis reads (.Nm notify-sound-install; SYNOPSIS keeps "notify sound install"), the
 # real EXIT STATUS in every page (man/exit-status.mdoc, for argument-parser's generic one),
 # ENVIRONMENT, FILES and EXAMPLES in notify(1) (man/notify.1.sections), and a paragraph
 # break before a discussion's "Examples:" line, whose indented lines follow one a line
@@ -21,6 +22,13 @@ for page in "$from"/notify.1 "$from"/notify.*.1; do
     # git-style names: notify.sound.install -> notify-sound-install
     /^\.Dt / || /^\.Xr notify\./ { gsub(/\./, "-", $2) }
     /^\.Xr notify-help / { next }
+    # NAME: a subcommand page names itself as whatis and apropos read it (notify-sound-install:
+    # lexgrog takes no quoted words there); SYNOPSIS keeps the command as typed
+    /^\.Nm "notify [^"]*"$/ && !named {
+      command = substr($0, 5); words = substr(command, 2, length(command) - 2); gsub(/ /, "-", words)
+      print ".Nm " words; named = 1; next
+    }
+    /^\.Nm$/ && command != "" { print ".Nm " command; command = ""; next }
     /^\.Sh "EXIT STATUS"$/ { print; while ((getline line < exits) > 0) print line; skip = 1; next }
     skip && /^\.Ex / { skip = 0; next }
     /^\.Sh "SEE ALSO"$/ && top { while ((getline line < sections) > 0) print line }

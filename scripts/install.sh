@@ -271,7 +271,8 @@ install_all() {
   fi
 
   # Everything to install, as SOURCE MODE TARGET, made in $work first.
-  "$binary" --generate-completion-script bash > "$work/notify.bash"
+  # (without argument-parser's #! line: bash-completion sources the file, never runs it)
+  "$binary" --generate-completion-script bash | sed '1{/^#!/d}' > "$work/notify.bash"
   "$binary" --generate-completion-script zsh > "$work/_notify"
   "$binary" --generate-completion-script fish > "$work/notify.fish"
   local exec_path content unit

@@ -11,6 +11,11 @@
 #                             scripts/link-order.sh) first and together, the daemon's first:
 #                             the pages a process touches are then few and adjacent
 #   --no-export-dynamic       no 14,000-symbol dynamic table that nothing looks up
+#   --disable-local-rpath     no RUNPATH $ORIGIN: the loader would look for each shared library
+#                             in the binary's folder first (/usr/bin, ~/.local/bin) at every start
+#   -z now                    every symbol bound at start (with lld's default -z relro, the whole
+#                             GOT read-only): few, as only libc, libstdc++, SQLite and libsystemd
+#                             are shared
 #
 # The executable stays position-independent (address randomisation is kept).
 release_flags=(
@@ -20,6 +25,8 @@ release_flags=(
   -Xlinker "--symbol-ordering-file=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/link-order.txt"
   -Xlinker --no-warn-symbol-ordering
   -Xlinker --no-export-dynamic
+  -Xlinker -z -Xlinker now
+  --disable-local-rpath
 )
 
 # release_scratch DIR: empties the build folder DIR when it was built with other flags.

@@ -20,12 +20,12 @@ struct StatusCommand: ParsableCommand {
       Exits 0 when all is well, 1 when something needs attention (each problem says what to do).
       With --json one object: "ok" (bool); "problems" (each {"area", "problem", "fix"}); \
       "store" {"path", "exists", "mode", "size", "schema", "integrity"}; "daemon" \
-      {"running", "pid", "deliveringTo": "desktop", "stdout" or null} ({"running": false} \
-      when none runs); "claims" {"alive", "dead"}; "server" {"name", "vendor", "version", \
+      {"running", "pid", "deliveringTo": "desktop", "stdout" or null, "binary"} ({"running": \
+      false} when none runs); "installations" (each {"kind": "package" or "install.sh", \
+      "binary", "removal"}); "claims" {"alive", "dead"}; "server" {"name", "vendor", "version", \
       "specVersion", "capabilities"} or null; "wake" {"firer": "daemon", "fire-due" or null, \
       "canWake", "allowed", "wakeClock", "route": "alarm-timer", "user-timer" or null, "reason", "fix", \
-      "pending", "lead", \
-      "nextAlarm"}; "sounds" {"serverPlays", "playerNote"}; \
+      "pending", "lead", "nextAlarm"}; "sounds" {"serverPlays", "playerNote"}; \
       "zone" {"name", "from", "folder"}; "units" {"notify.service", "notify-fire.timer": \
       each {"installed", "enabled"}}; "app"; "settings" (as notify settings --json); \
       "quiet", "quietUntil"; "held"; "pending"; "next" {"id", "at"} or null.
@@ -77,6 +77,12 @@ struct StatusCommand: ParsableCommand {
     }
     let units = UnitFiles()
     facts.timerEnabled = units.enabled("notify-fire.timer")
+    facts.installations = Installations().found()
+    facts.daemonBinary = facts.daemonPID.flatMap(Installations.binary(ofProcess:))
+    facts.unitBinary = units.installed("notify.service").flatMap {
+      Installations.startedBinary(unitFile: "\($0)/notify.service")
+    }
+    facts.commandBinary = Installations.commandBinary
     facts.busError = DesktopSink.sessionBusProblem()
     let server = facts.busError == nil ? DesktopSink.serverInformation() : nil
     facts.serverCapabilities = server?.capabilities
@@ -120,10 +126,17 @@ struct StatusCommand: ParsableCommand {
           .object([
             "running": .bool(true), "pid": .int(Int64($0)),
             "deliveringTo": facts.daemonSink.map { .string($0) } ?? .null,
+            "binary": facts.daemonBinary.map { .string($0) } ?? .null,
           ])
         }
           ?? .object(["running": .bool(false)]))
       r.set("wake", Self.wakeRecord(facts, daemon: firerIsDaemon, earliest: wakeEarliest, now: now))
+      r.set(
+        "installations",
+        .array(
+          facts.installations.map {
+            .object(["kind": .string($0.kind), "binary": .string($0.binary), "removal": .string($0.removal)])
+          }))
       r.set("claims", .object(["alive": .int(Int64(claims.alive)), "dead": .int(Int64(claims.dead))]))
       r.set("server", server.map(Self.record) ?? .null)
       r.set(
@@ -182,6 +195,11 @@ struct StatusCommand: ParsableCommand {
       Output.line(daemonLine)
       Output.line(Self.wakeLine(facts, daemon: firerIsDaemon, earliest: wakeEarliest, now: now, zone: zone))
       Output.line("units: " + UnitFiles.names.map { units.describe($0) }.joined(separator: "; "))
+      if !facts.installations.isEmpty {
+        Output.line(
+          "installed: "
+            + facts.installations.map { "\(Output.safe($0.binary)) (\($0.kind))" }.joined(separator: "; "))
+      }
       if let busError = facts.busError {
         Output.line("session bus: none (\(Output.safe(busError, limit: 200)))")
       } else if let server {
@@ -344,13 +362,25 @@ struct UnitFiles {
     folders.first { FileManager.default.fileExists(atPath: "\($0)/\(name)") }
   }
 
-  /// Enabled: linked into the target its `[Install]` section names.
+  /// Enabled: linked into the target its `[Install]` section names, by the user or for
+  /// every user (`/etc/systemd/user`: the package's preset, `systemctl --global enable`),
+  /// and not masked by the user.
   func enabled(_ name: String) -> Bool {
     let target = name.hasSuffix(".timer") ? "timers.target.wants" : "default.target.wants"
-    return FileManager.default.fileExists(atPath: "\(config)/systemd/user/\(target)/\(name)")
+    return !masked(name)
+      && [config + "/systemd/user", "/etc/systemd/user"].contains {
+        FileManager.default.fileExists(atPath: "\($0)/\(target)/\(name)")
+      }
+  }
+
+  /// Masked by the user: `systemctl --user mask` links it to /dev/null.
+  func masked(_ name: String) -> Bool {
+    (try? FileManager.default.destinationOfSymbolicLink(atPath: "\(config)/systemd/user/\(name)"))
+      == "/dev/null"
   }
 
   func describe(_ name: String) -> String {
+    if masked(name) { return "\(name) masked" }
     guard let folder = installed(name) else { return "\(name) not installed" }
     return "\(name) in \(Output.safe(folder))\(enabled(name) ? ", enabled" : ", not enabled")"
   }

@@ -74,8 +74,9 @@ struct ManualPageTests {
   }
 
   @Test(
-    "the installed pages render without warnings, prose paired, each help example on a line of its own",
+    "the installed pages render without warnings, prose paired, each help example on a line of its own, named for whatis",
     .enabled(if: hasGroff, "needs groff (apt-get install groff-base)"),
+    .enabled(if: TestEnvironment.isInstalled("lexgrog"), "needs lexgrog (apt-get install man-db)"),
     .enabled(
       if: CommandRunner.isRegularExecutable(generator),
       "needs generate-manual beside notify (swift build --product generate-manual; .ci/install-check builds it)"
@@ -100,6 +101,11 @@ struct ManualPageTests {
       let (text, warnings) = try Self.render("\(finished)/\(page)")
       // Then it warns of nothing, its prose pairs up, and each example keeps a line
       #expect(warnings.isEmpty, "\(page): \(warnings)")
+      // And whatis and apropos read its NAME line as the page's name (man-db's lexgrog)
+      let whatis = try CommandRunner(executable: "/usr/bin/lexgrog").run(["\(finished)/\(page)"])
+      #expect(
+        whatis.status == 0 && whatis.stdout.contains(": \"\(page.dropLast(2)) - "),
+        "\(page): \(whatis.stdout)")
       #expect(Self.unpaired(text).isEmpty, "\(page): \(Self.unpaired(text).joined(separator: "\n---\n"))")
       let lines = Set(text.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) })
       for example in command.examples {

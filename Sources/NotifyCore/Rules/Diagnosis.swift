@@ -33,6 +33,14 @@ public enum Diagnosis {
     /// What the firer that keeps their alarm can do (the daemon's facts, else the last
     /// fire-due run's); nil when none is known.
     public var firerWake: WakeFacts?
+    /// The installations of notify found on the machine (the Debian package, install.sh's).
+    public var installations: [Installation] = []
+    /// The binary the running daemon runs (its `/proc/PID/exe`), when that can be read.
+    public var daemonBinary: String?
+    /// The binary systemd starts for `notify.service` (the first unit file's `ExecStart=`).
+    public var unitBinary: String?
+    /// The binary of this command.
+    public var commandBinary: String?
 
     public init(
       storePath: String, storeExists: Bool, storeMode: UInt32? = nil, folderMode: UInt32? = nil,
@@ -53,9 +61,25 @@ public enum Diagnosis {
     }
   }
 
+  /// One installation of notify: who put it there, its binary, and how to remove it.
+  public struct Installation: Hashable, Sendable {
+    /// `package` (dpkg's notify package) or `install.sh` (scripts/install.sh's manifest).
+    public var kind: String
+    /// The binary it installed: `/usr/bin/notify`, `/home/u/.local/bin/notify`.
+    public var binary: String
+    /// The command that removes it.
+    public var removal: String
+
+    public init(kind: String, binary: String, removal: String) {
+      self.kind = kind
+      self.binary = binary
+      self.removal = removal
+    }
+  }
+
   /// A problem, where it is, and what to do.
   public struct Finding: Hashable, Sendable {
-    /// `store`, `firer`, `bus`, `server`.
+    /// `store`, `firer`, `install`, `bus`, `server`.
     public var area: String
     public var problem: String
     public var fix: String
@@ -111,6 +135,15 @@ public enum Diagnosis {
           verdict.fix ?? "none: they fire when the machine is awake")
       }
     }
+    if facts.installations.count > 1 {
+      add("install", twoInstallations(facts), removeOne(facts))
+    }
+    if let binary = facts.daemonBinary, binary.hasSuffix(" (deleted)"), let pid = facts.daemonPID {
+      add(
+        "install",
+        "the daemon (pid \(pid)) runs \(binary): its binary was replaced or removed since it started (an upgrade)",
+        "restart it: systemctl --user restart notify.service")
+    }
     if let busError = facts.busError {
       add(
         "bus", "no session bus: \(busError)",
@@ -128,6 +161,37 @@ public enum Diagnosis {
         "start one (dunst, or your desktop's)")
     }
     return found
+  }
+
+  /// Which installations there are, and which of them runs: the daemon, what systemd starts
+  /// for notify.service, this command.
+  static func twoInstallations(_ facts: Facts) -> String {
+    let count = facts.installations.count == 2 ? "two" : "\(facts.installations.count)"
+    let each = facts.installations.map { "\(owner($0)) \($0.binary)" }
+    var running: [String] = []
+    if let binary = facts.daemonBinary, let pid = facts.daemonPID {
+      running.append("the daemon (pid \(pid)) runs \(binary)")
+    }
+    if let binary = facts.unitBinary { running.append("systemd starts \(binary) for notify.service") }
+    if let binary = facts.commandBinary { running.append("this command is \(binary)") }
+    return "\(count) installations of notify: \(each.joined(separator: " and "))"
+      + (running.isEmpty ? "" : "; \(running.joined(separator: ", "))")
+  }
+
+  /// Keep one: how to remove each, install.sh's first (the package is the one that is
+  /// upgraded with the system), then what moves the daemon to the one left.
+  static func removeOne(_ facts: Facts) -> String {
+    let ordered =
+      facts.installations.filter { $0.kind != "package" }
+      + facts.installations.filter { $0.kind == "package" }
+    let ways = ordered.map { "remove \(owner($0)) with \($0.removal)" }
+    return "keep one: \(ways.joined(separator: ", or "))"
+      + "; then systemctl --user daemon-reload && systemctl --user restart notify.service"
+  }
+
+  /// "the package's", "install.sh's".
+  static func owner(_ installation: Installation) -> String {
+    installation.kind == "package" ? "the package's" : "\(installation.kind)'s"
   }
 
   /// `0644` for mode bits.
