@@ -253,7 +253,7 @@ final class SchedulerService {
       return .vardict([])
     }
     if let next = stored.nextFireDate {
-      entries.append(.dictEntry(.string("fireDateMs"), .variant(.int64(SchedulerSignal.milliseconds(next)))))
+      entries.append(.dictEntry(.string("fireDateMs"), .variant(.int64(RFC3339.millisecondsSince1970(next)))))
     }
     return .array(element: element, entries)
   }
