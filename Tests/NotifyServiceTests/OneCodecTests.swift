@@ -41,7 +41,8 @@ struct OneCodecTests {
       reason: .invalid(.title, .tooLong(characters: 250, limit: 200))),
     Case(
       name: "a badge out of range", flags: ["--badge", "100000", "b"],
-      keys: "'badge': <uint32 100000>, 'body': <'b'>", content: NotificationContent(body: "b", badge: 100_000),
+      keys: "'badge': <uint32 100000>, 'body': <'b'>",
+      content: NotificationContent(body: "b", badge: 100_000),
       reason: .invalid(.badge, .outOfRange(100_000, 0...99_999))),
     Case(
       name: "a userInfo too large", flags: ["--user-info", "{\"k\":\"\(bigInfo)\"}", "b"],
@@ -54,7 +55,8 @@ struct OneCodecTests {
       content: NotificationContent(body: "b", threadIdentifier: "a b"),
       reason: .invalid(.thread, .characters("a b", allowed: "A-Z a-z 0-9 . _ : -", lengths: 1...128))),
     Case(
-      name: "an unknown urgency", flags: ["--urgency", "panic", "b"], keys: "'urgency': <'panic'>, 'body': <'b'>",
+      name: "an unknown urgency", flags: ["--urgency", "panic", "b"],
+      keys: "'urgency': <'panic'>, 'body': <'b'>",
       content: nil, reason: .invalid(.urgency, .unknownWord("panic", allowed: ["low", "normal", "critical"]))),
     Case(
       name: "a level the urgency contradicts", flags: ["--urgency", "low", "--level", "critical", "b"],
@@ -79,7 +81,8 @@ struct OneCodecTests {
     // Then the call fails with the reason's D-Bus error and the same words
     #expect(dbus.status != 0)
     #expect(
-      dbus.stderr.contains("GDBus.Error:io.github.notify.Scheduler1.Error.InvalidArgs: \(expected.description)"),
+      dbus.stderr.contains(
+        "GDBus.Error:io.github.notify.Scheduler1.Error.InvalidArgs: \(expected.description)"),
       "\(dbus.stderr)")
     // When an app adds it through the library
     if let content = bad.content {
