@@ -35,7 +35,13 @@ extension SchedulerService {
   func presentWithFiles(app: String, _ request: RequestDecoder.Request) throws(SchedulerError) -> CallAnswer {
     try copying([0], of: [request], app: app, have: CopiedFiles(), covered: []) {
       files, _ throws(SchedulerError) in
-      let notification = try Self.attaching(files, to: request)
+      let notification: CheckedNotification
+      do throws(SchedulerError) {
+        notification = try Self.attaching(files, to: request)
+      } catch {
+        files.discard()
+        throw error
+      }
       let placed = try Self.place(files, at: [0])
       do throws(SchedulerError) {
         let answer = try self.present(app: app, notification)
@@ -90,9 +96,14 @@ extension SchedulerService {
     _ decoded: [RequestDecoder.Request], app: String, files: CopiedFiles, covered: Set<Int>, round: Int
   ) throws(SchedulerError) -> CallAnswer {
     var checked: [CheckedNotification] = []
-    for index in decoded.indices {
-      checked.append(
-        covered.contains(index) ? try Self.attaching(files, to: decoded[index]) : decoded[index].checked)
+    do throws(SchedulerError) {
+      for index in decoded.indices {
+        checked.append(
+          covered.contains(index) ? try Self.attaching(files, to: decoded[index]) : decoded[index].checked)
+      }
+    } catch {
+      files.discard()
+      throw error
     }
     let notifications = checked.map(\.notification)
     let ready = Set(decoded.indices.filter { covered.contains($0) || !decoded[$0].carriesFiles })
