@@ -12,12 +12,11 @@ extension LocalNotificationCenter {
   func serviceNotification(_ request: NotificationRequest) throws(NotificationError) -> LocalNotification {
     do throws(NotifyError) {
       let now = clock.now()
-      let id = request.identifier ?? Self.generateID()
-      try Validator.id(id)
       let schedule =
         try request.trigger?.schedule(now: now, database: clock.zones.database)
         ?? Schedule(fireDate: .instant(now))
-      return try request.content.notification(id: id, app: app, schedule: schedule, createdAt: now)
+      return try request.content.checked(id: request.identifier, app: app, schedule: schedule, now: now)
+        .notification
     } catch {
       throw NotificationError(error)
     }

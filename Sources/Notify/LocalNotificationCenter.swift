@@ -170,75 +170,39 @@ public final class LocalNotificationCenter: Sendable {
     -> ScheduleOutcome
   {
     let now = clock.now()
-    let id = id ?? Self.generateID()
-    try Validator.id(id)
-    let notification = try content.notification(
-      id: id, app: app, schedule: try trigger.schedule(now: now, database: clock.zones.database),
-      createdAt: now)
-    return try add(notification, attaching: content.attachments)
+    let schedule = try trigger.schedule(now: now, database: clock.zones.database)
+    return try add(
+      try content.checked(id: id, app: app, schedule: schedule, now: now), attaching: content.attachments)
   }
 
-  /// Stores a notification built and validated by the caller (the `notify` command),
-  /// replacing a pending one with the same id, and returns the outcome even when the
-  /// 64-pending limit discarded the new one itself (`newOneDiscarded`; `schedule` throws
-  /// `discardedError` then).
+  /// Stores a notification built by the caller, replacing a pending one with the same id,
+  /// and returns the outcome even when the 64-pending limit discarded the new one itself
+  /// (`newOneDiscarded`; `schedule` throws `discardedError` then).
   package func add(_ notification: LocalNotification, attaching sources: [AttachmentSource] = [])
     throws(NotifyError) -> ScheduleOutcome
   {
+    try belongsHere(notification)
+    return try add(try CheckedNotification(notification), attaching: sources)
+  }
+
+  /// Stores a notification checked on its way in (`RequestCodec`), as `add(_:attaching:)`
+  /// does, without checking it again.
+  package func add(_ checked: CheckedNotification, attaching sources: [AttachmentSource] = [])
+    throws(NotifyError) -> ScheduleOutcome
+  {
+    try belongsHere(checked.notification)
+    let outcome = try store.schedule(checked, attaching: sources, zones: clock.zones)
+    storeChanged()
+    return outcome
+  }
+
+  /// Refuses a notification of another app than the center's.
+  private func belongsHere(_ notification: LocalNotification) throws(NotifyError) {
     guard notification.app == app else {
       throw NotifyError(
         .invalidData, "the notification belongs to app '\(Escaper.visible(notification.app))', not '\(app)'",
         fix: "add it through that app's center")
     }
-    try Validator.notification(notification)
-    let kept = try keep(sources, for: notification)
-    do {
-      let outcome = try store.schedule(kept, zones: clock.zones)
-      AttachmentFolder.commit(kept.attachments)
-      storeChanged()
-      // What the replaced notification carried, or a discarded one.
-      if !sources.isEmpty || outcome.discarded.contains(where: { !$0.notification.attachments.isEmpty }) {
-        store.sweepAttachments()
-      }
-      return outcome
-    } catch {
-      AttachmentFolder.discard(kept.attachments)
-      throw error
-    }
-  }
-
-  /// `notification` with copies of `sources` kept in the store's attachment folder (checked
-  /// first: nothing is kept when one is refused).
-  package func keep(_ sources: [AttachmentSource], for notification: LocalNotification) throws(NotifyError)
-    -> LocalNotification
-  {
-    guard !sources.isEmpty else { return notification }
-    var kept = notification
-    let folder = store.attachmentFolder
-    let token = AttachmentFolder.token()
-    do {
-      for (index, source) in sources.enumerated() {
-        let (app, id) = (notification.app, notification.id)
-        if let descriptor = source.descriptor {
-          kept.attachments.append(
-            try folder.keep(
-              descriptor: descriptor, name: source.file, identifier: source.identifier ?? source.file,
-              app: app,
-              id: id, token: token, index: index))
-        } else {
-          kept.attachments.append(
-            try folder.keep(
-              source.file, identifier: source.identifier, app: app, id: id, token: token, index: index))
-        }
-      }
-      try Validator.notification(kept)
-    } catch {
-      AttachmentFolder.discard(kept.attachments)
-      throw error
-    }
-    // The copies' hidden names durable before the notification naming them is stored.
-    folder.synchronize(apps: [notification.app])
-    return kept
   }
 
   /// The error for a notification the 64-pending limit discarded as soon as it was stored.
@@ -261,10 +225,8 @@ public final class LocalNotificationCenter: Sendable {
   @discardableResult
   package func present(_ content: NotificationContent, id: String? = nil) throws(NotifyError) -> Delivery {
     let now = clock.now()
-    let id = id ?? Self.generateID()
-    try Validator.id(id)
     return try present(
-      try content.notification(id: id, app: app, schedule: Schedule(fireDate: .instant(now)), createdAt: now),
+      try content.checked(id: id, app: app, schedule: Schedule(fireDate: .instant(now)), now: now),
       attaching: content.attachments)
   }
 
@@ -274,7 +236,16 @@ public final class LocalNotificationCenter: Sendable {
   package func present(_ notification: LocalNotification, attaching sources: [AttachmentSource] = [])
     throws(NotifyError) -> Delivery
   {
-    let delivery = try showing(notification, attaching: sources) { kept throws(NotifyError) in
+    try present(try CheckedNotification(notification), attaching: sources)
+  }
+
+  /// Delivers a notification checked on its way in at once, as `present(_:attaching:)` does.
+  @discardableResult
+  package func present(_ checked: CheckedNotification, attaching sources: [AttachmentSource] = [])
+    throws(NotifyError) -> Delivery
+  {
+    let notification = checked.notification
+    let delivery = try showing(checked, attaching: sources) { kept throws(NotifyError) in
       // The firer's own hand-off path, on the owner of the sinks: the same preparation as a
       // fired notification, and its sink announces the delivery. The bubble it replaces is
       // read here (a fired one gets it with its claim).
@@ -293,10 +264,10 @@ public final class LocalNotificationCenter: Sendable {
   /// first (the server reads the file as it shows the bubble), and removed again when it
   /// fails: `present`, and the D-Bus service's `Present` through the daemon's firer.
   package func showing<T>(
-    _ notification: LocalNotification, attaching sources: [AttachmentSource],
+    _ checked: CheckedNotification, attaching sources: [AttachmentSource],
     _ show: (LocalNotification) throws(NotifyError) -> T
   ) throws(NotifyError) -> T {
-    let kept = try keep(sources, for: notification)
+    let kept = try store.keep(sources, for: checked).notification
     AttachmentFolder.commit(kept.attachments)
     do {
       return try show(kept)
@@ -434,13 +405,6 @@ public final class LocalNotificationCenter: Sendable {
       NotificationEvent(
         kind: .delivered, notification: delivery.notification, date: delivery.deliveredAt, delivery: delivery)
     )
-  }
-
-  /// A short random id such as `n-3f9c0a12b7d4`, the same shape the command line generates.
-  static func generateID() -> String {
-    var generator = SystemRandomNumberGenerator()
-    let hex = String(generator.next() & 0xFFFF_FFFF_FFFF, radix: 16)
-    return "n-" + String(repeating: "0", count: 12 - hex.count) + hex
   }
 }
 

@@ -110,25 +110,36 @@ public struct NotificationContent: Hashable, Sendable {
     self.userInfo = userInfo
   }
 
+  /// The draft of `app`'s notification this content makes, for the one codec
+  /// (`RequestCodec`) to read and check as it reads the command's flags and D-Bus keys.
+  func draft(id: String?, app: String, schedule: Schedule) -> NotificationDraft {
+    var draft = NotificationDraft(id: id, app: app, schedule: schedule)
+    draft.title = title
+    draft.subtitle = subtitle
+    draft.body = body
+    draft.bodyMarkup = bodyMarkup
+    draft.action = action
+    draft.launchImage = launchImage
+    draft.sound = sound
+    draft.badge = badge.map { .value($0) }
+    draft.userInfo = .value(userInfo)
+    draft.interruptionLevel = .value(interruptionLevel)
+    draft.threadIdentifier = threadIdentifier
+    draft.threadSummary = threadSummary
+    draft.actions = actions
+    draft.categoryIdentifier = categoryIdentifier
+    draft.realert = realert
+    draft.wake = wake
+    draft.expireLate = expireLate
+    draft.attachmentCount = attachments.count
+    return draft
+  }
+
   /// The notification this content makes for `app`, checked against SPEC.md §1.
-  func notification(id: String, app: String, schedule: Schedule, createdAt: Date) throws(NotifyError)
-    -> LocalNotification
+  func checked(id: String?, app: String, schedule: Schedule, now: Date) throws(NotifyError)
+    -> CheckedNotification
   {
-    let notification = LocalNotification(
-      id: id, app: app, schedule: schedule, title: title, body: body, action: action,
-      launchImage: launchImage, sound: sound, badge: badge, userInfo: userInfo, urgency: urgency,
-      actions: actions, subtitle: subtitle, interruptionLevel: interruptionLevel,
-      threadIdentifier: threadIdentifier, threadSummary: threadSummary, bodyMarkup: bodyMarkup,
-      categoryIdentifier: categoryIdentifier, realert: realert, wake: wake, expireLate: expireLate,
-      createdAt: createdAt)
-    try Validator.notification(notification)
-    let size = JSONValue.object(userInfo).compactText.utf8.count
-    guard size <= Validator.maxUserInfoBytes else {
-      throw NotifyError(
-        .invalidData, "userInfo is \(size) bytes of compact JSON",
-        fix: "keep it under \(Validator.maxUserInfoBytes) bytes; store large data elsewhere and pass a key")
-    }
-    return notification
+    try RequestCodec.notification(draft(id: id, app: app, schedule: schedule), now: now)
   }
 }
 

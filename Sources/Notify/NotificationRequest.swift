@@ -23,7 +23,7 @@ public struct NotificationRequest: Hashable, Sendable {
 
   /// Creates a request; without `identifier`, a random one such as `n-3f9c0a12b7d4`.
   public init(identifier: String? = nil, content: NotificationContent, trigger: NotificationTrigger?) {
-    self.identifier = identifier ?? LocalNotificationCenter.generateID()
+    self.identifier = identifier ?? RequestCodec.generateID()
     self.content = content
     self.trigger = trigger
   }

@@ -92,7 +92,7 @@ extension SchedulerClient {
     var entries: [(String, BusValue)] = []
     switch schedule.fireDate {
     case .instant(let date):
-      entries.append(("at", .int64(milliseconds(date))))
+      entries.append(("at", .int64(RFC3339.millisecondsSince1970(date))))
     case .wallClock(let wall, let zone):
       entries.append(("at", .string(wall.iso8601)))
       if case .named(let name) = zone { entries.append(("timeZone", .string(name))) }
@@ -105,9 +105,7 @@ extension SchedulerClient {
     }
     if let unit = schedule.repeatInterval { entries.append(("repeat", .string(unit.rawValue))) }
     if let count = schedule.repeatCount { entries.append(("repeatCount", .int64(Int64(count)))) }
-    if let until = schedule.until { entries.append(("until", .int64(milliseconds(until)))) }
+    if let until = schedule.until { entries.append(("until", .int64(RFC3339.millisecondsSince1970(until)))) }
     return entries
   }
-
-  static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 }

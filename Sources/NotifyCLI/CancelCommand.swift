@@ -37,14 +37,18 @@ struct CancelCommand: ParsableCommand {
   func run() throws {
     let app = try appOption.resolve()
     for id in ids { try Validator.id(id) }
-    let center = try store.center(app: app)
+    // The store's own API: the rows go and are synced; what they carried is swept.
+    let opened = try store.open()
+    let now = SystemClock().now()
     if all {
-      let cancelled = try center.cancelAll()
+      let cancelled = try opened.cancelAll(app: app, at: now)
+      opened.sweepAttachments()
       Output.error(
         "cancelled \(cancelled.count) notification\(cancelled.count == 1 ? "" : "s") of app '\(app)'")
       return
     }
-    let missing = try center.cancel(ids)
+    let missing = try opened.cancel(app: app, ids: ids, at: now)
+    opened.sweepAttachments()
     for id in missing {
       Output.error(
         "not cancelled: '\(id)' is not pending in app '\(app)', nor held for quiet hours (see notify list)")

@@ -1,11 +1,11 @@
-import Notify
 import NotifyCore
+import NotifyStore
 
 /// The category check `schedule` runs: naming a category the app has not registered is
 /// allowed (it may be registered before the notification fires, as iOS allows), with a
 /// warning on stderr.
 enum CategoryAdvice {
-  static func check(_ notification: LocalNotification, center: LocalNotificationCenter) {
+  static func check(_ notification: LocalNotification, store: SQLiteStore) {
     guard let name = notification.categoryIdentifier else { return }
     guard notification.actions.isEmpty else {
       Output.warning(
@@ -13,7 +13,9 @@ enum CategoryAdvice {
       return
     }
     // A store that cannot be read now is not a reason to warn.
-    guard let known = try? center.categories(), !known.contains(where: { $0.identifier == name }) else {
+    guard let known = try? store.categories(app: notification.app),
+      !known.contains(where: { $0.identifier == name })
+    else {
       return
     }
     Output.warning(

@@ -95,88 +95,41 @@ struct NotificationOptions: ParsableArguments {
       "How many times an alarm alerts again at most, 1 to 10 (default 3).", valueName: "count"))
   var realertTimes: String?
 
-  /// The alarm `--realert-every` and `--realert-times` give, checked.
-  func realert() throws(NotifyError) -> Realert? {
-    let every = try realertEvery.map { text throws(NotifyError) in
-      Int(try TimeParser.duration(text, field: .realertEvery))
-    }
-    let times = try realertTimes.map { text throws(NotifyError) -> Int in
-      guard let value = Int(text.trimmingCharacters(in: .whitespaces)) else {
-        throw NotifyError(
-          .invalidData, "--realert-times '\(Escaper.visible(text, limit: 40))' is not a number",
-          fix: "use a whole number from 1 to 10")
-      }
-      return value
-    }
-    return try Realert.given(every: every, times: times)
-  }
-
-  /// Builds the notification with everything but its schedule checked.
-  func notification(app: String, schedule: Schedule, now: Date) throws(NotifyError) -> LocalNotification {
+  /// The draft of the notification the flags describe, for the one codec (`RequestCodec`)
+  /// to read and check as it reads D-Bus keys and the library's content.
+  func draft(app: String, schedule: Schedule) throws(NotifyError) -> NotificationDraft {
     if body != nil, bodyArgument != nil {
       throw NotifyError(.usage, "the body was given twice (--body and the argument)", fix: "give it once")
     }
-    let id = self.id ?? Self.generateID()
-    try Validator.id(id)
-    var badgeNumber: Int?
-    if let badge {
-      guard let value = Int(badge.trimmingCharacters(in: .whitespaces)) else {
-        throw NotifyError(
-          .invalidData, "--badge '\(Escaper.visible(badge, limit: 40))' is not a number",
-          fix: "use a whole number from 0 to 99999")
-      }
-      try Validator.badge(value)
-      badgeNumber = value
+    var draft = NotificationDraft(id: id, app: app, schedule: schedule)
+    draft.title = title
+    draft.subtitle = subtitle
+    draft.body = body ?? bodyArgument
+    draft.bodyMarkup = markup
+    draft.action = action
+    draft.launchImage = launchImage
+    draft.sound = SoundName(sound ?? "none")
+    draft.badge = badge.map { .text($0) }
+    draft.userInfo = userInfo.map { .text($0) }
+    draft.urgency = urgency.map { .text($0) }
+    draft.interruptionLevel = level.map { .text($0) }
+    draft.threadIdentifier = thread
+    draft.threadSummary = threadSummary
+    draft.actions = try actionOptions.actions()
+    draft.categoryIdentifier = category
+    draft.realertEvery = try realertEvery.map { text throws(NotifyError) in
+      Int(try TimeParser.duration(text, field: .realertEvery))
     }
-    var urgencyValue = Urgency.normal
-    if let urgency {
-      guard let value = Urgency(rawValue: urgency) else {
-        throw NotifyError(
-          .invalidData, "unknown urgency '\(Escaper.visible(urgency, limit: 40))'",
-          fix: "use low, normal or critical")
-      }
-      urgencyValue = value
-    }
-    var levelValue: InterruptionLevel?
-    if let level {
-      guard let value = InterruptionLevel(text: level) else {
-        throw NotifyError(
-          .invalidData, "unknown level '\(Escaper.visible(level, limit: 40))'",
-          fix: "use passive, active, time-sensitive or critical")
-      }
-      if urgency != nil, value.urgency != urgencyValue {
-        throw NotifyError(
-          .usage, "--urgency \(urgencyValue.rawValue) and --level \(level) disagree", fix: "give only --level"
-        )
-      }
-      levelValue = value
-    }
-    if attach.count > Validator.maxAttachments {
-      throw NotifyError(
-        .invalidData,
-        "\(attach.count) attachments; a notification carries at most \(Validator.maxAttachments)",
-        fix: "attach fewer files")
-    }
-    let n = LocalNotification(
-      id: id, app: app, schedule: schedule, title: title, body: body ?? bodyArgument, action: action,
-      launchImage: launchImage, sound: SoundName(sound ?? "none"), badge: badgeNumber,
-      userInfo: try userInfo.map(Validator.userInfo) ?? [:], urgency: urgencyValue,
-      actions: try actionOptions.actions(), subtitle: subtitle, interruptionLevel: levelValue,
-      threadIdentifier: thread, threadSummary: threadSummary, bodyMarkup: markup,
-      categoryIdentifier: category, realert: try realert(),
-      createdAt: now)
-    try Validator.notification(n)
-    return n
+    draft.realertTimes = realertTimes.map { .text($0) }
+    draft.attachmentCount = attach.count
+    return draft
+  }
+
+  /// The notification the flags describe, read and checked once (`RequestCodec`).
+  func notification(app: String, schedule: Schedule, now: Date) throws(NotifyError) -> CheckedNotification {
+    try RequestCodec.notification(try draft(app: app, schedule: schedule), now: now)
   }
 
   /// The files `--attach` names, to be checked and kept when the notification is stored.
   var attachmentSources: [AttachmentSource] { attach.map { AttachmentSource(file: $0) } }
-
-  /// A short random id such as `n-3f9c0a12b7d4`.
-  static func generateID() -> String {
-    var generator = SystemRandomNumberGenerator()
-    let value = generator.next() & 0xFFFF_FFFF_FFFF
-    let hex = String(value, radix: 16)
-    return "n-" + String(repeating: "0", count: 12 - hex.count) + hex
-  }
 }

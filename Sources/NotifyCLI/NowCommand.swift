@@ -27,11 +27,11 @@ struct NowCommand: ParsableCommand {
   func run() throws {
     let now = SystemClock().now()
     let app = try appOption.resolve()
-    let notification = try content.notification(
-      app: app, schedule: Schedule(fireDate: .instant(now)), now: now)
+    let checked = try content.notification(app: app, schedule: Schedule(fireDate: .instant(now)), now: now)
+    let notification = checked.notification
     let store = try store.open()
     let center = try LocalNotificationCenter(app: app, store: store, sink: try sink.makeSink())
-    let delivery = try center.present(notification, attaching: content.attachmentSources)
+    let delivery = try center.present(checked, attaching: content.attachmentSources)
     if delivery.held {
       Output.warning(
         "quiet hours are on: '\(notification.id)' is held and shown when they end (notify quiet)")

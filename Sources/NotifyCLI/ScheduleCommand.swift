@@ -107,19 +107,21 @@ struct ScheduleCommand: ParsableCommand {
     let zone = zones.local
     let app = try appOption.resolve()
     let schedule = try makeSchedule(now: now, zones: zones)
-    var notification = try content.notification(app: app, schedule: schedule, now: now)
-    notification.wake = wake
-    notification.expireLate = try expireLate.map { text throws(NotifyError) in
+    var draft = try content.draft(app: app, schedule: schedule)
+    draft.wake = wake
+    draft.expireLate = try expireLate.map { text throws(NotifyError) in
       try TimeParser.duration(text, field: .expireLate)
     }
-    try Validator.notification(notification)
+    let checked = try RequestCodec.notification(draft, now: now)
+    let notification = checked.notification
     try SoundAdvice.check(notification, strict: strictSound)
-    let center = try store.center(app: app, clock: clock)
-    let outcome = try center.add(notification, attaching: content.attachmentSources)
-    CategoryAdvice.check(notification, center: center)
-    if wake { WakeAdvice.check(notification, store: try? store.open(), center: center) }
+    // The store's own API and the core's rules: one row written and synced, no center.
+    let opened = try store.open()
+    let outcome = try opened.schedule(checked, attaching: content.attachmentSources, zones: zones)
+    CategoryAdvice.check(notification, store: opened)
+    if wake { WakeAdvice.check(notification, store: opened) }
     let kinds = notification.contentKinds
-    if !kinds.isEmpty, let allowed = try? center.settingsInForce().allowed,
+    if !kinds.isEmpty, let allowed = try? opened.settingsInForce(app: app).allowed,
       kinds.isDisjoint(with: allowed)
     {
       let off = kinds.kindNames.joined(separator: " and ")
@@ -169,10 +171,10 @@ struct ScheduleCommand: ParsableCommand {
 /// What `schedule --wake` says when nothing will wake the machine for it (SPEC: the
 /// notification is stored all the same, and fires when the machine is awake).
 enum WakeAdvice {
-  static func check(_ notification: LocalNotification, store: SQLiteStore?, center: LocalNotificationCenter) {
-    guard let settings = try? center.settingsInForce() else { return }
-    let daemon: AppPresence? = (try? store?.presences(app: AppPresence.everyApp))?.first
-    let fireDue: WakeFacts? = (try? store?.fireDueWakeFacts()) ?? nil
+  static func check(_ notification: LocalNotification, store: SQLiteStore) {
+    guard let settings = try? store.settingsInForce(app: notification.app) else { return }
+    let daemon: AppPresence? = (try? store.presences(app: AppPresence.everyApp))?.first
+    let fireDue: WakeFacts? = (try? store.fireDueWakeFacts()) ?? nil
     let firer = daemon.map { $0.wake } ?? fireDue
     if let warning = WakeDiagnosis.scheduleWarning(
       id: notification.id, app: notification.app, settings: settings, firer: firer)

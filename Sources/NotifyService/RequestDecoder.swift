@@ -2,10 +2,12 @@ import Foundation
 import NotifyCore
 import NotifyDesktop
 
-/// Turns one request's `a{sv}` into a checked `LocalNotification`: the keys mirror
-/// `notify schedule`'s flags and the JSON of `notify list --json` (docs/dbus.md), the schedule comes from the CLI's own `ScheduleSpec` and the content from
-/// the CLI's `Validator`, so a notification scheduled over the bus is one the CLI could
-/// have stored. Pure: `now` and the zones come in. An unknown key or a value of the wrong
+/// Turns one request's `a{sv}` into a checked notification: the keys mirror `notify
+/// schedule`'s flags and the JSON of `notify list --json` (docs/dbus.md). This reads the
+/// D-Bus types only; the schedule comes from the CLI's own `ScheduleSpec` and the content
+/// from the one codec (`RequestCodec`) the CLI and the library go through, so a
+/// notification scheduled over the bus is one the CLI could have stored, refused in the
+/// same words. Pure: `now` and the zones come in. An unknown key or a value of the wrong
 /// type is refused, naming the key.
 struct RequestDecoder {
   var app: String
@@ -18,7 +20,9 @@ struct RequestDecoder {
   /// One decoded request: the notification, and the files to attach to it (`attachments`,
   /// open descriptors the call carries), kept when it is stored.
   struct Request {
-    var notification: LocalNotification
+    var checked: CheckedNotification
+    /// The notification, checked.
+    var notification: LocalNotification { checked.notification }
     var attachments: [AttachmentSource] = []
     /// An open sound file (`soundFile`, `h`) to install into the app's sound folder as the
     /// request's `sound` before it is stored.
@@ -42,9 +46,10 @@ struct RequestDecoder {
   func scheduled(_ entries: [(key: String, value: BusValue)]) throws(SchedulerError) -> Request {
     let fields = try Fields(entries, allowed: Self.contentKeys.union(Self.triggerKeys))
     let schedule = try trigger(fields)
+    let attachments = try attachments(fields)
     return Request(
-      notification: try notification(fields, schedule: schedule), attachments: try attachments(fields),
-      soundFile: try soundFile(fields))
+      checked: try notification(fields, schedule: schedule, attachments: attachments.count),
+      attachments: attachments, soundFile: try soundFile(fields))
   }
 
   /// The content of `Present`: due now, no trigger keys.
@@ -54,9 +59,11 @@ struct RequestDecoder {
         "'\(key)' is a trigger key: Present shows the notification now; use Schedule for later")
     }
     let fields = try Fields(entries, allowed: Self.contentKeys)
+    let attachments = try attachments(fields)
     return Request(
-      notification: try notification(fields, schedule: Schedule(fireDate: .instant(now))),
-      attachments: try attachments(fields), soundFile: try soundFile(fields))
+      checked: try notification(
+        fields, schedule: Schedule(fireDate: .instant(now)), attachments: attachments.count),
+      attachments: attachments, soundFile: try soundFile(fields))
   }
 
   /// The descriptor of `soundFile` (`h`), which needs `sound`: the file name it is
@@ -76,10 +83,6 @@ struct RequestDecoder {
   private func attachments(_ fields: Fields) throws(SchedulerError) -> [AttachmentSource] {
     guard let value = fields["attachments"] else { return [] }
     guard case .array("h", let items) = value else { throw Fields.wrongType("attachments", value, "ah") }
-    guard items.count <= Validator.maxAttachments else {
-      throw .invalidArgs(
-        "\(items.count) attachments; a notification carries at most \(Validator.maxAttachments)")
-    }
     return items.enumerated().compactMap { index, item in
       guard case .unixFD(let fd) = item else { return nil }
       return AttachmentSource(descriptor: fd, name: "attachment \(index + 1)")
@@ -114,23 +117,18 @@ struct RequestDecoder {
     }
   }
 
-  private func notification(_ fields: Fields, schedule: Schedule) throws(SchedulerError) -> LocalNotification
+  /// The content keys as a draft for the one codec (`RequestCodec`), which reads and
+  /// checks it as it reads the command's flags.
+  private func notification(_ fields: Fields, schedule: Schedule, attachments: Int) throws(SchedulerError)
+    -> CheckedNotification
   {
-    let id = try fields.string("id") ?? Self.generateID()
-    var badge: Int?
+    var draft = NotificationDraft(id: try fields.string("id"), app: app, schedule: schedule)
     if let value = try fields.integer("badge") {
       guard let number = Int(exactly: value) else { throw .invalidArgs("'badge' \(value) is out of range") }
-      badge = number
+      draft.badge = .value(number)
     }
-    var urgency = Urgency.normal
-    if let text = try fields.string("urgency") {
-      guard let value = Urgency(rawValue: text) else {
-        throw .invalidArgs(
-          "unknown urgency '\(Escaper.visible(text, limit: 40))': use low, normal or critical")
-      }
-      urgency = value
-    }
-    var userInfo: [String: JSONValue] = [:]
+    draft.urgency = try fields.string("urgency").map { .text($0) }
+    draft.interruptionLevel = try fields.string("interruptionLevel").map { .text($0) }
     if let value = fields["userInfo"] {
       guard case .array(let element, _) = value, element.hasPrefix("{s"),
         case .object(let members)? = value.json
@@ -138,61 +136,39 @@ struct RequestDecoder {
         throw .invalidArgs(
           "'userInfo' must be an a{sv} of strings, booleans, integers, doubles, arrays and nested a{sv}")
       }
-      do {
-        userInfo = try Validator.userInfo(JSONValue.object(members).compactText)
-      } catch {
-        throw SchedulerError.from(error)
-      }
+      // As text, read as `--user-info` is: one parser, one bound.
+      draft.userInfo = .text(JSONValue.object(members).compactText)
     }
-    var level: InterruptionLevel?
-    if let text = try fields.string("interruptionLevel") {
-      guard let value = InterruptionLevel(text: text) else {
-        throw .invalidArgs(
-          "unknown interruptionLevel '\(Escaper.visible(text, limit: 40))': use passive, active, time-sensitive or critical"
-        )
-      }
-      if fields["urgency"] != nil, value.urgency != urgency {
-        throw .invalidArgs(
-          "'urgency' \(urgency.rawValue) and 'interruptionLevel' \(text) disagree: give only one")
-      }
-      level = value
-    }
-    let realert: Realert?
-    let realertEvery = try fields.integer("realertEvery").map { Int(clamping: $0) }
-    let realertTimes = try fields.integer("realertTimes").map { Int(clamping: $0) }
-    do throws(NotifyError) {
-      realert = try Realert.given(every: realertEvery, times: realertTimes)
-    } catch {
-      throw SchedulerError.from(error)
-    }
+    draft.realertEvery = try fields.integer("realertEvery").map { Int(clamping: $0) }
+    draft.realertTimes = try fields.integer("realertTimes").map { .value(Int(clamping: $0)) }
     // How late is too late: seconds, or a duration's text (`30m`), as `in` takes it.
-    var expireLate: TimeInterval?
     if let seconds = try fields.integer("expireLate", textAllowed: true) {
-      expireLate = TimeInterval(seconds)
+      draft.expireLate = TimeInterval(seconds)
     } else if let text = try fields.string("expireLate") {
       do {
-        expireLate = try TimeParser.duration(text, field: .expireLate)
+        draft.expireLate = try TimeParser.duration(text, field: .expireLate)
       } catch {
         throw .invalidArgs(error.rendered { $0 == .expireLate ? "'expireLate'" : $0.apiName })
       }
     }
-    let n = LocalNotification(
-      id: id, app: app, schedule: schedule, title: try fields.string("title"),
-      body: try fields.string("body"),
-      action: try fields.string("action"), launchImage: try fields.string("launchImage"),
-      sound: SoundName(try fields.string("sound") ?? "none"), badge: badge, userInfo: userInfo,
-      urgency: urgency,
-      actions: try actions(fields["actions"]), subtitle: try fields.string("subtitle"),
-      interruptionLevel: level, threadIdentifier: try fields.string("threadIdentifier"),
-      threadSummary: try fields.string("threadSummary"), bodyMarkup: try fields.bool("bodyMarkup") ?? false,
-      categoryIdentifier: try fields.string("category"), realert: realert,
-      wake: try fields.bool("wake") ?? false, expireLate: expireLate, createdAt: now)
+    draft.title = try fields.string("title")
+    draft.body = try fields.string("body")
+    draft.action = try fields.string("action")
+    draft.launchImage = try fields.string("launchImage")
+    draft.sound = SoundName(try fields.string("sound") ?? "none")
+    draft.actions = try actions(fields["actions"])
+    draft.subtitle = try fields.string("subtitle")
+    draft.threadIdentifier = try fields.string("threadIdentifier")
+    draft.threadSummary = try fields.string("threadSummary")
+    draft.bodyMarkup = try fields.bool("bodyMarkup") ?? false
+    draft.categoryIdentifier = try fields.string("category")
+    draft.wake = try fields.bool("wake") ?? false
+    draft.attachmentCount = attachments
     do {
-      try Validator.notification(n)
+      return try RequestCodec.notification(draft, now: now)
     } catch {
       throw SchedulerError.from(error)
     }
-    return n
   }
 
   /// The categories of `SetCategories` (`aa{sv}`: `identifier` s, `actions` as a request's),
@@ -253,14 +229,6 @@ struct RequestDecoder {
       }
     }
     return actions
-  }
-
-  /// A short random id such as `n-3f9c0a12b7d4`, the form `notify schedule` generates.
-  static func generateID() -> String {
-    var generator = SystemRandomNumberGenerator()
-    let value = generator.next() & 0xFFFF_FFFF_FFFF
-    let hex = String(value, radix: 16)
-    return "n-" + String(repeating: "0", count: 12 - hex.count) + hex
   }
 }
 

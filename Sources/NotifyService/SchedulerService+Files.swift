@@ -21,7 +21,7 @@ extension SchedulerService {
   {
     let wanted: Set<Int>
     do {
-      wanted = try store.kept(onScheduling: decoded.map(\.notification), app: app, zones: clock.zones)
+      wanted = try store.kept(onScheduling: decoded.map(\.checked), app: app, zones: clock.zones)
     } catch {
       throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
     }
@@ -35,7 +35,13 @@ extension SchedulerService {
   func presentWithFiles(app: String, _ request: RequestDecoder.Request) throws(SchedulerError) -> CallAnswer {
     try copying([0], of: [request], app: app, have: CopiedFiles(), covered: []) {
       files, _ throws(SchedulerError) in
-      let notification = Self.attaching(files, to: request)
+      let notification: CheckedNotification
+      do throws(SchedulerError) {
+        notification = try Self.attaching(files, to: request)
+      } catch {
+        files.discard()
+        throw error
+      }
       let placed = try Self.place(files, at: [0])
       do throws(SchedulerError) {
         let answer = try self.present(app: app, notification)
@@ -89,9 +95,17 @@ extension SchedulerService {
   private func storing(
     _ decoded: [RequestDecoder.Request], app: String, files: CopiedFiles, covered: Set<Int>, round: Int
   ) throws(SchedulerError) -> CallAnswer {
-    let notifications = decoded.indices.map {
-      covered.contains($0) ? Self.attaching(files, to: decoded[$0]) : decoded[$0].notification
+    var checked: [CheckedNotification] = []
+    do throws(SchedulerError) {
+      for index in decoded.indices {
+        checked.append(
+          covered.contains(index) ? try Self.attaching(files, to: decoded[index]) : decoded[index].checked)
+      }
+    } catch {
+      files.discard()
+      throw error
     }
+    let notifications = checked.map(\.notification)
     let ready = Set(decoded.indices.filter { covered.contains($0) || !decoded[$0].carriesFiles })
     let placed: [(Int, SoundPlacement)]
     do { placed = try Self.place(files, at: covered) } catch {
@@ -100,7 +114,7 @@ extension SchedulerService {
     }
     let guarded: SQLiteStore.GuardedBatchOutcome
     do {
-      guarded = try store.schedule(batch: notifications, zones: clock.zones, ready: ready)
+      guarded = try store.schedule(batch: checked, zones: clock.zones, ready: ready)
     } catch {
       for (_, placement) in placed.reversed() { placement.undo() }
       files.discard()
@@ -136,14 +150,19 @@ extension SchedulerService {
 
   /// The request's notification carrying the copies made of its descriptors, each under
   /// the request's own identifier for it.
-  static func attaching(_ files: CopiedFiles, to request: RequestDecoder.Request) -> LocalNotification {
-    var notification = request.notification
-    notification.attachments = request.attachments.compactMap { source in
+  static func attaching(_ files: CopiedFiles, to request: RequestDecoder.Request) throws(SchedulerError)
+    -> CheckedNotification
+  {
+    let copies: [NotificationAttachment] = request.attachments.compactMap { source in
       guard let descriptor = source.descriptor, var copy = files.copies[descriptor] else { return nil }
       copy.identifier = source.identifier ?? source.file
       return copy
     }
-    return notification
+    do {
+      return try request.checked.attaching(copies)
+    } catch {
+      throw SchedulerError.from(error)
+    }
   }
 
   /// Places the staged sounds of `positions`, in order (a later one of the same name wins);

@@ -48,7 +48,7 @@ extension SchedulerService {
   static func record(_ event: HistoryEvent) -> BusValue {
     var record = event.jsonRecord
     record.set("sequence", .int(event.sequence))
-    record.set("atMs", .int(SchedulerSignal.milliseconds(event.at)))
+    record.set("atMs", .int(RFC3339.millisecondsSince1970(event.at)))
     return .vardict(record)
   }
 
@@ -56,9 +56,9 @@ extension SchedulerService {
   /// `heldAt`), plus `fireDateMs` and `heldAtMs` (x).
   static func record(_ listed: ListedNotification) -> BusValue {
     var record = listed.jsonRecord
-    if let due = listed.fireDate { record.set("fireDateMs", .int(SchedulerSignal.milliseconds(due))) }
+    if let due = listed.fireDate { record.set("fireDateMs", .int(RFC3339.millisecondsSince1970(due))) }
     if case .held(let held) = listed {
-      record.set("heldAtMs", .int(SchedulerSignal.milliseconds(held.heldAt)))
+      record.set("heldAtMs", .int(RFC3339.millisecondsSince1970(held.heldAt)))
     }
     return .vardict(record)
   }

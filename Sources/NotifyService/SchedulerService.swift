@@ -157,7 +157,7 @@ final class SchedulerService {
     let notifications = decoded.map(\.notification)
     let outcome: BatchScheduleOutcome
     do {
-      outcome = try store.schedule(batch: notifications, zones: clock.zones)
+      outcome = try store.schedule(batch: decoded.map(\.checked), zones: clock.zones)
     } catch {
       // What the store still refuses is about when: a rule that never fires, a start too far.
       throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
@@ -183,21 +183,22 @@ final class SchedulerService {
     guard let request = arguments.first?.vardictEntries else { throw .invalidArgs("Present takes a{sv}") }
     let decoded = try RequestDecoder(app: app, now: clock.now(), zones: clock.zones).presented(request)
     if decoded.carriesFiles { return try presentWithFiles(app: app, decoded) }
-    return .reply(try present(app: app, decoded.notification))
+    return .reply(try present(app: app, decoded.checked))
   }
 
   /// Shows `notification` now through the daemon's firer, or stores it due now without
   /// one; the hidden copies it carries are named first (the server reads the file as it
   /// shows the bubble), and removed when it fails.
-  func present(app: String, _ notification: LocalNotification) throws(SchedulerError) -> [BusValue] {
+  func present(app: String, _ checked: CheckedNotification) throws(SchedulerError) -> [BusValue] {
+    let notification = checked.notification
     if let presenter {
       try run { () throws(NotifyError) in
-        try center(app).showing(notification, attaching: [], presenter)
+        try center(app).showing(checked, attaching: [], presenter)
       }
       return [.string(notification.id)]
     }
     // Without the daemon's firer at hand: due now, the next firer to wake shows it.
-    let outcome = try run { () throws(NotifyError) in try center(app).add(notification) }
+    let outcome = try run { () throws(NotifyError) in try center(app).add(checked) }
     if outcome.newOneDiscarded {
       throw .limitReached(LocalNotificationCenter.discardedError(outcome).description)
     }
@@ -252,7 +253,7 @@ final class SchedulerService {
       return .vardict([])
     }
     if let next = stored.nextFireDate {
-      entries.append(.dictEntry(.string("fireDateMs"), .variant(.int64(SchedulerSignal.milliseconds(next)))))
+      entries.append(.dictEntry(.string("fireDateMs"), .variant(.int64(RFC3339.millisecondsSince1970(next)))))
     }
     return .array(element: element, entries)
   }

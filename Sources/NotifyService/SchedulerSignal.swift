@@ -33,7 +33,7 @@ struct SchedulerSignal: Equatable {
       if case .string(let value)? = event.detail[key] { return value }
       return nil
     }
-    var details: [(String, BusValue)] = [("at", .int64(Self.milliseconds(event.at)))]
+    var details: [(String, BusValue)] = [("at", .int64(RFC3339.millisecondsSince1970(event.at)))]
     if let occurrence = event.occurrence {
       details.append(("occurrence", .uint32(UInt32(clamping: occurrence))))
     }
@@ -41,7 +41,9 @@ struct SchedulerSignal: Equatable {
     switch event.kind {
     case .delivered:
       member = "Delivered"
-      if let fireDate = event.fireDate { details.append(("fireDateMs", .int64(Self.milliseconds(fireDate)))) }
+      if let fireDate = event.fireDate {
+        details.append(("fireDateMs", .int64(RFC3339.millisecondsSince1970(fireDate))))
+      }
       if let late = event.late { details.append(("late", .bool(late))) }
       if let title = text("title") { details.append(("title", .string(title))) }
       details.append(("userInfo", userInfo))
@@ -66,6 +68,4 @@ struct SchedulerSignal: Equatable {
     }
     app = event.app
   }
-
-  static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
 }

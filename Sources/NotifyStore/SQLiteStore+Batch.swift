@@ -27,6 +27,13 @@ extension SQLiteStore {
   public func schedule(batch notifications: [LocalNotification], zones: Zones) throws(NotifyError)
     -> BatchScheduleOutcome
   {
+    try schedule(batch: try Self.checked(notifications), zones: zones)
+  }
+
+  /// `schedule(batch:zones:)` of notifications checked on their way in, not checked again.
+  public func schedule(batch notifications: [CheckedNotification], zones: Zones) throws(NotifyError)
+    -> BatchScheduleOutcome
+  {
     switch try schedule(batch: notifications, zones: zones, ready: nil) {
     case .stored(let outcome): return outcome
     case .notReady: preconditionFailure("every request is ready when none is required")
@@ -45,6 +52,13 @@ extension SQLiteStore {
   /// `schedule(batch:zones:)`, stored only when every request the limit keeps is in
   /// `ready` (nil: all are); otherwise rolled back, saying which were missing.
   public func schedule(batch notifications: [LocalNotification], zones: Zones, ready: Set<Int>?)
+    throws(NotifyError) -> GuardedBatchOutcome
+  {
+    try schedule(batch: try Self.checked(notifications), zones: zones, ready: ready)
+  }
+
+  /// `schedule(batch:zones:ready:)` of notifications checked on their way in.
+  public func schedule(batch notifications: [CheckedNotification], zones: Zones, ready: Set<Int>?)
     throws(NotifyError) -> GuardedBatchOutcome
   {
     var prepared: [Prepared] = []
@@ -69,10 +83,17 @@ extension SQLiteStore {
   public func kept(onScheduling notifications: [LocalNotification], app: String, zones: Zones)
     throws(NotifyError) -> Set<Int>
   {
+    try kept(onScheduling: try Self.checked(notifications), app: app, zones: zones)
+  }
+
+  /// `kept(onScheduling:app:zones:)` of notifications checked on their way in.
+  public func kept(onScheduling notifications: [CheckedNotification], app: String, zones: Zones)
+    throws(NotifyError) -> Set<Int>
+  {
     var arrivals: [PendingLimit.Arrival] = []
-    for notification in notifications {
-      let prepared = try Prepared(notification, zones: zones)
-      arrivals.append(PendingLimit.Arrival(id: notification.id, firstFire: prepared.first))
+    for checked in notifications {
+      let prepared = try Prepared(checked, zones: zones)
+      arrivals.append(PendingLimit.Arrival(id: checked.notification.id, firstFire: prepared.first))
     }
     let pending = try read { db in
       try Row.fetchAll(
@@ -84,6 +105,14 @@ extension SQLiteStore {
       }
     }
     return PendingLimit.kept(arriving: arrivals, over: pending)
+  }
+
+  /// Each of `notifications` checked, all before any is stored.
+  static func checked(_ notifications: [LocalNotification]) throws(NotifyError) -> [CheckedNotification] {
+    var checked: [CheckedNotification] = []
+    checked.reserveCapacity(notifications.count)
+    for notification in notifications { checked.append(try CheckedNotification(notification)) }
+    return checked
   }
 
   private static func store(_ prepared: [Prepared], in db: Database) throws

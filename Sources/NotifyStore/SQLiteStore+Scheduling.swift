@@ -11,7 +11,13 @@ extension SQLiteStore {
   public func schedule(_ notification: LocalNotification, zones: Zones) throws(NotifyError)
     -> ScheduleOutcome
   {
-    let prepared = try Prepared(notification, zones: zones)
+    try schedule(try CheckedNotification(notification), zones: zones)
+  }
+
+  /// Stores a notification already checked on its way in (`RequestCodec`), as
+  /// `schedule(_:zones:)` does, without checking it again.
+  public func schedule(_ checked: CheckedNotification, zones: Zones) throws(NotifyError) -> ScheduleOutcome {
+    let prepared = try Prepared(checked, zones: zones)
     return try write { db in
       let (stored, replaced) = try prepared.insert(in: db)
       let discarded = try Self.enforceLimit(
@@ -28,9 +34,11 @@ extension SQLiteStore {
     let resolvedZone: String?
 
     init(_ notification: LocalNotification, zones: Zones) throws(NotifyError) {
-      var notification = notification
-      notification.schedule = try notification.schedule.withRuleEnds()
-      try Validator.notification(notification)
+      try self.init(try CheckedNotification(notification), zones: zones)
+    }
+
+    init(_ checked: CheckedNotification, zones: Zones) throws(NotifyError) {
+      let notification = try checked.withRuleEnds().notification
       if notification.schedule.rule != nil, notification.schedule.occurrence(0, zones: zones) == nil {
         throw notification.schedule.neverFiresError
       }

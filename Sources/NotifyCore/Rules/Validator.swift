@@ -90,22 +90,43 @@ public enum Validator {
     return members
   }
 
+  /// Counts the whole-notification checks of the current task, when a test sets it: a
+  /// request is checked once on its way in (`CheckedNotification`), whichever door it took.
+  @TaskLocal public static var checkCount: Locked<Int>?
+
+  /// Checks the size of `userInfo` as given in values (the library, D-Bus): at most
+  /// 4096 bytes of compact JSON, as `userInfo(_:)` checks its text.
+  public static func userInfo(_ members: [String: JSONValue]) throws(NotifyError) {
+    guard !members.isEmpty else { return }
+    let size = JSONValue.object(members).compactText.utf8.count
+    guard size <= maxUserInfoBytes else {
+      throw NotifyError(.invalid(.userInfo, .tooLarge(bytes: size, limit: maxUserInfoBytes)))
+    }
+  }
+
+  /// Checks how many attachments a notification carries: at most `maxAttachments`.
+  public static func attachmentCount(_ count: Int) throws(NotifyError) {
+    guard count <= maxAttachments else {
+      throw NotifyError(.invalid(.attachments, .tooMany(count, limit: maxAttachments)))
+    }
+  }
+
   /// Checks a whole notification before it is stored.
   public static func notification(_ n: LocalNotification) throws(NotifyError) {
+    checkCount?.update { $0 += 1 }
     try id(n.id)
     try app(n.app)
     if let title = n.title { try text(title, field: .title, limit: maxTitle) }
     if let subtitle = n.subtitle { try text(subtitle, field: .subtitle, limit: maxTitle) }
     if let thread = n.threadIdentifier { try threadIdentifier(thread) }
     if let format = n.threadSummary { try ThreadSummary.validate(format: format) }
-    if n.attachments.count > maxAttachments {
-      throw NotifyError(.invalid(.attachments, .tooMany(n.attachments.count, limit: maxAttachments)))
-    }
+    try attachmentCount(n.attachments.count)
     if let body = n.body { try text(body, field: .body, limit: maxBody) }
     if n.bodyMarkup, let body = n.body { _ = try BodyMarkup(parsing: body) }
     if let action = n.action { try text(action, field: .action, limit: maxTitle) }
     if let image = n.launchImage { try text(image, field: .launchImage, limit: 1024) }
     if let badge = n.badge { try Validator.badge(badge) }
+    try userInfo(n.userInfo)
     try actions(n.actions)
     if let category = n.categoryIdentifier { try categoryIdentifier(category) }
     if let realert = n.realert { try Validator.realert(realert) }

@@ -7,6 +7,8 @@ extension NotifyError {
     case title, subtitle, body, action, launchImage
     /// The badge number and `userInfo`.
     case badge, userInfo
+    /// The freedesktop urgency and the interruption level, two words for one choice.
+    case urgency, interruptionLevel
     /// The attachments, all together.
     case attachments
     /// The actions: all of them together (nil) or those of one list.
@@ -53,6 +55,8 @@ extension NotifyError {
       case .launchImage: "launch image"
       case .badge: "badge"
       case .userInfo: "\(term: .userInfo)"
+      case .urgency: "urgency"
+      case .interruptionLevel: "interruption level"
       case .attachments: "attachments"
       case .actions(let list?): "\(term: list.term)"
       case .actions(nil): "actions"
@@ -107,6 +111,13 @@ extension NotifyError {
     case empty
     /// An index outside what exists (`re-alert 5 of 3`).
     case notExisting(Int, of: Int)
+    /// Text where a whole number is needed.
+    case notANumber(String)
+    /// A word outside the ones the field takes: the word and those it takes, in order.
+    case unknownWord(String, allowed: [String])
+    /// A value that disagrees with another field's (an urgency and a level that name two
+    /// different choices): this field's value, the other field and its value.
+    case disagrees(String, with: Field, String)
     /// Excluded dates that make a rule longer than the store keeps: how many were given, the
     /// rule's length in bytes, the limit, and how many would fit.
     case tooManyDates(Int, bytes: Int, limit: Int, fitting: Int)
@@ -283,6 +294,27 @@ extension NotifyError.Reason {
       }
     case .notExisting(let index, let count):
       return ("\(name) \(index) of \(count) does not exist", "schedule the alarm again")
+    case .notANumber(let text):
+      let range: ClosedRange<Int> =
+        switch field {
+        case .badge: 0...Validator.maxBadge
+        case .realertTimes: Realert.timesRange
+        default: 0...Int.max
+        }
+      return (
+        "\(name) '\(Escaper.visible(text, limit: 40))' is not a number",
+        "use a whole number from \(range.lowerBound) to \(range.upperBound)"
+      )
+    case .unknownWord(let word, let allowed):
+      let choices =
+        allowed.count < 2
+        ? allowed.joined() : allowed.dropLast().joined(separator: ", ") + " or " + allowed[allowed.count - 1]
+      return ("unknown \(name) '\(Escaper.visible(word, limit: 40))'", "use \(choices)")
+    case .disagrees(let value, let other, let otherValue):
+      return (
+        "\(other.name) \(Escaper.visible(otherValue, limit: 40)) and \(name) \(Escaper.visible(value, limit: 40)) disagree",
+        "give only one of them"
+      )
     case .tooManyDates(let count, let bytes, let limit, let fitting):
       return (
         "\(name) gives \(count) dates, which make the rule \(bytes) bytes long, more than the \(limit) the store keeps",

@@ -41,6 +41,8 @@ extension NotifyError {
     /// The exit code's class for this reason: the one table the command line reads.
     public var kind: Kind {
       switch self {
+      // Two flags that contradict each other are a misuse of the command, not bad data.
+      case .invalid(_, .disagrees): .usage
       case .invalid, .soundRefused: .invalidData
       case .limitReached, .notFound: .notTakenEffect
       case .storeBusy, .serverTimedOut: .temporary
