@@ -60,26 +60,25 @@ extension LocalNotificationCenter {
   /// the firer is the owner's).
   func makeFiringLoop(fires: Bool) async -> FiringLoop {
     let (firer, clock, path, sinks) = (self.firer, self.clock, store.path, self.sinks)
-    let loop = await firer.owner.run {
-      let loop = FiringLoop(
-        firer: firer.firer, clock: clock,
-        configuration: .init(storePath: path, handlesSignals: false, fires: fires),
-        logger: NotifyLogging.logger("notify.firing"), attached: sinks.attachable, owner: firer.owner)
+    let relay = self.relay
+    let app = self.app
+    return await firer.owner.run {
+      let logger = NotifyLogging.logger("notify.bubbles")
       // The app's waking notifications wake the machine where the app may (its own
       // alarm timer), and a suspend waits for its hand-offs.
       let power = FiringPower.make(storePath: path)
       firer.firer.wakeAbility = power.ability
-      loop.companions = power.companions
-      return loop
+      return FiringLoop(
+        firer: firer.firer, clock: clock,
+        configuration: .init(storePath: path, handlesSignals: false, fires: fires),
+        logger: NotifyLogging.logger("notify.firing"), attached: sinks.attachable, owner: firer.owner,
+        hooks: .init(
+          onWake: { _ in
+            relay.relay()
+            sinks.takeOverLeftBubbles(app: app, logger: logger)
+          },
+          companions: power.companions))
     }
-    let relay = self.relay
-    let app = self.app
-    let logger = NotifyLogging.logger("notify.bubbles")
-    loop.onWake = {
-      relay.relay()
-      sinks.takeOverLeftBubbles(app: app, logger: logger)
-    }
-    return loop
   }
 }
 

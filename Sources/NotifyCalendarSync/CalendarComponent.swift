@@ -24,8 +24,13 @@ public final class CalendarComponent: LoopAttachable {
   /// whose own commits do not wake the loop: the daemon re-arms its timer.
   public var onScheduled: (() -> Void)?
 
-  /// The calendars of `store`, synced with `clock`'s time and zones.
-  public init(store: SQLiteStore, clock: any NotifyClock, logger: Logger = Logger(label: "notify.calendar")) {
+  /// The calendars of `store`, synced with `clock`'s time and zones; `onScheduled` as
+  /// the property says (the daemon passes its loop's nudge).
+  public init(
+    store: SQLiteStore, clock: any NotifyClock, logger: Logger = Logger(label: "notify.calendar"),
+    onScheduled: (() -> Void)? = nil
+  ) {
+    self.onScheduled = onScheduled
     self.store = store
     self.logger = logger
     sync = CalendarSync(store: store, clock: clock, logger: logger)
