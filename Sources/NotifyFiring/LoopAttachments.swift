@@ -1,7 +1,6 @@
-import NotifyFiring
-
-/// Several things attached to one loop as one (`FiringLoop` takes one): the desktop sink
-/// and the scheduler's endpoint in `notify daemon`. Attached in order, detached in reverse.
+/// Several things attached to one loop as one (`FiringLoop` takes one): the desktop sink,
+/// the D-Bus service and the calendars in `notify daemon`. Attached in order, detached in
+/// reverse.
 package final class LoopAttachments: LoopAttachable {
   private let members: [any LoopAttachable]
 
