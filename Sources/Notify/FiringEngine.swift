@@ -8,7 +8,7 @@ import NotifyStore
 import NotifyZones
 
 /// The firing engine of one process, assembled in one place for `notify daemon`,
-/// `notify fire-due` and an app's `firingService()`: options in, an engine out, every
+/// `notify fire-due` and an app's `firingService()` (`app`): options in, an engine out, every
 /// part given what it needs as it is made (nothing wired up afterwards). The store, the
 /// sinks, the firer, its loop and the loop's control, the calendars, sleep and power, the
 /// D-Bus service beside the daemon's loop: the command parses and prints, the library
@@ -22,7 +22,7 @@ import NotifyZones
 /// let engine = try FiringEngine.daemon(store: store, options: .init(sink: .auto))
 /// try engine.run()   // until SIGTERM
 /// ```
-package final class FiringEngine {
+package final class FiringEngine: Sendable {
   /// What the caller chooses.
   package struct Options: Sendable {
     /// Where deliveries go (`--sink`).
@@ -54,13 +54,19 @@ package final class FiringEngine {
   package let sinks: SinkAssembly
   /// The loop (its `control` stops and nudges it from any thread).
   package let loop: FiringLoop
-  /// What the daemon records as online for `notify status`.
-  private let presence: AppPresence
-  private let clock: any NotifyClock
+  /// What the engine records as online while it runs (`notify status`; a click on an
+  /// app's notification comes to a running app).
+  let presence: AppPresence
+  let clock: any NotifyClock
+  /// The executor that owns an app's firer and sinks; nil for the daemon, whose loop's
+  /// thread owns them.
+  let owner: SinkOwner?
 
-  private init(
-    store: SQLiteStore, sinks: SinkAssembly, loop: FiringLoop, presence: AppPresence, clock: any NotifyClock
+  init(
+    store: SQLiteStore, sinks: SinkAssembly, loop: FiringLoop, presence: AppPresence, clock: any NotifyClock,
+    owner: SinkOwner? = nil
   ) {
+    self.owner = owner
     self.clock = clock
     self.store = store
     self.sinks = sinks

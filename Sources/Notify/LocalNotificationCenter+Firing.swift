@@ -55,29 +55,21 @@ extension LocalNotificationCenter {
     return try await onOwner { () throws(NotifyError) in try firer.firer.nextFireDate() }
   }
 
-  /// The firing loop the service runs: the daemon's loop, driving this app's firer and
-  /// dispatching the desktop's answers, as a job of the center's owner (made there, since
-  /// the firer is the owner's).
-  func makeFiringLoop(fires: Bool) async -> FiringLoop {
-    let (firer, clock, path, sinks) = (self.firer, self.clock, store.path, self.sinks)
-    let relay = self.relay
-    let app = self.app
+  /// The engine the service runs (`FiringEngine.app`): the daemon's loop, driving this
+  /// app's firer and dispatching the desktop's answers, as a job of the center's owner
+  /// (made there, since the firer is the owner's); after each wake-up it relays what
+  /// others recorded of the app's notifications and takes over bubbles left for it.
+  func makeFiringEngine(fires: Bool, control: FiringLoopControl) async -> FiringEngine {
+    let (firer, clock, store, sinks, relay, app) = (self.firer, self.clock, self.store, self.sinks, self.relay, self.app)
     return await firer.owner.run {
       let logger = NotifyLogging.logger("notify.bubbles")
-      // The app's waking notifications wake the machine where the app may (its own
-      // alarm timer), and a suspend waits for its hand-offs.
-      let power = FiringPower.make(storePath: path)
-      firer.firer.wakeAbility = power.ability
-      return FiringLoop(
-        firer: firer.firer, clock: clock,
-        configuration: .init(storePath: path, handlesSignals: false, fires: fires),
-        logger: NotifyLogging.logger("notify.firing"), attached: sinks.attachable, owner: firer.owner,
-        hooks: .init(
-          onWake: { _ in
-            relay.relay()
-            sinks.takeOverLeftBubbles(app: app, logger: logger)
-          },
-          companions: power.companions))
+      return FiringEngine.app(
+        app, store: store, sinks: sinks, firer: firer.firer, owner: firer.owner, clock: clock, fires: fires,
+        control: control
+      ) {
+        relay.relay()
+        sinks.takeOverLeftBubbles(app: app, logger: logger)
+      }
     }
   }
 }

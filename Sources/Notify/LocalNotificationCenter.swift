@@ -42,8 +42,9 @@ public final class LocalNotificationCenter: Sendable {
   let firer: OwnedFirer
   /// Records activations and dismissals.
   let interactions: InteractionRecorder
-  /// The firing loop while `firingService()` runs, so changes made here wake it at once.
-  let runningLoop = Locked<FiringLoop?>(nil)
+  /// The firing loop's control while `firingService()` runs, so changes made here wake it
+  /// at once.
+  let runningLoop = Locked<FiringLoopControl?>(nil)
   /// Tells the running app what other processes recorded of its notifications.
   let relay: HistoryRelay
   /// How the app wants its notifications presented while it runs.
