@@ -15,8 +15,9 @@ import NotifyZones
 /// assembles.
 ///
 /// One watch on the store serves everything: the loop's. The D-Bus service hears from the
-/// loop's wake-ups that history may have grown (`FiringEngineService.historyMayHaveGrown`),
-/// whether another process committed or the loop delivered; it watches nothing of its own.
+/// loop's wake-ups that another process committed (`FiringEngineService
+/// .historyMayHaveGrown`), and gets the firer's deliveries as they are handed over
+/// (`handedOver`); it watches nothing of its own.
 ///
 /// ```swift
 /// let engine = try FiringEngine.daemon(store: store, options: .init(sink: .auto))
@@ -46,6 +47,9 @@ package final class FiringEngine: Sendable {
     /// Shows a notification at once through the daemon's firer and sinks (`Firer.present`),
     /// on the loop's thread; safe from the service's thread.
     package var present: (LocalNotification) throws(NotifyError) -> Void
+    /// The firer's store writer (`SQLiteStore.writer`): its deliveries reach the service
+    /// as they are handed over (`FiringEngineService.handedOver`), not from history.
+    package var firerWriter: String
   }
 
   /// The store.
@@ -93,8 +97,10 @@ package final class FiringEngine: Sendable {
     // deliveries go (kept as `--sink auto` switches, as is the systemd status line) and
     // whether it can wake the machine.
     var presence = AppPresence(app: AppPresence.everyApp, owner: .current, fires: true, wake: power.facts)
-    // The service is made after the sinks; what they hear reaches it through this.
+    // The service is made after the sinks and the firer; what they hear and hand over
+    // reaches it through these.
     let serviceBell = Locked<(@Sendable () -> Void)?>(nil)
+    let serviceDeliveries = Locked<(@Sendable (Delivery) -> Void)?>(nil)
     let sinks = try options.sink.assemble(
       store: store, clock: clock,
       observers: .init(
@@ -114,23 +120,26 @@ package final class FiringEngine: Sendable {
       logger: Logger(label: "notify.firing"),
       options: .init(
         misfireGrace: options.misfireGrace, claimAhead: FiringLoop.claimAhead,
-        handOverLead: FiringLoop.handOverLead, clickReach: sinks.clickReach))
+        handOverLead: FiringLoop.handOverLead, clickReach: sinks.clickReach,
+        // Each delivery reaches the D-Bus service's subscribers as it is handed over.
+        handedOver: { delivery in serviceDeliveries.value?(delivery) }))
     firer.wakeAbility = power.ability
     // The loop's thread owns the firer and the sinks; other threads send it jobs.
     let owner = SinkOwner(label: "notify.daemon")
     // Safe: used by the job below only, which runs on the owner, the loop's thread.
     nonisolated(unsafe) let presenting = (firer, store)
     let service = makeService?(
-      ServiceContext(storePath: store.path, clock: clock) { notification throws(NotifyError) in
-        try owner.runBlocking { () throws(NotifyError) in
-          let (firer, store) = presenting
-          let bubble = (try? store.desktopServerID(app: notification.app, id: notification.id)) ?? nil
-          _ = try firer.present(notification, replacing: bubble)
-        }
-        // Recorded on the loop's connection, outside a wake-up: the subscribers hear it now.
-        serviceBell.value?()
-      })
+      ServiceContext(
+        storePath: store.path, clock: clock,
+        present: { notification throws(NotifyError) in
+          try owner.runBlocking { () throws(NotifyError) in
+            let (firer, store) = presenting
+            let bubble = (try? store.desktopServerID(app: notification.app, id: notification.id)) ?? nil
+            _ = try firer.present(notification, replacing: bubble)
+          }
+        }, firerWriter: store.writer))
     serviceBell.value = service?.historyMayHaveGrown
+    serviceDeliveries.value = service?.handedOver
     // Calendars on disk (docs/calendars.md): watched on the loop, refilled after its wake-ups.
     let calendars = CalendarComponent(store: store, clock: clock, onScheduled: control.nudge)
     // The daemon checkpoints the WAL itself, after its wake-ups, never inside a burst's
@@ -174,9 +183,10 @@ package final class FiringEngine: Sendable {
     let logger = Logger(label: "notify.bubbles")
     return { wake in
       store.checkpointIfLarge()
-      // What the loop recorded, or another process: the service's subscribers hear it now,
-      // not after a watch of the service's own.
-      if wake.historyMayHaveGrown { historyMayHaveGrown?() }
+      // What another process recorded: the service's subscribers hear it now, not after a
+      // watch of the service's own (the loop's own deliveries reached it as they were
+      // handed over).
+      if wake.storeChangedByOthers { historyMayHaveGrown?() }
       // Only others write what these read: a wake-up on the loop's own timer asks nothing.
       if let badges, wake.storeChangedByOthers {
         // One read for both; a store that cannot be read is looked at the long way.
@@ -211,4 +221,7 @@ package final class FiringEngine: Sendable {
 package protocol FiringEngineService: LoopAttachable {
   /// Makes the service read history for its signals; safe from any thread.
   var historyMayHaveGrown: @Sendable () -> Void { get }
+  /// Hands the service a delivery the daemon's firer just handed over (its `Delivered`
+  /// goes out from it, at once); safe from any thread.
+  var handedOver: @Sendable (Delivery) -> Void { get }
 }

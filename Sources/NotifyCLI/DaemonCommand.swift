@@ -49,7 +49,9 @@ struct DaemonCommand: ParsableCommand {
       store: try store.open(), options: .init(sink: sink, misfireGrace: grace)
     ) { context in
       // The scheduler on the session bus (docs/dbus.md), when NOTIFY_SCHEDULER=on.
-      SchedulerEndpoint.start(storePath: context.storePath, clock: context.clock, present: context.present)
+      SchedulerEndpoint.start(
+        storePath: context.storePath, clock: context.clock, handingOver: context.firerWriter,
+        present: context.present)
     }
     try engine.run()
   }

@@ -328,13 +328,18 @@ public final class FiringLoop: @unchecked Sendable {
   /// One wake-up of the firer under the batch budget; arms the timer for the instant it
   /// asks for, or disarms it. Updates the service status.
   private func wake() {
-    // A stopping loop does not start on the badges and bubbles either.
+    // Whether the loop goes idle after this wake-up (`onIdle`).
+    var goingIdle = false
+    // A stopping loop does not start on the badges and bubbles either. Idle work (a
+    // checkpoint and its syncs) comes after them: what `onWake` tells others (the D-Bus
+    // service's signals) does not wait for it.
     defer {
       if !firer.isStopRequested() {
         hooks.onWake?(FiringLoopWake(storeChangedByOthers: storeChangedByOthers, report: lastReport))
       }
       storeChangedByOthers = false
       lastReport = nil
+      if goingIdle { goIdle() }
     }
     guard let timer else { return }
     let task = BackgroundTask.begin(
@@ -370,13 +375,7 @@ public final class FiringLoop: @unchecked Sendable {
         let now = clock.now()
         for companion in started { companion.firerWoke(wake, now: now) }
       }
-      if let onIdle = hooks.onIdle, isGoingIdle {
-        switch idlePacing.goingIdle(at: clock.now(), hasWork: { hooks.idleWorkPending?() ?? true }) {
-        case .now: onIdle()
-        case .at(let instant): try idleTimer?.arm(at: instant)
-        case .nothing: break
-        }
-      }
+      goingIdle = hooks.onIdle != nil && isGoingIdle
       noteSinkFault(wake.report)
       updateStatus()
     } catch let error where error.isCorruptStore {
@@ -386,6 +385,16 @@ public final class FiringLoop: @unchecked Sendable {
     } catch {
       logger.error("could not read the store; trying again in \(Int(configuration.retryDelay)) s: \(error)")
       try? timer.arm(at: clock.now() + configuration.retryDelay)
+    }
+  }
+
+  /// The loop goes idle: `onIdle` now, or once its spacing allows (`IdlePacing`).
+  private func goIdle() {
+    guard let onIdle = hooks.onIdle else { return }
+    switch idlePacing.goingIdle(at: clock.now(), hasWork: { hooks.idleWorkPending?() ?? true }) {
+    case .now: onIdle()
+    case .at(let instant): try? idleTimer?.arm(at: instant)
+    case .nothing: break
     }
   }
 

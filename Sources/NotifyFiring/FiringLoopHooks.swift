@@ -49,12 +49,6 @@ public struct FiringLoopWake: Sendable {
   /// store could not be read.
   public var report: FiringReport?
 
-  /// Whether history may have grown in this wake-up: another process's commit, or a
-  /// delivery, failure or quiet-hours release of the loop's own.
-  public var historyMayHaveGrown: Bool {
-    storeChangedByOthers || (report.map { $0.delivered + $0.failed + $0.releasedFromQuiet > 0 } ?? false)
-  }
-
   /// A wake-up's facts.
   public init(storeChangedByOthers: Bool, report: FiringReport?) {
     self.storeChangedByOthers = storeChangedByOthers

@@ -1,14 +1,18 @@
 import Glibc
 import NotifyCore
+import Synchronization
 
-/// How the firing loop tells the D-Bus service, on another thread, that history may have
-/// grown: a pipe the service's loop watches. The loop's one store watch stands for both
-/// (the service watches nothing of its own), and a delivery of the loop's own reaches the
-/// service's subscribers as soon as it is recorded, without waiting for inotify.
+/// How the firing loop tells the D-Bus service, on another thread, what it needs to send
+/// signals: the deliveries the loop's firer handed over (sent as `Delivered` at once, from
+/// the delivery itself), and that history may have grown otherwise (another process's
+/// commit, a click recorded: read from history). A pipe the service's loop watches wakes
+/// it. The loop's one store watch stands for both: the service watches nothing of its own.
 package final class HistoryBell: Sendable {
-  /// The read end; readable after `ring()` until `clear()`.
+  /// The read end; readable after a ring until `take()`.
   let descriptor: Int32
   private let writeEnd: Int32
+  /// What was rung since the last `take()`.
+  private let inbox = Mutex<(deliveries: [Delivery], historyGrew: Bool)>(([], false))
 
   /// Opens the pipe.
   init() throws(NotifyError) {
@@ -29,16 +33,31 @@ package final class HistoryBell: Sendable {
     close(writeEnd)
   }
 
-  /// Makes the service read history for new signals; safe from any thread. (A full pipe
-  /// has rung already.)
+  /// Makes the service read history for new signals; safe from any thread.
   @Sendable package func ring() {
+    inbox.withLock { $0.historyGrew = true }
+    wake()
+  }
+
+  /// Hands the service a delivery the loop's firer just handed over; safe from any thread.
+  @Sendable package func handedOver(_ delivery: Delivery) {
+    inbox.withLock { $0.deliveries.append(delivery) }
+    wake()
+  }
+
+  /// (A full pipe has woken the service already.)
+  private func wake() {
     var byte: UInt8 = 1
     _ = write(writeEnd, &byte, 1)
   }
 
-  /// Takes the rings so far (on the service's thread).
-  func clear() {
+  /// Takes what was rung so far (on the service's thread).
+  func take() -> (deliveries: [Delivery], historyGrew: Bool) {
     var buffer = [UInt8](repeating: 0, count: 64)
     while read(descriptor, &buffer, buffer.count) > 0 {}
+    return inbox.withLock { inbox in
+      defer { inbox = ([], false) }
+      return inbox
+    }
   }
 }

@@ -59,9 +59,12 @@ package final class SchedulerEndpoint: LoopAttachable {
   /// Opens a store connection at `storePath` and takes the bus name (on the bus at
   /// `address`, else the user's session bus); fails when another daemon has it.
   /// `present` shows a notification at once through the daemon's sink (`Firer.present`).
+  /// `handingOver` is the store writer (`SQLiteStore.writer`) of the firer in this
+  /// process that hands its deliveries over in process (`historyBell.handedOver`): its
+  /// deliveries are not read back from history.
   package init(
     storePath: String, address: String? = nil, clock: any NotifyClock, groupCommits: Bool = true,
-    present: ((LocalNotification) throws(NotifyError) -> Void)? = nil
+    handingOver firer: String? = nil, present: ((LocalNotification) throws(NotifyError) -> Void)? = nil
   ) throws {
     // Its commits are published at once and put on the disk together before any answer
     // goes out (`flush`).
@@ -70,6 +73,7 @@ package final class SchedulerEndpoint: LoopAttachable {
     self.storePath = storePath
     historyBell = try HistoryBell()
     service = SchedulerService(store: store, clock: clock, presenter: present)
+    service.deliveriesHandedOverBy = firer
     files = try FileWorker()
     var handle: ((BusCall) -> Void)?
     server = try BusServer(address: address, name: SchedulerInterface.name, path: SchedulerInterface.path) {
@@ -121,8 +125,10 @@ package final class SchedulerEndpoint: LoopAttachable {
       event, &bellSource, historyBell.descriptor, UInt32(EPOLLIN.rawValue),
       { _, _, _, userdata in
         let endpoint = Unmanaged<SchedulerEndpoint>.fromOpaque(userdata!).takeUnretainedValue()
-        endpoint.historyBell.clear()
-        _ = sd_event_source_set_enabled(endpoint.relaySource, Int32(SD_EVENT_ONESHOT))
+        let (deliveries, historyGrew) = endpoint.historyBell.take()
+        // The loop's own deliveries at once, from the deliveries themselves.
+        endpoint.emit(endpoint.service.signals(for: deliveries))
+        if historyGrew { _ = sd_event_source_set_enabled(endpoint.relaySource, Int32(SD_EVENT_ONESHOT)) }
         return 0
       }, me)
   }
@@ -145,7 +151,12 @@ package final class SchedulerEndpoint: LoopAttachable {
 
   /// Sends the signals for what history gained since the last relay.
   package func relay() {
-    for (destination, signal) in service.newSignals(after: &cursor) {
+    emit(service.newSignals(after: &cursor))
+  }
+
+  /// Sends each signal to its connection.
+  private func emit(_ signals: [(destination: String, signal: SchedulerSignal)]) {
+    for (destination, signal) in signals {
       do {
         try server.emit(
           signal.member, interface: SchedulerInterface.name, to: destination, values: signal.values)
@@ -353,7 +364,7 @@ extension SchedulerEndpoint {
   /// the name. The daemon fires without it then.
   package static func start(
     storePath: String, clock: any NotifyClock,
-    environment: [String: String] = ProcessInfo.processInfo.environment,
+    environment: [String: String] = ProcessInfo.processInfo.environment, handingOver firer: String? = nil,
     present: @escaping (LocalNotification) throws(NotifyError) -> Void
   ) -> SchedulerEndpoint? {
     // Off unless NOTIFY_SCHEDULER=on (the unit and the activation file set it). The once a
@@ -365,7 +376,7 @@ extension SchedulerEndpoint {
       // of the group commit's benchmark (BENCHMARKS).
       return try SchedulerEndpoint(
         storePath: storePath, clock: clock, groupCommits: environment["NOTIFY_SERVICE_SYNC"] != "each",
-        present: present)
+        handingOver: firer, present: present)
     } catch {
       Logger(label: "notify.service").notice(
         "no \(SchedulerInterface.name) on the session bus: \(error)")
@@ -377,4 +388,6 @@ extension SchedulerEndpoint {
 extension SchedulerEndpoint: FiringEngineService {
   /// Rings `historyBell`: the signals are read and sent on the service's thread.
   package var historyMayHaveGrown: @Sendable () -> Void { historyBell.ring }
+  /// Hands a delivery to `historyBell`: `Delivered` goes out on the service's thread.
+  package var handedOver: @Sendable (Delivery) -> Void { historyBell.handedOver }
 }

@@ -17,12 +17,28 @@ extension SchedulerService {
       startFollowing(&cursor)
       return []
     }
-    guard let gained = try? store.history(after: last, apps: apps, writtenByOthers: false) else { return [] }
+    guard
+      let gained = try? store.history(
+        after: last, apps: apps, writtenByOthers: false, deliveriesNotBy: deliveriesHandedOverBy)
+    else { return [] }
     cursor = gained.top
     var out: [(String, SchedulerSignal)] = []
     for event in gained.events {
       guard let signal = SchedulerSignal(event) else { continue }
       for connection in subscriptions.connections(hearing: event.app) { out.append((connection, signal)) }
+    }
+    return out
+  }
+
+  /// `Delivered` for the deliveries the daemon's firer handed over in process, for the
+  /// connections that hear their apps.
+  func signals(for deliveries: [Delivery]) -> [(destination: String, signal: SchedulerSignal)] {
+    var out: [(String, SchedulerSignal)] = []
+    for delivery in deliveries {
+      guard let signal = SchedulerSignal(HistoryEvent(delivery: delivery)) else { continue }
+      for connection in subscriptions.connections(hearing: delivery.notification.app) {
+        out.append((connection, signal))
+      }
     }
     return out
   }

@@ -22,6 +22,9 @@ final class SchedulerService {
   /// Which connections hear which apps' signals.
   /// Changed through `changeSubscriptions` only, which keeps the apps' presence with it.
   var subscriptions = Subscriptions()
+  /// The store writer of the firer in this process whose deliveries reach the service as
+  /// they are handed over (`signals(for:)`): not read back from history.
+  var deliveriesHandedOverBy: String?
   /// Which version of the interface each connection was written for (`SetClientVersion`).
   var clientVersions = ClientVersions()
   /// Shows a notification now through the daemon's own sink (`Firer.present`: not counted
