@@ -18,13 +18,16 @@ extension FiringEngine {
     let power = FiringPower.make(storePath: store.path)
     firer.wakeAbility = power.ability
     let loop = FiringLoop(
-      firer: firer, clock: clock, configuration: .init(storePath: store.path, handlesSignals: false, fires: fires),
-      logger: NotifyLogging.logger("notify.firing"), attached: sinks.attachable, owner: owner, control: control,
+      firer: firer, clock: clock,
+      configuration: .init(storePath: store.path, handlesSignals: false, fires: fires),
+      logger: NotifyLogging.logger("notify.firing"), attached: sinks.attachable, owner: owner,
+      control: control,
       hooks: .init(onWake: { _ in afterWake() }, companions: power.companions))
     // Online: a click on the app's notification comes here instead of launching it, and a
     // firing daemon leaves the app's scheduled notifications to this process.
     let presence = AppPresence(app: app, owner: .current, fires: fires)
-    return FiringEngine(store: store, sinks: sinks, loop: loop, presence: presence, clock: clock, owner: owner)
+    return FiringEngine(
+      store: store, sinks: sinks, loop: loop, presence: presence, clock: clock, owner: owner)
   }
 
   /// Runs an app's engine until `loop.stop()` or the calling task is cancelled: online

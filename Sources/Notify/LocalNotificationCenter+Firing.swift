@@ -60,7 +60,9 @@ extension LocalNotificationCenter {
   /// (made there, since the firer is the owner's); after each wake-up it relays what
   /// others recorded of the app's notifications and takes over bubbles left for it.
   func makeFiringEngine(fires: Bool, control: FiringLoopControl) async -> FiringEngine {
-    let (firer, clock, store, sinks, relay, app) = (self.firer, self.clock, self.store, self.sinks, self.relay, self.app)
+    let (firer, clock, store, sinks, relay, app) = (
+      self.firer, self.clock, self.store, self.sinks, self.relay, self.app
+    )
     return await firer.owner.run {
       let logger = NotifyLogging.logger("notify.bubbles")
       return FiringEngine.app(

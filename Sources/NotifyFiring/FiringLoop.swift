@@ -123,7 +123,8 @@ public final class FiringLoop: @unchecked Sendable {
     firer: Firer, clock: any NotifyClock = SystemClock(), configuration: Configuration,
     notifier: ServiceNotifier = ServiceNotifier(), logger: Logger = Logger(label: "notify.daemon"),
     pendingCount: (() throws -> Int)? = nil, attached: (any LoopAttachable)? = nil,
-    owner: SinkOwner? = nil, control: FiringLoopControl = FiringLoopControl(), hooks: FiringLoopHooks = .init()
+    owner: SinkOwner? = nil, control: FiringLoopControl = FiringLoopControl(),
+    hooks: FiringLoopHooks = .init()
   ) {
     self.control = control
     self.hooks = hooks
@@ -146,7 +147,8 @@ public final class FiringLoop: @unchecked Sendable {
     let handlesSignals = configuration.handlesSignals
     firer.isStopRequested = { [weak self] in
       guard let self else { return false }
-      return self.control.shared.withLock { $0.stopRequested } || (handlesSignals && StopSignals.pending() != nil)
+      return self.control.shared.withLock { $0.stopRequested }
+        || (handlesSignals && StopSignals.pending() != nil)
     }
   }
 

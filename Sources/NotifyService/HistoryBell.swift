@@ -18,7 +18,8 @@ package final class HistoryBell: Sendable {
   init() throws(NotifyError) {
     var fds: [Int32] = [0, 0]
     guard pipe(&fds) == 0 else {
-      throw NotifyError(.unavailable, "cannot make a pipe for the service: \(String(cString: strerror(errno)))")
+      throw NotifyError(
+        .unavailable, "cannot make a pipe for the service: \(String(cString: strerror(errno)))")
     }
     for fd in fds {
       _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

@@ -103,7 +103,8 @@ extension SQLiteStore {
         filter += " AND NOT (kind = ? AND writer IS ?)"
         arguments += [HistoryEvent.Kind.delivered.rawValue, other]
       }
-      let rows = try Row.fetchAll(db, sql: "SELECT * FROM event WHERE \(filter) ORDER BY seq", arguments: arguments)
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT * FROM event WHERE \(filter) ORDER BY seq", arguments: arguments)
       return (rows.map(HistoryWriter.decode), top)
     }
   }

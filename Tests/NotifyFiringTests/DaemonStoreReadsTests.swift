@@ -48,7 +48,8 @@ struct DaemonStoreReadsTests {
     // the change filter's `PRAGMA data_version` looks included
     let f = try FiringFixture()
     let count = try SQLiteCount(folder: f.folder)
-    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d", environment: count.environment)
+    let daemon = try NotifyProcess.daemon(
+      db: f.path, folder: f.folder, name: "d", environment: count.environment)
     #expect(daemon.waitReady(), "\(daemon.errorText)")
     let before = count.settled()
     // When another process schedules one for 2 s later, and it is delivered
@@ -115,4 +116,3 @@ struct SQLiteCount {
     return last
   }
 }
-
