@@ -47,9 +47,6 @@ package final class FiringEngine: Sendable {
     /// Shows a notification at once through the daemon's firer and sinks (`Firer.present`),
     /// on the loop's thread; safe from the service's thread.
     package var present: (LocalNotification) throws(NotifyError) -> Void
-    /// The firer's store writer (`SQLiteStore.writer`): its deliveries reach the service
-    /// as they are handed over (`FiringEngineService.handedOver`), not from history.
-    package var firerWriter: String
   }
 
   /// The store.
@@ -137,7 +134,7 @@ package final class FiringEngine: Sendable {
             let bubble = (try? store.desktopServerID(app: notification.app, id: notification.id)) ?? nil
             _ = try firer.present(notification, replacing: bubble)
           }
-        }, firerWriter: store.writer))
+        }))
     serviceBell.value = service?.historyMayHaveGrown
     serviceDeliveries.value = service?.handedOver
     // Calendars on disk (docs/calendars.md): watched on the loop, refilled after its wake-ups.

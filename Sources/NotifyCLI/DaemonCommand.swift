@@ -49,9 +49,7 @@ struct DaemonCommand: ParsableCommand {
       store: try store.open(), options: .init(sink: sink, misfireGrace: grace)
     ) { context in
       // The scheduler on the session bus (docs/dbus.md), when NOTIFY_SCHEDULER=on.
-      SchedulerEndpoint.start(
-        storePath: context.storePath, clock: context.clock, handingOver: context.firerWriter,
-        present: context.present)
+      SchedulerEndpoint.start(storePath: context.storePath, clock: context.clock, present: context.present)
     }
     try engine.run()
   }

@@ -59,12 +59,9 @@ package final class SchedulerEndpoint: LoopAttachable {
   /// Opens a store connection at `storePath` and takes the bus name (on the bus at
   /// `address`, else the user's session bus); fails when another daemon has it.
   /// `present` shows a notification at once through the daemon's sink (`Firer.present`).
-  /// `handingOver` is the store writer (`SQLiteStore.writer`) of the firer in this
-  /// process that hands its deliveries over in process (`historyBell.handedOver`): its
-  /// deliveries are not read back from history.
   package init(
     storePath: String, address: String? = nil, clock: any NotifyClock, groupCommits: Bool = true,
-    handingOver firer: String? = nil, present: ((LocalNotification) throws(NotifyError) -> Void)? = nil
+    present: ((LocalNotification) throws(NotifyError) -> Void)? = nil
   ) throws {
     // Its commits are published at once and put on the disk together before any answer
     // goes out (`flush`).
@@ -73,7 +70,6 @@ package final class SchedulerEndpoint: LoopAttachable {
     self.storePath = storePath
     historyBell = try HistoryBell()
     service = SchedulerService(store: store, clock: clock, presenter: present)
-    service.deliveriesHandedOverBy = firer
     files = try FileWorker()
     var handle: ((BusCall) -> Void)?
     server = try BusServer(address: address, name: SchedulerInterface.name, path: SchedulerInterface.path) {
@@ -364,7 +360,7 @@ extension SchedulerEndpoint {
   /// the name. The daemon fires without it then.
   package static func start(
     storePath: String, clock: any NotifyClock,
-    environment: [String: String] = ProcessInfo.processInfo.environment, handingOver firer: String? = nil,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
     present: @escaping (LocalNotification) throws(NotifyError) -> Void
   ) -> SchedulerEndpoint? {
     // Off unless NOTIFY_SCHEDULER=on (the unit and the activation file set it). The once a
@@ -376,7 +372,7 @@ extension SchedulerEndpoint {
       // of the group commit's benchmark (BENCHMARKS).
       return try SchedulerEndpoint(
         storePath: storePath, clock: clock, groupCommits: environment["NOTIFY_SERVICE_SYNC"] != "each",
-        handingOver: firer, present: present)
+        present: present)
     } catch {
       Logger(label: "notify.service").notice(
         "no \(SchedulerInterface.name) on the session bus: \(error)")

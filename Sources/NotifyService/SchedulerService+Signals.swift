@@ -17,13 +17,12 @@ extension SchedulerService {
       startFollowing(&cursor)
       return []
     }
-    guard
-      let gained = try? store.history(
-        after: last, apps: apps, writtenByOthers: false, deliveriesNotBy: deliveriesHandedOverBy)
-    else { return [] }
+    guard let gained = try? store.history(after: last, apps: apps, writtenByOthers: false) else { return [] }
     cursor = gained.top
     var out: [(String, SchedulerSignal)] = []
     for event in gained.events {
+      // (announced as it was handed over)
+      if event.kind == .delivered, announced.take(event) { continue }
       guard let signal = SchedulerSignal(event) else { continue }
       for connection in subscriptions.connections(hearing: event.app) { out.append((connection, signal)) }
     }
@@ -35,7 +34,9 @@ extension SchedulerService {
   func signals(for deliveries: [Delivery]) -> [(destination: String, signal: SchedulerSignal)] {
     var out: [(String, SchedulerSignal)] = []
     for delivery in deliveries {
-      guard let signal = SchedulerSignal(HistoryEvent(delivery: delivery)) else { continue }
+      let event = HistoryEvent(delivery: delivery)
+      guard let signal = SchedulerSignal(event) else { continue }
+      announced.insert(event)
       for connection in subscriptions.connections(hearing: delivery.notification.app) {
         out.append((connection, signal))
       }

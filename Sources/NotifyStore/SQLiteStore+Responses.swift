@@ -81,11 +81,9 @@ extension SQLiteStore {
   /// (every app's when nil), leaving out this connection's own when `writtenByOthers`; and
   /// the newest sequence number of all history then (`top`), where the next call starts.
   /// The one way history is followed: the D-Bus service's signals and an app's events.
-  /// `deliveriesNotBy` leaves out the deliveries another connection of this process recorded
-  /// (the daemon's firer), which the service heard of as they were handed over.
-  public func history(
-    after sequence: Int64, apps: Set<String>?, writtenByOthers: Bool, deliveriesNotBy other: String? = nil
-  ) throws(NotifyError) -> (events: [HistoryEvent], top: Int64) {
+  public func history(after sequence: Int64, apps: Set<String>?, writtenByOthers: Bool) throws(NotifyError)
+    -> (events: [HistoryEvent], top: Int64)
+  {
     try read { db in
       let top = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM event") ?? 0
       guard top > sequence, apps?.isEmpty != true else { return ([], top) }
@@ -98,10 +96,6 @@ extension SQLiteStore {
       if writtenByOthers {
         filter += " AND (writer IS NULL OR writer <> ?)"
         arguments += [writer]
-      }
-      if let other {
-        filter += " AND NOT (kind = ? AND writer IS ?)"
-        arguments += [HistoryEvent.Kind.delivered.rawValue, other]
       }
       let rows = try Row.fetchAll(
         db, sql: "SELECT * FROM event WHERE \(filter) ORDER BY seq", arguments: arguments)
