@@ -4,6 +4,7 @@
 # notify side by side in one run, alternating, PASSES times each.
 #
 #   Benchmarks/store-reads.sh BEFORE AFTER [N] [PASSES]
+#   SERVICE=off Benchmarks/store-reads.sh BEFORE AFTER [N] [PASSES]   # the daemon alone
 #
 # BEFORE and AFTER are `notify` binaries. Each pass starts `notify daemon --sink stdout` with
 # the D-Bus service on (NOTIFY_SCHEDULER=on, on a private session bus:
@@ -58,17 +59,19 @@ run() {
   dir=$(mktemp -d -p "$work")
   export NOTIFY_DB=$dir/notify.db
   "$binary" list >/dev/null
-  LD_PRELOAD=$work/count.so SQLITE_COUNT_FILE=$dir/count NOTIFY_SCHEDULER=on \
+  LD_PRELOAD=$work/count.so SQLITE_COUNT_FILE=$dir/count NOTIFY_SCHEDULER=${SERVICE:-on} \
     "$binary" daemon --sink stdout >"$dir/out" 2>"$dir/err" &
   daemon=$!
   until grep -q "ready; watching" "$dir/err" 2>/dev/null; do sleep 0.1; done
-  until busctl --user status io.github.notify.Scheduler1 >/dev/null 2>&1 ||
-    gdbus introspect --session --dest io.github.notify.Scheduler1 --object-path /io/github/notify/Scheduler1 >/dev/null 2>&1; do
-    sleep 0.1
-  done
-  /usr/bin/python3 "$root/Benchmarks/delivered_listener.py" notify "$dir/heard" >"$dir/listener" &
-  listener=$!
-  until grep -q ready "$dir/listener" 2>/dev/null; do sleep 0.1; done
+  if [ "${SERVICE:-on}" = on ]; then
+    until busctl --user status io.github.notify.Scheduler1 >/dev/null 2>&1 ||
+      gdbus introspect --session --dest io.github.notify.Scheduler1 --object-path /io/github/notify/Scheduler1 >/dev/null 2>&1; do
+      sleep 0.1
+    done
+    /usr/bin/python3 "$root/Benchmarks/delivered_listener.py" notify "$dir/heard" >"$dir/listener" &
+    listener=$!
+    until grep -q ready "$dir/listener" 2>/dev/null; do sleep 0.1; done
+  fi
   settle "$dir/count"
   for n in $(seq 1 "$count"); do
     local mark at
@@ -81,11 +84,15 @@ run() {
     tail -n +"$((mark + 1))" "$dir/count" | awk '/read/ { r++ } /write/ { w++ } END { print r - w, w + 0 }' \
       >>"$work/$label.counts"
   done
-  # The last signal may trail the last delivery.
-  for _ in $(seq 1 50); do [ "$(lines "$dir/heard")" -ge "$count" ] && break; sleep 0.1; done
-  awk '{ print $2 }' "$dir/heard" >>"$work/$label.latency"
-  kill "$listener" "$daemon"
-  wait "$listener" "$daemon" 2>/dev/null || true
+  if [ -n "$listener" ]; then
+    # The last signal may trail the last delivery.
+    for _ in $(seq 1 50); do [ "$(lines "$dir/heard")" -ge "$count" ] && break; sleep 0.1; done
+    awk '{ print $2 }' "$dir/heard" >>"$work/$label.latency"
+    kill "$listener"
+    wait "$listener" 2>/dev/null || true
+  fi
+  kill "$daemon"
+  wait "$daemon" 2>/dev/null || true
   listener=""
   daemon=""
 }
@@ -97,5 +104,6 @@ done
 for label in before after; do
   awk -v label="$label" '{ r += $1; w += $2; n++ } END { printf "%-6s %d deliveries: %.1f reads + %.1f writes per delivery (SQLite read marks and write locks in the daemon)\n", label, n, r / n, w / n }' \
     "$work/$label.counts"
+  [ -s "$work/$label.latency" ] || continue
   sort -n "$work/$label.latency" | awk -v label="$label" '{ v[NR] = $1 } END { printf "%-6s Delivered heard %d times: median %.1f ms, max %.1f ms after the instant\n", label, NR, v[int((NR + 1) / 2)], v[NR] }'
 done
