@@ -14,7 +14,7 @@ import PackageDescription
 // decisions out. NotifyFiring is the one firing engine and its sd-event loop, against the
 // core's ports only: it knows no SQLite and no D-Bus. Notify (the embedding library) is
 // where the adapters meet: it assembles store, sinks and engine for the daemon, fire-due,
-// `notify now` and apps alike. Everything that touches SQLite, D-Bus, sd-event, files or
+// `notify now` and apps alike (`FiringEngine`), calendars included. Everything that touches SQLite, D-Bus, sd-event, files or
 // stdout is an adapter around the core. NotifyZones is the tz database adapter (TZif files
 // under $TZDIR, the system zone from TZ and /etc/localtime): the core parses zone data but
 // reads no files, and the store needs no zone files, so it sits beside the firer's needs.
@@ -22,9 +22,9 @@ import PackageDescription
 // NotifyCLI and Notify: D-Bus values in (NotifyDesktop's bus plumbing), the library's calls
 // and the store's rules behind them, named D-Bus errors out. NotifyCalendar reads calendars'
 // alarms (pure, as NotifyCore is); NotifyCalendarSync watches the files and brings the store
-// to them, through one component the daemon's, fire-due's and an app's firing service's
-// assemblies attach; the library's calendar calls (add, list, remove, preview, import) sit on it
-// (docs/calendars.md).
+// to them, through one component the library's assembly attaches for the daemon, fire-due
+// and an app's firing service; the library's calendar calls (add, list, remove, preview,
+// import) sit on it (docs/calendars.md).
 let package = Package(
   name: "notify",
   platforms: [.macOS(.v15)],

@@ -9,8 +9,8 @@
 # How: a release build with the same flags, stripped of debug info (valgrind cannot read
 # its DWARF 5), runs notify's common paths under callgrind, which lists every function
 # executed: schedule, list, list --json, now, fire-due, cancel on a store of 64 pending,
-# and the daemon starting and delivering one notification to stdout and to the desktop (a
-# private headless session). The daemon's functions come first, so the resident process
+# and the daemon, its D-Bus service on and a subscriber listening, starting and delivering
+# one notification to stdout and to the desktop (a private headless session). The daemon's functions come first, so the resident process
 # touches as few pages as possible; then the rest; each part sorted by name (an order the
 # default layout does not have, so .ci/install-check can tell that the list was applied).
 # Functions of the toolchain's static libraries share one section per source file (they
@@ -62,16 +62,25 @@ for sink in stdout desktop; do
   echo "link-order: the daemon delivering to $sink under callgrind" >&2
   # (waking: the alarm timer's arming is on the daemon's path too, where it may hold one)
   "$bin" schedule --app d --id "due-$sink" --in 20s --title due --wake > /dev/null 2>&1
-  valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/daemon-$sink.cg" \
+  # (with its D-Bus service on, as the installed unit runs it, and a subscriber of the app:
+  # the service's calls and its Delivered signal are on the daemon's path too)
+  NOTIFY_SCHEDULER=on valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/daemon-$sink.cg" \
     "$bin" daemon --sink "$sink" > "$work/daemon-$sink.out" 2> "$work/daemon-$sink.err" &
   daemon=$!
   deadline=$((SECONDS + 120))
+  until gdbus introspect --session --dest io.github.notify.Scheduler1 \
+    --object-path /io/github/notify/Scheduler1 > /dev/null 2>&1; do
+    ((SECONDS < deadline)) || { echo "link-order: the daemon's service did not come up in 120 s" >&2; exit 1; }
+    sleep 0.5
+  done
+  /usr/bin/python3 Benchmarks/delivered_listener.py d "$work/heard-$sink" > "$work/listener-$sink" 2>&1 &
+  listener=$!
   until "$bin" history --app d | grep -q "due-$sink"; do
     ((SECONDS < deadline)) || { echo "link-order: the daemon delivered nothing in 120 s" >&2; exit 1; }
     sleep 0.5
   done
-  kill -TERM "$daemon"
-  wait "$daemon" || true
+  kill -TERM "$listener" "$daemon"
+  wait "$listener" "$daemon" || true
 done
 
 python3 - "$work" "$root/scripts/link-order.txt" << 'EOF'

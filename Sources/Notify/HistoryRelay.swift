@@ -8,7 +8,8 @@ import NotifyZones
 /// Tells a running app what other processes recorded of its notifications: a delivery by
 /// the daemon, a click or close the daemon heard, a withdrawal by `notify dismiss`. Reads
 /// the app's history past the last row it saw, leaving out the rows its own store
-/// connection wrote (those it published as they happened).
+/// connection wrote (those it published as they happened), in one read
+/// (`SQLiteStore.history(after:apps:writtenByOthers:)`, as the D-Bus service follows it).
 final class HistoryRelay: Sendable {
   let app: String
   let store: SQLiteStore
@@ -34,20 +35,19 @@ final class HistoryRelay: Sendable {
   /// every process of the app; a response (a click, an action, a reply, a close) reaches
   /// one (`hears`), so that a reply is sent once.
   func relay() {
-    guard var last = cursor.value else { return }
+    guard let last = cursor.value,
+      let gained = try? store.history(after: last, apps: [app], writtenByOthers: true)
+    else { return }
     var online: [AppPresence]?
-    while let events = try? store.history(app: app, after: last, writtenByOthers: true), !events.isEmpty {
-      for event in events {
-        last = max(last, event.sequence)
-        guard let published = notificationEvent(for: event) else { continue }
-        if event.kind == .activated || event.kind == .dismissed {
-          if online == nil { online = (try? store.presences(app: app)) ?? [] }
-          guard Self.hears(event, online: online ?? [], me: getpid()) else { continue }
-        }
-        broadcaster.publish(published)
+    for event in gained.events {
+      guard let published = notificationEvent(for: event) else { continue }
+      if event.kind == .activated || event.kind == .dismissed {
+        if online == nil { online = (try? store.presences(app: app)) ?? [] }
+        guard Self.hears(event, online: online ?? [], me: getpid()) else { continue }
       }
-      cursor.value = last
+      broadcaster.publish(published)
     }
+    cursor.value = gained.top
   }
 
   /// Whether process `me` is the one to hear a response another connection recorded:

@@ -56,41 +56,24 @@ extension LocalNotificationCenter {
     return try await onOwner { () throws(NotifyError) in try firer.firer.nextFireDate() }
   }
 
-  /// The firing loop the service runs: the daemon's loop, driving this app's firer and
-  /// dispatching the desktop's answers, as a job of the center's owner (made there, since
-  /// the firer is the owner's). When it fires, the app's calendars come with it, as in the
-  /// daemon (`CalendarComponent`, for this app's calendars only): watched, and the rolling
-  /// window refilled after the wake-ups that delivered from it, so that a calendar's
-  /// alarms keep coming when only the app fires.
-  func makeFiringLoop(fires: Bool) async -> FiringLoop {
-    let (firer, clock, store, sinks, app) = (self.firer, self.clock, self.store, self.sinks, self.app)
-    let (loop, calendars) = await firer.owner.run {
-      let calendars =
-        fires
-        ? CalendarComponent(
-          store: store, clock: clock, app: app, logger: NotifyLogging.logger("notify.calendar"))
-        : nil
-      let loop = FiringLoop(
-        firer: firer.firer, clock: clock,
-        configuration: .init(storePath: store.path, handlesSignals: false, fires: fires),
-        logger: NotifyLogging.logger("notify.firing"), attached: LoopAttachments(sinks.attachable, calendars),
-        owner: firer.owner)
-      calendars?.onScheduled = { [unowned loop] in loop.nudge() }
-      // The app's waking notifications wake the machine where the app may (its own
-      // alarm timer), and a suspend waits for its hand-offs.
-      let power = FiringPower.make(storePath: store.path)
-      firer.firer.wakeAbility = power.ability
-      loop.companions = power.companions
-      return (loop, calendars)
+  /// The engine the service runs (`FiringEngine.app`): the daemon's loop, driving this
+  /// app's firer and dispatching the desktop's answers, as a job of the center's owner
+  /// (made there, since the firer is the owner's); after each wake-up it relays what
+  /// others recorded of the app's notifications and takes over bubbles left for it.
+  func makeFiringEngine(fires: Bool, control: FiringLoopControl) async -> FiringEngine {
+    let (firer, clock, store, sinks, relay, app) = (
+      self.firer, self.clock, self.store, self.sinks, self.relay, self.app
+    )
+    return await firer.owner.run {
+      let logger = NotifyLogging.logger("notify.bubbles")
+      return FiringEngine.app(
+        app, store: store, sinks: sinks, firer: firer.firer, owner: firer.owner, clock: clock, fires: fires,
+        control: control
+      ) {
+        relay.relay()
+        sinks.takeOverLeftBubbles(app: app, logger: logger)
+      }
     }
-    let relay = self.relay
-    let logger = NotifyLogging.logger("notify.bubbles")
-    loop.onWake = { [unowned loop] in
-      relay.relay()
-      sinks.takeOverLeftBubbles(app: app, logger: logger)
-      calendars?.afterWake(storeChangedByOthers: loop.storeChangedByOthers)
-    }
-    return loop
   }
 }
 

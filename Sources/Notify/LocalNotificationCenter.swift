@@ -42,8 +42,9 @@ public final class LocalNotificationCenter: Sendable {
   let firer: OwnedFirer
   /// Records activations and dismissals.
   let interactions: InteractionRecorder
-  /// The firing loop while `firingService()` runs, so changes made here wake it at once.
-  let runningLoop = Locked<FiringLoop?>(nil)
+  /// The firing loop's control while `firingService()` runs, so changes made here wake it
+  /// at once.
+  let runningLoop = Locked<FiringLoopControl?>(nil)
   /// Tells the running app what other processes recorded of its notifications.
   let relay: HistoryRelay
   /// How the app wants its notifications presented while it runs.
@@ -67,11 +68,18 @@ public final class LocalNotificationCenter: Sendable {
     service: SchedulerClient? = nil
   ) throws(NotifyError) {
     try Validator.app(app)
-    let sinks = SinkAssembly(sink, store: store, clock: clock, hostApp: app)
-    sinks.desktop?.logLevel = NotifyLogging.level
     let broadcaster = EventBroadcaster()
     let presentation = self.presentation
     let recent = RecentDeliveries()
+    let interactions = InteractionRecorder(
+      app: app, store: store, clock: clock, broadcaster: broadcaster, recent: recent)
+    let runningLoop = self.runningLoop
+    let sinks = SinkAssembly(
+      sink, store: store, clock: clock, hostApp: app,
+      observers: .init(
+        interaction: { event in interactions.publish(event) },
+        pendingChanged: { runningLoop.value?.nudge() }))
+    sinks.desktop?.logLevel = NotifyLogging.level
     self.app = app
     self.store = store
     self.calls = BlockingCallQueue(label: "notify.center.\(app)")
@@ -95,12 +103,7 @@ public final class LocalNotificationCenter: Sendable {
           clickReach: sinks.clickReach))
     }
     self.relay = HistoryRelay(app: app, store: store, broadcaster: broadcaster)
-    let interactions = InteractionRecorder(
-      app: app, store: store, clock: clock, broadcaster: broadcaster, recent: recent)
     self.interactions = interactions
-    sinks.onInteraction = { event in interactions.publish(event) }
-    let runningLoop = self.runningLoop
-    sinks.onPendingChange = { runningLoop.value?.nudge() }
     self.service = service
     do throws(NotificationError) {
       serviceListener = try service?.listen { event in broadcaster.publish(event) }

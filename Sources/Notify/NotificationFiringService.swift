@@ -48,31 +48,24 @@ public struct NotificationFiringService: Service {
       try? await gracefulShutdown()  // throws only CancellationError, which ends the wait too
       return
     }
-    let loop = await center.makeFiringLoop(fires: firesScheduledNotifications)
-    center.runningLoop.value = loop
-    // Online: a click on the app's notification comes here instead of launching it, and a
-    // firing daemon leaves the app's scheduled notifications to this process.
-    let presence = AppPresence(app: center.app, owner: .current, fires: firesScheduledNotifications)
+    let control = FiringLoopControl()
+    let engine = await center.makeFiringEngine(fires: firesScheduledNotifications, control: control)
+    center.runningLoop.value = control
     center.relay.start()
-    do { try center.store.enter(presence, at: center.clock.now()) } catch { throw NotificationError(error) }
     let result: Result<Void, NotificationError>
     do {
       try await withTaskCancellationOrGracefulShutdownHandler {
-        try await loop.run()
+        try await engine.run()
       } onCancelOrGracefulShutdown: {
-        loop.stop()
+        control.stop()
       }
       result = .success(())
     } catch let error as NotifyError {
       result = .failure(NotificationError(error))
     } catch {
-      // The loop throws only `NotifyError`; the handler's signature erases it.
+      // The engine throws only `NotifyError`; the handler's signature erases it.
       result = .failure(NotificationError(NotifyError(.temporary, "the firing loop stopped: \(error)")))
     }
-    try? center.store.leave(presence)
-    // Offline: a click on a bubble still up should open the app, through a running firer.
-    let sinks = center.sinks
-    await center.firer.owner.run { _ = sinks.leaveShownBubbles() }
     center.relay.stop()
     center.runningLoop.value = nil
     try result.get()

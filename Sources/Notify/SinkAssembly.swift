@@ -23,7 +23,7 @@ import NotifyZones
 /// ```
 public final class SinkAssembly: @unchecked Sendable {
   // Safe: `sink` and `desktop` are used only on their owner (a command's one thread, an app
-  // center's `SinkOwner`); `name` and the observers are `Locked`; the rest is immutable.
+  // center's `SinkOwner`); `name` is `Locked`; the rest is immutable.
 
   /// What deliveries go to.
   public let sink: any DeliverySink
@@ -35,24 +35,27 @@ public final class SinkAssembly: @unchecked Sendable {
   public let portal: PortalSink?
   /// What the firing loop dispatches the sink's signals for: the desktop sink or the portal's.
   public var attachable: (any LoopAttachable)? { desktop ?? portal }
-  /// Called after each activation or dismissal the desktop reported has been recorded.
-  public var onInteraction: (@Sendable (DesktopEvent) -> Void)? {
-    get { observer.value }
-    set { observer.value = newValue }
-  }
+  /// Who hears what the sinks report, given at construction: an activation or dismissal
+  /// recorded, a click that changed what is pending, a switch of `--sink auto`.
+  public struct Observers: Sendable {
+    /// Called after each activation or dismissal the desktop reported has been recorded.
+    public var interaction: (@Sendable (DesktopEvent) -> Void)?
+    /// Called after a click changed what is pending (a snooze stored its copy), from the
+    /// loop that heard it: a firer's own commits do not wake it, so it re-arms here.
+    public var pendingChanged: (@Sendable () -> Void)?
+    /// Called with the sink's new name (`desktop`, `stdout`) when `--sink auto` switches,
+    /// from the thread that heard it: the daemon's status says where deliveries go now.
+    public var sinkChanged: (@Sendable (String) -> Void)?
 
-  /// Called after a click changed what is pending (a snooze stored its copy), from the
-  /// loop that heard it: a firer's own commits do not wake it, so it re-arms here.
-  public var onPendingChange: (@Sendable () -> Void)? {
-    get { pendingObserver.value }
-    set { pendingObserver.value = newValue }
-  }
-
-  /// Called with the sink's new name (`desktop`, `stdout`) when `--sink auto` switches,
-  /// from the thread that heard it: the daemon's status says where deliveries go now.
-  public var onSinkChange: (@Sendable (String) -> Void)? {
-    get { sinkObserver.value }
-    set { sinkObserver.value = newValue }
+    /// Observers; none by default.
+    public init(
+      interaction: (@Sendable (DesktopEvent) -> Void)? = nil, pendingChanged: (@Sendable () -> Void)? = nil,
+      sinkChanged: (@Sendable (String) -> Void)? = nil
+    ) {
+      self.interaction = interaction
+      self.pendingChanged = pendingChanged
+      self.sinkChanged = sinkChanged
+    }
   }
 
   /// Whether a click on a bubble reaches its app (the interaction router), for the firer
@@ -60,14 +63,8 @@ public final class SinkAssembly: @unchecked Sendable {
   /// a desktop.
   public let clickReach: (any ClickReachability)?
 
-  private let sinkObserver = Locked<(@Sendable (String) -> Void)?>(nil)
   private let store: SQLiteStore?
   private let clock: any NotifyClock
-  private let pendingObserver = Locked<(@Sendable () -> Void)?>(nil)
-
-  /// Shared with the desktop sink's event handler, which must not hold the assembly: the
-  /// sink outlives it in a loop that keeps dispatching.
-  private let observer = Locked<(@Sendable (DesktopEvent) -> Void)?>(nil)
 
   /// Assembles around `base`: a `DesktopSink` gets the sound fallback and history; any
   /// other sink is used as it is.
@@ -77,7 +74,7 @@ public final class SinkAssembly: @unchecked Sendable {
   /// `environment` is where desktop entries are looked up and what a launched app inherits.
   public init(
     _ base: any DeliverySink, store: SQLiteStore?, clock: any NotifyClock = SystemClock(),
-    hostApp: String? = nil,
+    hostApp: String? = nil, observers: Observers = .init(),
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) {
     // What the sink can do, from the protocols it conforms to (not down-casts through the
@@ -93,11 +90,11 @@ public final class SinkAssembly: @unchecked Sendable {
     self.sink = PresentingSink(base: outer)
     currentName = Locked(base.name)
     if let switching = base as? any SwitchingSink {
-      let sinkObserver = self.sinkObserver
       let currentName = self.currentName
+      let sinkChanged = observers.sinkChanged
       switching.onChange = { name in
         currentName.value = name
-        sinkObserver.value?(name)
+        sinkChanged?(name)
       }
     }
     let router =
@@ -110,12 +107,13 @@ public final class SinkAssembly: @unchecked Sendable {
       }
     // The default action only where a click on the bubble can reach the app.
     self.clickReach = router
-    let observer = self.observer
-    let pendingObserver = self.pendingObserver
+    // The sink's event handlers hold the observers, not the assembly: the sink outlives it
+    // in a loop that keeps dispatching.
+    let (interaction, pendingChanged) = (observers.interaction, observers.pendingChanged)
     if let portal {
       portal.onEvent = { event in
-        if router?.handle(event, desktop: nil) == true { pendingObserver.value?() }
-        observer.value?(event)
+        if router?.handle(event, desktop: nil) == true { pendingChanged?() }
+        interaction?(event)
       }
     }
     guard let desktop else { return }
@@ -128,8 +126,8 @@ public final class SinkAssembly: @unchecked Sendable {
       }
     }
     desktop.onEvent = { [unowned desktop] event in
-      if router?.handle(event, desktop: desktop) == true { pendingObserver.value?() }
-      observer.value?(event)
+      if router?.handle(event, desktop: desktop) == true { pendingChanged?() }
+      interaction?(event)
     }
   }
 

@@ -18,10 +18,10 @@ public enum SinkChoice: String, CaseIterable, Sendable {
 
   /// The sinks this choice stands for, assembled (`SinkAssembly`): with a store, the
   /// desktop's answers go to its history and its server ids are kept there.
-  package func assemble(store: SQLiteStore?, clock: any NotifyClock = SystemClock()) throws(NotifyError)
-    -> SinkAssembly
-  {
-    SinkAssembly(try makeSink(), store: store, clock: clock)
+  package func assemble(
+    store: SQLiteStore?, clock: any NotifyClock = SystemClock(), observers: SinkAssembly.Observers = .init()
+  ) throws(NotifyError) -> SinkAssembly {
+    SinkAssembly(try makeSink(), store: store, clock: clock, observers: observers)
   }
 
   /// The bare sink this choice stands for.

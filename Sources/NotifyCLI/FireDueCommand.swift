@@ -3,13 +3,8 @@ import Foundation
 import Glibc
 import Logging
 import Notify
-import NotifyCalendarSync
 import NotifyCore
-import NotifyDesktop
 import NotifyFiring
-import NotifySound
-import NotifyStore
-import NotifyZones
 
 /// `notify fire-due`: delivers what is due, within a budget, then exits (SPEC.md §6).
 struct FireDueCommand: ParsableCommand {
@@ -44,36 +39,19 @@ struct FireDueCommand: ParsableCommand {
     LoggingSystem.bootstrap { JournalLogHandler(label: $0) }
     NotifyLogging.level = .info
     let budget = try DurationArgument.parse(budget, option: "--budget")
-    let store = try store.open()
-    let sinks = try sink.assemble(store: store)
-    // Clicks on what this run shows would reach nobody once it ends: a running firer takes over.
-    defer { sinks.leaveShownBubbles() }
-    let firer = Firer(
-      store: store, sink: sinks.sink, identity: .current,
-      logger: Logger(label: "notify.firing"), options: .init(clickReach: sinks.clickReach))
-    firer.isStopRequested = { StopSignals.pending() != nil }
-    // Calendars on disk: what changed since the last run is scheduled before the run
-    // delivers, and the window refilled after it.
-    let calendars = CalendarComponent(store: store, clock: SystemClock())
-    calendars.runOnce()
-    // What it may do to wake the machine (recorded for status), and the user manager's
-    // waking timer for the next waking notification where it may hold one.
-    let wake = FiringPower.fireDue(store: store)
-    firer.wakeAbility = wake.ability
-    let summary = try FireDue.run(
-      firer: firer, budget: budget, dueCount: { now in try store.dueCount(now: now) },
+    let run = try FiringEngine.fireDue(
+      store: try store.open(), options: .init(sink: sink), budget: budget,
       onOverrun: {
         Output.error(
           "error: a delivery was still running \(Int(FireDue.overrunGrace)) s after the budget of \(TimeText.seconds(budget)) ran out: the sink is stuck; the next run delivers what is left"
         )
         _exit(NotifyError.Kind.temporary.rawValue)
       })
-    calendars.runOnce()
-    // Attachment copies no notification uses any more (a last delivery, a closed bubble).
-    store.sweepAttachments()
-    FiringPower.keepUserTimer(store: store, ability: wake.ability, now: Date())
+    // Clicks on what this run shows would reach nobody once it ends: a running firer takes over.
+    defer { run.leaveShownBubbles() }
+    let summary = run.summary
     if let fault = summary.sinkFault {
-      sinks.leaveShownBubbles()
+      run.leaveShownBubbles()
       Output.error(
         "error: \(fault): delivered \(summary.report.delivered), left \(summary.left) for the next run\(fault.kind == .gone ? "; give it a reader, or use --sink desktop" : "")"
       )
@@ -84,7 +62,7 @@ struct FireDueCommand: ParsableCommand {
       Output.error(
         "stopped by \(StopSignals.name(signal)): delivered \(summary.report.delivered), left \(summary.left) for the next run"
       )
-      sinks.leaveShownBubbles()
+      run.leaveShownBubbles()
       Self.end(by: signal)
     }
     if summary.budgetSpent {

@@ -27,11 +27,13 @@ public final class CalendarComponent: LoopAttachable {
   public var onScheduled: (() -> Void)?
 
   /// The calendars of `store` (of `app`'s only, when given: an app's firing service),
-  /// synced with `clock`'s time and zones.
+  /// synced with `clock`'s time and zones; `onScheduled` as the property says (a firer
+  /// passes its loop's nudge).
   public init(
     store: SQLiteStore, clock: any NotifyClock, app: String? = nil,
-    logger: Logger = Logger(label: "notify.calendar")
+    logger: Logger = Logger(label: "notify.calendar"), onScheduled: (() -> Void)? = nil
   ) {
+    self.onScheduled = onScheduled
     self.store = store
     self.logger = logger
     self.app = app

@@ -169,6 +169,7 @@ extension Firer {
     }
     switch hand(delivery) {
     case .taken(let shown, let receipt):
+      options.handedOver?(shown)
       try Firer.storeCall { try store.recordPresented(shown, bubble: receipt.bubble) }
       return shown
     case .uncertain(_, let error):

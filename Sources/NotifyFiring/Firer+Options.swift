@@ -26,14 +26,19 @@ extension Firer {
     /// Whether a click on a bubble can reach its app, asked once per app per claim batch
     /// (`Delivery.offersDefaultAction`); nil offers the default action everywhere.
     public var clickReach: (any ClickReachability)?
+    /// Called with each delivery the sink took (or may have shown: recorded delivered all
+    /// the same), as it is handed over, before it is recorded: the daemon's D-Bus service
+    /// sends `Delivered` from it at once instead of reading it back from history.
+    public var handedOver: (@Sendable (Delivery) -> Void)?
 
     /// Creates options.
     public init(
       misfireGrace: TimeInterval? = nil, batchLimit: Int = 64, attempts: Int = 3,
       claimAhead: TimeInterval = 0, handOverLead: TimeInterval = 0,
       app: String? = nil, presentation: (@Sendable (LocalNotification) -> PresentationOptions)? = nil,
-      clickReach: (any ClickReachability)? = nil
+      clickReach: (any ClickReachability)? = nil, handedOver: (@Sendable (Delivery) -> Void)? = nil
     ) {
+      self.handedOver = handedOver
       self.presentation = presentation
       self.clickReach = clickReach
       self.misfireGrace = misfireGrace

@@ -487,6 +487,7 @@ public final class Firer {
   {
     switch answer {
     case .taken(let shown, _), .uncertain(let shown, _):
+      options.handedOver?(shown)
       prepared[ClaimKey(claim)] = nil
       var receipt = DeliveryReceipt(note: shown.note)
       if case .taken(_, let taken) = answer { receipt = taken }

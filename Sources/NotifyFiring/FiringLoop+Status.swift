@@ -33,7 +33,7 @@ extension FiringLoop {
     let count = outlook?.pending ?? (try? pendingCount?()).flatMap { $0 }
     let next = outlook.map { $0.next?.instant }
     let pending = count.map { "\($0) pending" } ?? "running"
-    let sink = deliveringTo.map { "; delivering to \($0())" } ?? ""
+    let sink = hooks.deliveringTo.map { "; delivering to \($0())" } ?? ""
     guard let next = next.flatMap({ $0 }) else { return "\(pending), nothing scheduled\(sink)" }
     return "\(pending), next at \(RFC3339.string(from: next))\(sink)"
   }
@@ -116,7 +116,7 @@ extension FiringLoop {
     logger.error(
       "the store \(Escaper.visible(path)) was deleted or replaced while running; stopping so that a restart opens the file now there"
     )
-    shared.withLock { $0.storeWasReplaced = true }
+    control.shared.withLock { $0.storeWasReplaced = true }
     loop?.exit(Self.storeReplacedExitCode)
   }
 

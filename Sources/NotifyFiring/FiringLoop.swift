@@ -24,7 +24,7 @@ import Synchronization
 /// ```
 public final class FiringLoop: @unchecked Sendable {
   // Safe: the loop's own state is touched only on the loop's thread; what other threads
-  // reach (`stop`, `nudge`, `isReady`) is in `shared`, a `Mutex`.
+  // reach (`stop`, `nudge`, `isReady`) is in `control`, a `Mutex` inside.
 
   /// How the loop is set up.
   public struct Configuration: Sendable {
@@ -68,37 +68,16 @@ public final class FiringLoop: @unchecked Sendable {
   /// for what remains of it (under a millisecond) instead of waiting on its sources.
   public static let handOverLead: TimeInterval = 0.001
 
-  /// Called on the loop's thread after every wake-up: at start, at each timer, and whenever
-  /// another process changed the store, also in a loop that does not fire. The daemon keeps
-  /// launcher badges in step with the store there; an app's center reads what others
-  /// recorded of its notifications.
-  public var onWake: (() -> Void)?
-  /// True during `onWake` when another process committed to the store since the last
-  /// wake-up (always on the first): what only others write (a badge set by `notify badge`,
-  /// bubbles a stopped process left) needs reading then, not on the loop's own timer.
-  public internal(set) var storeChangedByOthers = true
+  /// True while a wake-up's `onWake` runs when another process committed to the store
+  /// since the last wake-up (always on the first).
+  var storeChangedByOthers = true
 
-  /// Called on the loop's thread at the end of a wake-up after which it sleeps for at
-  /// least `Configuration.idleDelay` (nothing due sooner), at most once per
-  /// `Configuration.idleSpacing`: a wake-up that comes sooner puts it off to a timer, once,
-  /// at the end of that spacing (`IdlePacing`). An idle loop never wakes for it. The
-  /// daemon checkpoints the store's WAL there, which short-lived processes leave to it.
-  public var onIdle: (() -> Void)?
-
-  /// Whether `onIdle` has anything to do (the daemon: the WAL was written since its last
-  /// checkpoint); asked only before putting it off. Nil: always.
-  public var idleWorkPending: (() -> Bool)?
-
-  /// Where deliveries go now (`desktop`, `stdout`), for the status line; called on the
-  /// loop's thread. `nudge()` after it changed.
-  public var deliveringTo: (() -> String)?
-
-  /// What follows the loop's wake-ups on its thread (`FiringLoopCompanion`): the power
-  /// companions the assembly makes (the wake-capable timer, logind's sleep and shutdown).
-  /// Set before `run()`; a loop that does not fire starts none.
-  public var companions: [any FiringLoopCompanion] = []
+  /// What the assembly runs around the wake-ups (`FiringLoopHooks`), on the loop's thread.
+  let hooks: FiringLoopHooks
   /// The companions that started.
   private var started: [any FiringLoopCompanion] = []
+  /// What the firer did in the current wake-up, for `onWake`.
+  private var lastReport: FiringReport?
 
   let firer: Firer
   let clock: any NotifyClock
@@ -109,17 +88,8 @@ public final class FiringLoop: @unchecked Sendable {
   private let attached: (any LoopAttachable)?
   private let owner: SinkOwner?
 
-  /// What other threads read or change.
-  struct Shared {
-    var ready = false
-    var stopRequested = false
-    /// Set by `nudge()`: the next wake of the pipe wakes the firer too.
-    var wakeRequested = false
-    var wakeup: Wakeup?
-    /// Set by the store watch when the store file went away under the loop.
-    var storeWasReplaced = false
-  }
-  let shared = Mutex(Shared())
+  /// What other threads reach: stop, nudge, ready (a `Mutex` inside).
+  public let control: FiringLoopControl
   /// Why the loop ended, when it was not a stop: the sink is gone for good.
   private var failure: NotifyError?
   /// The sink fault last logged, so that a stalled sink is logged once, not every retry.
@@ -146,13 +116,18 @@ public final class FiringLoop: @unchecked Sendable {
   /// `attached` (the desktop sink) dispatches its own events on the loop, so that
   /// activations and dismissals arrive while it sleeps. `owner`, when other threads share
   /// the firer and the sinks (an app), is the executor they send their work to: the loop
-  /// runs as its job, and runs the jobs sent meanwhile between two dispatches.
+  /// runs as its job, and runs the jobs sent meanwhile between two dispatches. `control` is
+  /// how other threads stop and nudge it (made first when what is built before the loop
+  /// needs to nudge it); `hooks` is what runs around its wake-ups.
   public init(
     firer: Firer, clock: any NotifyClock = SystemClock(), configuration: Configuration,
     notifier: ServiceNotifier = ServiceNotifier(), logger: Logger = Logger(label: "notify.daemon"),
     pendingCount: (() throws -> Int)? = nil, attached: (any LoopAttachable)? = nil,
-    owner: SinkOwner? = nil
+    owner: SinkOwner? = nil, control: FiringLoopControl = FiringLoopControl(),
+    hooks: FiringLoopHooks = .init()
   ) {
+    self.control = control
+    self.hooks = hooks
     self.attached = attached
     self.owner = owner
     self.firer = firer
@@ -172,7 +147,8 @@ public final class FiringLoop: @unchecked Sendable {
     let handlesSignals = configuration.handlesSignals
     firer.isStopRequested = { [weak self] in
       guard let self else { return false }
-      return self.shared.withLock { $0.stopRequested } || (handlesSignals && StopSignals.pending() != nil)
+      return self.control.shared.withLock { $0.stopRequested }
+        || (handlesSignals && StopSignals.pending() != nil)
     }
   }
 
@@ -238,13 +214,13 @@ public final class FiringLoop: @unchecked Sendable {
     let wakeup = try Wakeup(loop: loop) { [unowned self] in
       // Work other threads sent the owner runs here, between two dispatches.
       owner?.runPending()
-      let (stop, wake) = self.shared.withLock { shared in
+      let (stop, wake) = self.control.shared.withLock { shared in
         defer { shared.wakeRequested = false }
         return (shared.stopRequested, shared.wakeRequested)
       }
       if stop { loop.exit(0) } else if wake { self.requestWake() }
     }
-    let stopEarly = shared.withLock { shared in
+    let stopEarly = control.shared.withLock { shared in
       shared.wakeup = wakeup
       return shared.stopRequested
     }
@@ -266,14 +242,14 @@ public final class FiringLoop: @unchecked Sendable {
 
     wake()
     notifier.ready(status: statusLine())
-    shared.withLock { $0.ready = true }
+    control.shared.withLock { $0.ready = true }
     logger.info("ready; watching \(configuration.storePath ?? "no store file")")
     _ = try loop.run()
-    shared.withLock { $0.ready = false }
+    control.shared.withLock { $0.ready = false }
     notifier.stopping()
     giveBack()
     withExtendedLifetime(sources) {}
-    if shared.withLock({ $0.storeWasReplaced }) {
+    if control.shared.withLock({ $0.storeWasReplaced }) {
       throw NotifyError(
         .temporary,
         "the store \(Escaper.visible(configuration.storePath ?? "")) was deleted or replaced while the loop ran",
@@ -292,28 +268,14 @@ public final class FiringLoop: @unchecked Sendable {
 
   /// True once the loop has delivered what was overdue and armed its timer (what
   /// READY=1 tells systemd), until it stops.
-  public var isReady: Bool { shared.withLock { $0.ready } }
+  public var isReady: Bool { control.isReady }
 
   /// Stops a running loop; safe from any thread, also before `run()` has started.
-  public func stop() {
-    let wakeup = shared.withLock { shared in
-      shared.stopRequested = true
-      return shared.wakeup
-    }
-    wakeup?.signal()
-  }
+  public func stop() { control.stop() }
 
-  /// Makes the loop wake the firer and look at its sources again now; safe from any
-  /// thread. For a change this process made to the store (its own commits do not wake the
-  /// loop), and after another thread used the shared sink (it may have read bus messages
-  /// that no longer make the descriptor readable).
-  public func nudge() {
-    let wakeup = shared.withLock { shared in
-      shared.wakeRequested = true
-      return shared.wakeup
-    }
-    wakeup?.signal()
-  }
+  /// Makes the loop wake the firer and look at its sources again now; safe from any thread
+  /// (`FiringLoopControl.nudge()`).
+  public func nudge() { control.nudge() }
 
   /// Runs the loop until the calling task is cancelled or `stop()`: on a thread of its own,
   /// or with an owner as the owner's job (the jobs sent to the owner meanwhile run on the
@@ -368,10 +330,18 @@ public final class FiringLoop: @unchecked Sendable {
   /// One wake-up of the firer under the batch budget; arms the timer for the instant it
   /// asks for, or disarms it. Updates the service status.
   private func wake() {
-    // A stopping loop does not start on the badges and bubbles either.
+    // Whether the loop goes idle after this wake-up (`onIdle`).
+    var goingIdle = false
+    // A stopping loop does not start on the badges and bubbles either. Idle work (a
+    // checkpoint and its syncs) comes after them: what `onWake` tells others (the D-Bus
+    // service's signals) does not wait for it.
     defer {
-      if !firer.isStopRequested() { onWake?() }
+      if !firer.isStopRequested() {
+        hooks.onWake?(FiringLoopWake(storeChangedByOthers: storeChangedByOthers, report: lastReport))
+      }
       storeChangedByOthers = false
+      lastReport = nil
+      if goingIdle { goIdle() }
     }
     guard let timer else { return }
     let task = BackgroundTask.begin(
@@ -397,6 +367,7 @@ public final class FiringLoop: @unchecked Sendable {
     }
     do {
       let wake = try firer.wake(task: task) { [unowned self] in self.pingWatchdog() }
+      lastReport = wake.report
       if wake.report.stopped {
         logger.notice("batch budget spent; the rest continues on the next iteration")
       }
@@ -406,13 +377,7 @@ public final class FiringLoop: @unchecked Sendable {
         let now = clock.now()
         for companion in started { companion.firerWoke(wake, now: now) }
       }
-      if onIdle != nil, isGoingIdle {
-        switch idlePacing.goingIdle(at: clock.now(), hasWork: { idleWorkPending?() ?? true }) {
-        case .now: onIdle?()
-        case .at(let instant): try idleTimer?.arm(at: instant)
-        case .nothing: break
-        }
-      }
+      goingIdle = hooks.onIdle != nil && isGoingIdle
       noteSinkFault(wake.report)
       updateStatus()
     } catch let error where error.isCorruptStore {
@@ -425,11 +390,21 @@ public final class FiringLoop: @unchecked Sendable {
     }
   }
 
+  /// The loop goes idle: `onIdle` now, or once its spacing allows (`IdlePacing`).
+  private func goIdle() {
+    guard let onIdle = hooks.onIdle else { return }
+    switch idlePacing.goingIdle(at: clock.now(), hasWork: { hooks.idleWorkPending?() ?? true }) {
+    case .now: onIdle()
+    case .at(let instant): try? idleTimer?.arm(at: instant)
+    case .nothing: break
+    }
+  }
+
   /// Starts the companions; one that cannot start is left out, said once.
   private func startCompanions(on loop: EventLoop) {
     let handle = FiringLoopHandle(
       event: loop.handle, lookAgain: { [unowned self] in self.requestWake() }, loop: loop)
-    for companion in companions {
+    for companion in hooks.companions {
       do {
         try companion.start(on: handle)
         started.append(companion)
@@ -493,7 +468,7 @@ public final class FiringLoop: @unchecked Sendable {
   /// The put-off `onIdle`: run when the loop still sleeps long; else the next wake-up
   /// going idle runs it.
   private func idleTimerFired() {
-    guard let onIdle, isGoingIdle else { return }
+    guard let onIdle = hooks.onIdle, isGoingIdle else { return }
     idlePacing.ran(at: clock.now())
     onIdle()
   }
@@ -502,7 +477,7 @@ public final class FiringLoop: @unchecked Sendable {
     timer = nil
     idleTimer = nil
     wakeSource = nil
-    shared.withLock { $0.wakeup = nil }
+    control.shared.withLock { $0.wakeup = nil }
     loop = nil
   }
 }

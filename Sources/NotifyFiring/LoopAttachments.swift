@@ -1,6 +1,6 @@
 /// Several things attached to one loop as one (`FiringLoop` takes one): the desktop sink,
-/// the scheduler's endpoint and the calendars in `notify daemon`, the sink and the app's
-/// calendars in an app's firing service. Attached in order, detached in reverse.
+/// the D-Bus service and the calendars in `notify daemon`, the sink and the app's calendars
+/// in an app's firing service. Attached in order, detached in reverse.
 package final class LoopAttachments: LoopAttachable {
   private let members: [any LoopAttachable]
 

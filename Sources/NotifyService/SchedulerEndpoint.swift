@@ -1,6 +1,7 @@
 import CSystemd
 import Foundation
 import Logging
+import Notify
 import NotifyCore
 import NotifyDesktop
 import NotifyFiring
@@ -15,7 +16,10 @@ import NotifyStore
 /// hand-off; everything here runs on that thread. It works on a store connection of its own, so the
 /// firer sees a notification scheduled over the bus as it sees one from the CLI (another
 /// writer: a wake-up), and it follows the store's history for the signals, so they say
-/// what happened whoever did it (the daemon's firer, an app's, `notify now`).
+/// what happened whoever did it (the daemon's firer, an app's, `notify now`). It does not
+/// watch the store itself: the firing loop's one watch does, and rings `historyBell` after
+/// a wake-up in which history may have grown (another process's commit, or the loop's own
+/// deliveries, handed over in process as they are recorded).
 package final class SchedulerEndpoint: LoopAttachable {
   private let service: SchedulerService
   private let server: BusServer
@@ -27,10 +31,11 @@ package final class SchedulerEndpoint: LoopAttachable {
   private var arrivals = ConnectionArrivals()
   /// The last history row turned into signals.
   private var cursor: Int64?
-  private var watch: OpaquePointer?
   private var relaySource: OpaquePointer?
-  /// The store's file names in its folder: a commit changes one of them.
-  private let storeFiles: Set<String>
+  /// Rung from the firing loop's thread when history may have grown: the signals are read
+  /// and sent on this one.
+  package let historyBell: HistoryBell
+  private var bellSource: OpaquePointer?
   /// Where calls' files are checked and copied, off this thread.
   private let files: FileWorker
   private var filesSource: OpaquePointer?
@@ -63,8 +68,7 @@ package final class SchedulerEndpoint: LoopAttachable {
     let store = try SQLiteStore(path: storePath, durability: groupCommits ? .whenSynced : .eachCommit)
     groupsCommits = groupCommits
     self.storePath = storePath
-    let base = (storePath as NSString).lastPathComponent
-    storeFiles = [base, base + "-wal", base + "-journal"]
+    historyBell = try HistoryBell()
     service = SchedulerService(store: store, clock: clock, presenter: present)
     files = try FileWorker()
     var handle: ((BusCall) -> Void)?
@@ -81,7 +85,6 @@ package final class SchedulerEndpoint: LoopAttachable {
       self.queued[name] = nil
       self.service.drop(name)
     }
-    cursor = try? store.lastHistorySequence()
   }
 
   deinit {
@@ -105,7 +108,7 @@ package final class SchedulerEndpoint: LoopAttachable {
       }, me)
     _ = sd_event_source_set_enabled(flushSource, Int32(SD_EVENT_OFF))
     _ = sd_event_source_set_priority(flushSource, Int64(priority) + 1)
-    // History grows by commits to the WAL: one relay per loop iteration, however many.
+    // However often the bell rang: one relay per loop iteration, after the calls.
     _ = sd_event_add_defer(
       event, &relaySource,
       { _, userdata in
@@ -114,17 +117,14 @@ package final class SchedulerEndpoint: LoopAttachable {
       }, me)
     _ = sd_event_source_set_enabled(relaySource, Int32(SD_EVENT_OFF))
     _ = sd_event_source_set_priority(relaySource, Int64(SD_EVENT_PRIORITY_IDLE))
-    let folder = (storePath as NSString).deletingLastPathComponent
-    _ = sd_event_add_inotify(
-      event, &watch, folder, UInt32(IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO),
-      { _, event, userdata in
+    _ = sd_event_add_io(
+      event, &bellSource, historyBell.descriptor, UInt32(EPOLLIN.rawValue),
+      { _, _, _, userdata in
         let endpoint = Unmanaged<SchedulerEndpoint>.fromOpaque(userdata!).takeUnretainedValue()
-        guard let event, event.pointee.len > 0 else { return 0 }
-        let raw = UnsafeRawPointer(event) + MemoryLayout<inotify_event>.size
-        let name = String(cString: raw.assumingMemoryBound(to: CChar.self))
-        if endpoint.storeFiles.contains(name) {
-          _ = sd_event_source_set_enabled(endpoint.relaySource, Int32(SD_EVENT_ONESHOT))
-        }
+        let (deliveries, historyGrew) = endpoint.historyBell.take()
+        // The loop's own deliveries at once, from the deliveries themselves.
+        endpoint.emit(endpoint.service.signals(for: deliveries))
+        if historyGrew { _ = sd_event_source_set_enabled(endpoint.relaySource, Int32(SD_EVENT_ONESHOT)) }
         return 0
       }, me)
   }
@@ -136,10 +136,10 @@ package final class SchedulerEndpoint: LoopAttachable {
     files.stop()
     if let filesSource { sd_event_source_disable_unref(filesSource) }
     filesSource = nil
-    if let watch { sd_event_source_disable_unref(watch) }
+    if let bellSource { sd_event_source_disable_unref(bellSource) }
     if let relaySource { sd_event_source_disable_unref(relaySource) }
     if let flushSource { sd_event_source_disable_unref(flushSource) }
-    watch = nil
+    bellSource = nil
     relaySource = nil
     flushSource = nil
     server.detach()
@@ -147,7 +147,12 @@ package final class SchedulerEndpoint: LoopAttachable {
 
   /// Sends the signals for what history gained since the last relay.
   package func relay() {
-    for (destination, signal) in service.newSignals(after: &cursor) {
+    emit(service.newSignals(after: &cursor))
+  }
+
+  /// Sends each signal to its connection.
+  private func emit(_ signals: [(destination: String, signal: SchedulerSignal)]) {
+    for (destination, signal) in signals {
       do {
         try server.emit(
           signal.member, interface: SchedulerInterface.name, to: destination, values: signal.values)
@@ -208,6 +213,8 @@ package final class SchedulerEndpoint: LoopAttachable {
     } catch {
       logger.notice("could not answer \(call.member) from \(call.sender): \(error)")
     }
+    // A first subscriber hears what is recorded from now on.
+    if call.member == "Subscribe", case .values = reply { service.startFollowing(&cursor) }
     // A subscriber, or a connection that said its version, is forgotten when it leaves the bus.
     if call.member == "Subscribe" || call.member == "SetClientVersion", case .values = reply {
       do { try server.watch(call.sender) } catch {
@@ -372,4 +379,11 @@ extension SchedulerEndpoint {
       return nil
     }
   }
+}
+
+extension SchedulerEndpoint: FiringEngineService {
+  /// Rings `historyBell`: the signals are read and sent on the service's thread.
+  package var historyMayHaveGrown: @Sendable () -> Void { historyBell.ring }
+  /// Hands a delivery to `historyBell`: `Delivered` goes out on the service's thread.
+  package var handedOver: @Sendable (Delivery) -> Void { historyBell.handedOver }
 }

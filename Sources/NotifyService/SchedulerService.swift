@@ -22,6 +22,9 @@ final class SchedulerService {
   /// Which connections hear which apps' signals.
   /// Changed through `changeSubscriptions` only, which keeps the apps' presence with it.
   var subscriptions = Subscriptions()
+  /// The deliveries the daemon's firer handed over in process and the service announced
+  /// (`signals(for:)`), until their record is read from history (and not announced again).
+  var announced = AnnouncedDeliveries()
   /// Which version of the interface each connection was written for (`SetClientVersion`).
   var clientVersions = ClientVersions()
   /// Shows a notification now through the daemon's own sink (`Firer.present`: not counted

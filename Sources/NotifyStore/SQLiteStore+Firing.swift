@@ -250,9 +250,16 @@ extension SQLiteStore: FiringStore {
 
   public func changedByOthers() throws(NotifyError) -> Bool {
     do {
-      // `data_version` changes only for commits by other connections (sqlite.org/pragma.html).
-      let version = try queue.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0 }
-      return dataVersion.exchange(version) != version
+      return try queue.inDatabase { db in
+        // Nothing committed since the last look (or since this connection's own commit,
+        // with nothing between): no read (`CommitWatch`).
+        let header = CommitWatch.header(db.sqliteConnection)
+        if commitWatch.isKnown(header) { return false }
+        // `data_version` changes only for commits by other connections (sqlite.org/pragma.html).
+        let version = try Int.fetchOne(db, sql: "PRAGMA data_version") ?? 0
+        commitWatch.looked(header)
+        return dataVersion.exchange(version) != version
+      }
     } catch {
       throw mapped(error)
     }

@@ -77,6 +77,32 @@ extension SQLiteStore {
     }
   }
 
+  /// What history gained after `sequence`, in order and in one read: the rows of `apps`
+  /// (every app's when nil), leaving out this connection's own when `writtenByOthers`; and
+  /// the newest sequence number of all history then (`top`), where the next call starts.
+  /// The one way history is followed: the D-Bus service's signals and an app's events.
+  public func history(after sequence: Int64, apps: Set<String>?, writtenByOthers: Bool) throws(NotifyError)
+    -> (events: [HistoryEvent], top: Int64)
+  {
+    try read { db in
+      let top = try Int64.fetchOne(db, sql: "SELECT max(seq) FROM event") ?? 0
+      guard top > sequence, apps?.isEmpty != true else { return ([], top) }
+      var filter = "seq > ? AND seq <= ?"
+      var arguments: StatementArguments = [sequence, top]
+      if let apps {
+        filter += " AND app IN (\(Array(repeating: "?", count: apps.count).joined(separator: ", ")))"
+        arguments += StatementArguments(apps.sorted())
+      }
+      if writtenByOthers {
+        filter += " AND (writer IS NULL OR writer <> ?)"
+        arguments += [writer]
+      }
+      let rows = try Row.fetchAll(
+        db, sql: "SELECT * FROM event WHERE \(filter) ORDER BY seq", arguments: arguments)
+      return (rows.map(HistoryWriter.decode), top)
+    }
+  }
+
   /// The newest history sequence number (0 for an empty history).
   public func lastHistorySequence() throws(NotifyError) -> Int64 {
     try read { db in try Int64.fetchOne(db, sql: "SELECT max(seq) FROM event") ?? 0 }

@@ -18,6 +18,8 @@ public final class SQLiteStore: @unchecked Sendable {
   let queue: DatabaseQueue
   /// `PRAGMA data_version` as last read by `changedByOthers()`.
   let dataVersion = Locked(0)
+  /// What lets `changedByOthers()` skip the read when nothing was committed since.
+  let commitWatch = CommitWatch()
   /// The WAL's size and time of change when a checkpoint last copied all of it.
   let checkpointedWAL = Locked<[Int]>([])
   /// The connection's count of changed rows at its last `syncIfChanged()`.
@@ -144,7 +146,10 @@ public final class SQLiteStore: @unchecked Sendable {
     try mappingErrors {
       try queue.writeWithoutTransaction { db in
         var result: T?
+        // (a transaction that wrote nothing commits no frame and calls no WAL hook)
+        defer { commitWatch.writeEnded() }
         try db.inTransaction(.immediate) {
+          commitWatch.writeBegan(db)
           result = try body(db)
           return .commit
         }
@@ -222,7 +227,11 @@ public final class SQLiteStore: @unchecked Sendable {
   /// automatic one.
   public func takeCheckpoints() throws(NotifyError) {
     try mappingErrors {
-      try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+      try queue.writeWithoutTransaction { db in
+        try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+        // (after it: turning the automatic checkpoint off clears SQLite's WAL hook)
+        commitWatch.trackOwnCommits(on: db)
+      }
     }
   }
 

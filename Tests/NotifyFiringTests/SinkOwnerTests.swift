@@ -76,10 +76,10 @@ struct SinkOwnerTests {
     let owner = SinkOwner(label: "test.owner")
     let firer = Firer(
       store: try f.openAgain(), sink: RecordingSink(), identity: .current, sounds: UncheckedSounds())
-    let loop = FiringLoop(
-      firer: firer, configuration: .init(storePath: f.path, handlesSignals: false), owner: owner)
     let loopThread = Mutex<pthread_t?>(nil)
-    loop.onWake = { loopThread.withLock { $0 = pthread_self() } }
+    let loop = FiringLoop(
+      firer: firer, configuration: .init(storePath: f.path, handlesSignals: false), owner: owner,
+      hooks: .init(onWake: { _ in loopThread.withLock { $0 = pthread_self() } }))
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { try await loop.run() }
       #expect(await eventually(timeout: 60) { loop.isReady })

@@ -202,6 +202,35 @@ struct SchedulerBusTests {
     #expect(!text(recordB).contains("for-a"))
   }
 
+  @Test func eachDeliveryIsHeardOnceWhoeverDeliveredIt() throws {
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    // Given a client subscribed to app C
+    let record = bus.folder.file("c.record")
+    try bus.listen(app: "org.example.C", record: record)
+    // When the daemon fires one the CLI scheduled (handed to the service as it is handed
+    // over), and another process shows one at once (read from history)
+    let scheduled = try bus.notify(
+      "schedule", "--app", "org.example.C", "--in", "1s", "--title", "t", "--id", "fired")
+    #expect(scheduled.status == 0, "\(scheduled.stderr)")
+    let shown = try bus.notify(
+      "now", "--app", "org.example.C", "--title", "t", "--id", "shown", "--sink", "stdout")
+    #expect(shown.status == 0, "\(shown.stderr)")
+    let heard = waitUntil(timeout: 30) {
+      text(record).contains("\"fired\"") && text(record).contains("\"shown\"")
+    }
+    #expect(heard, "heard: \(text(record)) daemon: \(text(bus.folder.file("daemon.err")))")
+    // And one more is fired after the records of both are in history (read by the service
+    // since: a later commit of another process has it read what history gained)
+    _ = try bus.notify("schedule", "--app", "org.example.C", "--in", "1s", "--title", "t", "--id", "last")
+    #expect(waitUntil(timeout: 30) { text(record).contains("\"last\"") }, "heard: \(text(record))")
+    // Then each delivery was heard once
+    let delivered = text(record).split(separator: "\n").filter { $0.contains("\"Delivered\"") }
+    for id in ["fired", "shown", "last"] {
+      #expect(delivered.filter { $0.contains("\"\(id)\"") }.count == 1, "\(delivered)")
+    }
+  }
+
   @Test func aCallStartsTheDaemonByActivation() throws {
     // Given the activation file in the bus's service folder, naming the built notify, and no daemon
     let bus = try SchedulerBus()

@@ -38,8 +38,8 @@ struct SleepWatchTests {
       store: try SQLiteStore(path: path), sink: sink, identity: .current, clock: clock,
       sounds: UncheckedSounds())
     let loop = FiringLoop(
-      firer: firer, clock: clock, configuration: .init(storePath: path, handlesSignals: false))
-    loop.companions = [SleepWatch(logger: Logger(label: "test"), systemBus: bus.address)]
+      firer: firer, clock: clock, configuration: .init(storePath: path, handlesSignals: false),
+      hooks: .init(companions: [SleepWatch(logger: Logger(label: "test"), systemBus: bus.address)]))
     try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { try await loop.run() }
       #expect(await eventually(timeout: 60) { loop.isReady })

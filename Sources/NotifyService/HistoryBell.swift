@@ -1,0 +1,64 @@
+import Glibc
+import NotifyCore
+import Synchronization
+
+/// How the firing loop tells the D-Bus service, on another thread, what it needs to send
+/// signals: the deliveries the loop's firer handed over (sent as `Delivered` at once, from
+/// the delivery itself), and that history may have grown otherwise (another process's
+/// commit, a click recorded: read from history). A pipe the service's loop watches wakes
+/// it. The loop's one store watch stands for both: the service watches nothing of its own.
+package final class HistoryBell: Sendable {
+  /// The read end; readable after a ring until `take()`.
+  let descriptor: Int32
+  private let writeEnd: Int32
+  /// What was rung since the last `take()`.
+  private let inbox = Mutex<(deliveries: [Delivery], historyGrew: Bool)>(([], false))
+
+  /// Opens the pipe.
+  init() throws(NotifyError) {
+    var fds: [Int32] = [0, 0]
+    guard pipe(&fds) == 0 else {
+      throw NotifyError(
+        .unavailable, "cannot make a pipe for the service: \(String(cString: strerror(errno)))")
+    }
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
+    descriptor = fds[0]
+    writeEnd = fds[1]
+  }
+
+  deinit {
+    close(descriptor)
+    close(writeEnd)
+  }
+
+  /// Makes the service read history for new signals; safe from any thread.
+  @Sendable package func ring() {
+    inbox.withLock { $0.historyGrew = true }
+    wake()
+  }
+
+  /// Hands the service a delivery the loop's firer just handed over; safe from any thread.
+  @Sendable package func handedOver(_ delivery: Delivery) {
+    inbox.withLock { $0.deliveries.append(delivery) }
+    wake()
+  }
+
+  /// (A full pipe has woken the service already.)
+  private func wake() {
+    var byte: UInt8 = 1
+    _ = write(writeEnd, &byte, 1)
+  }
+
+  /// Takes what was rung so far (on the service's thread).
+  func take() -> (deliveries: [Delivery], historyGrew: Bool) {
+    var buffer = [UInt8](repeating: 0, count: 64)
+    while read(descriptor, &buffer, buffer.count) > 0 {}
+    return inbox.withLock { inbox in
+      defer { inbox = ([], false) }
+      return inbox
+    }
+  }
+}
