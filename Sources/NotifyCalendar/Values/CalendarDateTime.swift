@@ -33,15 +33,7 @@ public struct CalendarDateTime: Hashable, Sendable {
   /// text is none of these or names no real date and time.
   public init?(parsing text: String, tzid: String?) {
     let chars = Array(text.utf8)
-    func digits(_ range: Range<Int>) -> Int? {
-      guard range.upperBound <= chars.count else { return nil }
-      var value = 0
-      for c in chars[range] {
-        guard c >= 48, c <= 57 else { return nil }
-        value = value * 10 + Int(c - 48)
-      }
-      return value
-    }
+    func digits(_ range: Range<Int>) -> Int? { ASCIIDigits.value(chars, range) }
     guard let year = digits(0..<4), let month = digits(4..<6), let day = digits(6..<8) else { return nil }
     if chars.count == 8 {
       let wall = WallClock(year: year, month: month, day: day)

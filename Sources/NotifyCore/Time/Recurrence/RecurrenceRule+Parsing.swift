@@ -158,15 +158,7 @@ extension RecurrenceRule {
   /// `YYYYMMDD`, `YYYYMMDDTHHMMSS` or `YYYYMMDDTHHMMSSZ`.
   static func parseDateValue(_ text: String) -> Until? {
     let chars = Array(text.uppercased().utf8)
-    func digits(_ range: Range<Int>) -> Int? {
-      guard range.upperBound <= chars.count else { return nil }
-      var value = 0
-      for c in chars[range] {
-        guard c >= 48, c <= 57 else { return nil }
-        value = value * 10 + Int(c - 48)
-      }
-      return value
-    }
+    func digits(_ range: Range<Int>) -> Int? { ASCIIDigits.value(chars, range) }
     guard let year = digits(0..<4), let month = digits(4..<6), let day = digits(6..<8) else { return nil }
     if chars.count == 8 { return .day(Day(year: year, month: month, day: day)) }
     guard chars.count == 15 || chars.count == 16, chars[8] == UInt8(ascii: "T"),
