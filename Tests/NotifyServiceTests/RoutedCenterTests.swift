@@ -158,15 +158,15 @@ struct RoutedCenterTests {
       recordingText.problem.contains(
         "recordActivation(of:actionKey:) is not available inside a Flatpak sandbox"))
     #expect(deliveringText.problem.contains("the daemon on the host delivers"))
-    let naming = #expect(throws: NotificationError.self) {
-      try center.setDesktopEntry("org.example.Elsewhere")
+    let naming = await #expect(throws: NotificationError.self) {
+      try await center.setDesktopEntry("org.example.Elsewhere")
     }
     guard case .notAvailable? = naming else {
       Issue.record("setDesktopEntry not refused as not available: \(String(describing: naming))")
       return
     }
     #expect(naming?.description.contains("exports under the app's id ('org.example.Probe.desktop')") == true)
-    #expect(try center.desktopEntry() == nil)
+    #expect(try await center.desktopEntry() == nil)
   }
 
   @Test func clicksKeepArrivingAfterTheDaemonRestarts() async throws {

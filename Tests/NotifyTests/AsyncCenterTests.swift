@@ -29,8 +29,8 @@ struct AsyncCenterTests {
     try await center.add(NotificationRequest(content: content, trigger: .after(.seconds(600))))
     // Then the literal became a JSON string, and the request is pending
     let pending = try await center.pendingNotificationRequests()
-    #expect(pending.first?.notification.content.userInfo["room"]?.stringValue == "4B")
-    #expect(pending.first?.nextFireDate == clock.now() + 600)
+    #expect(pending.first?.content.userInfo["room"]?.stringValue == "4B")
+    #expect(try await center.pendingNotificationSchedules().first?.nextFireDate == clock.now() + 600)
   }
 
   @Test func addWithoutTriggerPresentsAndRemovePendingCancels() async throws {
@@ -48,10 +48,10 @@ struct AsyncCenterTests {
     // Then the first went to the sink and the others are pending
     #expect(delivery?.notification.id == "now")
     #expect(sink.deliveries.map(\.notification.id) == ["now"])
-    #expect(try await center.pendingNotificationRequests().map(\.notification.id) == ["a", "b"])
+    #expect(try await center.pendingNotificationRequests().map(\.identifier) == ["a", "b"])
     // And removing one (and an unknown id) leaves the other
     try await center.removePendingNotificationRequests(withIdentifiers: ["a", "unknown"])
-    #expect(try await center.pendingNotificationRequests().map(\.notification.id) == ["b"])
+    #expect(try await center.pendingNotificationRequests().map(\.identifier) == ["b"])
     try await center.removeAllPendingNotificationRequests()
     #expect(try await center.pendingNotificationRequests().isEmpty)
   }
@@ -125,7 +125,7 @@ struct AsyncCenterTests {
     try await center.add(
       NotificationRequest(
         identifier: "n1", content: NotificationContent(title: "n1"), trigger: .after(.seconds(60))))
-    let n1 = try #require(try await center.pendingNotificationRequests().first?.notification)
+    let n1 = try #require(try await center.pendingNotificationSchedules().first?.notification)
     _ = try center.store.leave(
       NotificationResponse(
         notification: n1, actionKey: "default", occurrence: 1, activationToken: "t", date: clock.now()))
@@ -135,7 +135,7 @@ struct AsyncCenterTests {
         userText: "ok"),
       launching: false)
     // When the responses are read
-    var responses = center.responses.makeAsyncIterator()
+    var responses = center.events.makeAsyncIterator()
     let launch = await responses.next()
     let waited = await responses.next()
     // Then the launch comes first, then the reply
@@ -144,15 +144,18 @@ struct AsyncCenterTests {
     #expect(launch?.activationToken == "t")
     #expect(waited?.origin == .waited)
     #expect(waited?.userText == "ok")
-    // And a delivery is not a response, an activation is
+    // And then what happens live, in order: the delivery, then the activation
     try await center.add(
       NotificationRequest(identifier: "n2", content: NotificationContent(title: "n2"), trigger: nil))
     #expect(try await center.recordActivation(of: "n2", actionKey: "open"))
+    let delivered = await responses.next()
+    #expect(delivered?.kind == .delivered)
+    #expect(delivered?.notification.id == "n2")
     let live = await responses.next()
     #expect(live?.kind == .activated(actionKey: "open"))
     #expect(live?.origin == .live)
     // And a second reader does not get the kept ones again
-    var again = center.responses.makeAsyncIterator()
+    var again = center.events.makeAsyncIterator()
     #expect(try await center.recordDismissal(of: "n2"))
     let next = await again.next()
     #expect(next?.kind == .dismissed(reason: nil))
