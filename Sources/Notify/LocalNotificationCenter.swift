@@ -23,7 +23,7 @@ import Synchronization
 ///   NotificationRequest(content: NotificationContent(body: "Stand up"), trigger: .after(.seconds(600))))
 /// try await center.add(
 ///   NotificationRequest(content: NotificationContent(body: "SteveJ: Hi", sound: .default, badge: 1), trigger: nil))
-/// for await response in center.responses { print(response.kind, response.userInfo["room"]?.stringValue ?? "") }
+/// for await event in center.events { print(event.kind, event.userInfo["room"]?.stringValue ?? "") }
 /// ```
 public final class LocalNotificationCenter: Sendable {
   /// The app whose notifications this center manages.
