@@ -29,7 +29,7 @@ public final class LocalNotificationCenter: Sendable {
   /// The app whose notifications this center manages.
   public let app: String
   /// The store shared with the `notify` command and daemon.
-  package let store: SQLiteStore
+  let store: SQLiteStore
   /// The source of `now` and of the system time zone.
   public let clock: any NotifyClock
 

@@ -111,7 +111,7 @@ struct RoutedCenterTests {
     #expect(others.contains("\"o1\""), "\(others)")
 
     // And the center's own store in the sandbox was never written
-    #expect(try center.store.history(app: nil, limit: 10).isEmpty)
+    #expect(try center.ownStore.store.history(app: nil, limit: 10).isEmpty)
   }
 
   @Test func categoriesAuthorizationHeldAndTheNextFireDateGoToTheService() async throws {

@@ -102,8 +102,8 @@ struct AsyncCenterTests {
       try await center.add(
         NotificationRequest(identifier: id, content: NotificationContent(title: id), trigger: nil))
     }
-    try center.store.setDesktopServerID(ServerBubbleID(11, server: nil), app: "chat", id: "m1")
-    try center.store.setDesktopServerID(ServerBubbleID(12, server: nil), app: "chat", id: "m2")
+    try center.ownStore.store.setDesktopServerID(ServerBubbleID(11, server: nil), app: "chat", id: "m1")
+    try center.ownStore.store.setDesktopServerID(ServerBubbleID(12, server: nil), app: "chat", id: "m2")
     // When m2 is closed
     #expect(try await center.recordDismissal(of: "m2", reason: "dismissed-by-user"))
     // Then only m1 is on screen, though all three are in history
@@ -126,10 +126,10 @@ struct AsyncCenterTests {
       NotificationRequest(
         identifier: "n1", content: NotificationContent(title: "n1"), trigger: .after(.seconds(60))))
     let n1 = try #require(try await center.pendingNotificationSchedules().first?.notification)
-    _ = try center.store.leave(
+    _ = try center.ownStore.store.leave(
       NotificationResponse(
         notification: n1, actionKey: "default", occurrence: 1, activationToken: "t", date: clock.now()))
-    _ = try center.store.leave(
+    _ = try center.ownStore.store.leave(
       NotificationResponse(
         notification: n1, actionKey: "reply", occurrence: 1, activationToken: nil, date: clock.now(),
         userText: "ok"),
