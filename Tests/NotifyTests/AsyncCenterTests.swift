@@ -161,4 +161,25 @@ struct AsyncCenterTests {
     #expect(next?.kind == .dismissed(reason: nil))
     #expect(next?.origin == .live)
   }
+
+  @Test func theDesktopEntryIsSetAndReadWithoutBlockingTheCaller() async throws {
+    // Given a center whose app names no desktop entry
+    let center = try makeCenter()
+    #expect(try await center.desktopEntry() == nil)
+    // When it names one
+    try await center.setDesktopEntry("org.example.Chat")
+    // Then it reads back, and a name that is not a desktop file id is refused, the entry kept
+    #expect(try await center.desktopEntry() == "org.example.Chat")
+    let refused = await #expect(throws: NotificationError.self) {
+      try await center.setDesktopEntry("../escape")
+    }
+    guard case .invalidContent? = refused else {
+      Issue.record("not refused as invalid content: \(String(describing: refused))")
+      return
+    }
+    #expect(try await center.desktopEntry() == "org.example.Chat")
+    // And nil goes back to APP.desktop
+    try await center.setDesktopEntry(nil)
+    #expect(try await center.desktopEntry() == nil)
+  }
 }
