@@ -7,7 +7,7 @@ import NotifySound
 import NotifyStore
 
 /// The scheduler's methods, one app at a time, through the same library calls the
-/// `notify` command makes (`LocalNotificationCenter.add`, `cancel`, `pending`, ...): one
+/// `notify` command makes (`center.ownStore`: `add`, `cancel`, `pending`, ...): one
 /// store, one set of rules, one 64 limit, one history. Bus-free: it takes the arguments
 /// as values and returns the reply's values, so tests call it directly. Runs on the
 /// service's thread only (`SchedulerEndpoint`), as the store calls it makes do.
