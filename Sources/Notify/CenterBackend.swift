@@ -12,6 +12,9 @@ import NotifyCore
 ///
 /// Pure apart from `serviceReachable`, which is asked only inside a sandbox (a process
 /// outside one never probes the bus for it).
+///
+/// The center then sends every public call to the matching `CenterCalls`:
+/// `OwnStoreBackend` or `ServiceBackend` (decisions/0119).
 package enum CenterBackend: Hashable, Sendable {
   /// The center's own store.
   case ownStore

@@ -5,12 +5,13 @@ import NotifySound
 import NotifyStore
 import NotifyZones
 
-/// The app's API: `async`, shaped like `UNUserNotificationCenter`. A call that reaches the
-/// sinks or the firer (presenting, withdrawing, the badge, delivering what is due) runs on
-/// the center's owner (`SinkOwner`: the firing loop's thread while the firing service
-/// runs); the others run on the center's `BlockingCallQueue`. Either way the calling task
-/// is suspended, so none of them blocks a thread of the cooperative pool while it waits for
-/// a busy store or a hung notification server (up to 5 s each).
+/// The app's API: `async`, shaped like `UNUserNotificationCenter`; each call is one call to
+/// the center's backend (`CenterCalls`: its own store, or notify's service inside a Flatpak
+/// sandbox). On the own store a call that reaches the sinks or the firer runs on the
+/// center's owner (`SinkOwner`: the firing loop's thread while the firing service runs);
+/// the others run on the center's `BlockingCallQueue`. Either way the calling task is
+/// suspended, so none of them blocks a thread of the cooperative pool while it waits for a
+/// busy store or a hung notification server (up to 5 s each).
 extension LocalNotificationCenter {
   // MARK: Pending
 
@@ -24,47 +25,29 @@ extension LocalNotificationCenter {
   /// notification server, `.storeBusy` when another process holds the store for 5 s.
   @discardableResult
   public func add(_ request: NotificationRequest) async throws(NotificationError) -> Delivery? {
-    if let service {
-      let notification = try serviceNotification(request)
-      let files = request.content.attachments
-      if request.trigger == nil {
-        try await service.present(notification, attaching: files)
-      } else {
-        try await service.schedule(notification, attaching: files)
-      }
-      return nil
-    }
-    guard let trigger = request.trigger else {
-      return try await onOwner { () throws(NotifyError) in
-        try self.present(request.content, id: request.identifier)
-      }
-    }
-    let outcome = try await calls.run { () throws(NotifyError) in
-      try self.store(request.content, trigger: trigger, id: request.identifier)
-    }
-    if outcome.newOneDiscarded { throw NotificationError(Self.discardedError(outcome)) }
-    return nil
+    try await backend.add(request)
   }
 
-  /// The app's pending notifications, soonest first, with their next fire instants
-  /// (`pendingNotificationRequests()`).
-  public func pendingNotificationRequests() async throws(NotificationError) -> [StoredNotification] {
-    if let service { return try await service.pending() }
-    return try await calls.run { () throws(NotifyError) in try self.pending() }
+  /// The app's pending notifications, soonest first, as the requests `add(_:)` took
+  /// (`pendingNotificationRequests()`): the identifier, the content and the trigger, so a
+  /// request read back equals the one added. Two things come back as the store keeps them: a
+  /// relative trigger (`.after`, `.immediately`) as the instant it fell on when added
+  /// (`.at`), and attachments as the store's kept copies. Their next fire instants and
+  /// occurrences: `pendingNotificationSchedules()`.
+  public func pendingNotificationRequests() async throws(NotificationError) -> [NotificationRequest] {
+    try await backend.pending().map(NotificationRequest.init)
   }
 
   /// Cancels the pending notifications with these ids, and what quiet hours hold of them;
   /// ids that are neither are ignored (`removePendingNotificationRequests(withIdentifiers:)`).
   public func removePendingNotificationRequests(withIdentifiers ids: [String]) async throws(NotificationError)
   {
-    if let service { return try await service.cancel(ids) }
-    _ = try await calls.run { () throws(NotifyError) in try self.cancel(ids) }
+    try await backend.cancel(ids)
   }
 
   /// Cancels every pending notification of the app, and everything quiet hours hold of it.
   public func removeAllPendingNotificationRequests() async throws(NotificationError) {
-    if let service { return try await service.cancelAll() }
-    _ = try await calls.run { () throws(NotifyError) in try self.cancelAll() }
+    try await backend.cancelAll()
   }
 
   // MARK: On screen
@@ -74,10 +57,7 @@ extension LocalNotificationCenter {
   /// took and that, as far as notify knows, is still on screen. The DocC article "Getting
   /// started" says exactly what counts; `history(limit:)` has every delivery.
   public func delivered() async throws(NotificationError) -> [HistoryEvent] {
-    if let service { return try await service.delivered() }
-    let app = self.app
-    let store = self.store
-    return try await calls.run { () throws(NotifyError) in try store.onScreen(app: app) }
+    try await backend.delivered()
   }
 
   /// Takes the app's notifications with these ids off the screen, whichever process showed
@@ -85,40 +65,31 @@ extension LocalNotificationCenter {
   /// ignored (`removeDeliveredNotifications(withIdentifiers:)`). Throws `.serverUnavailable`
   /// when no notification server answers.
   public func removeDeliveredNotifications(withIdentifiers ids: [String]) async throws(NotificationError) {
-    if let service { return try await service.withdraw(ids) }
-    _ = try await onOwner { () throws(NotifyError) in try self.removeDelivered(ids) }
+    try await backend.withdraw(ids)
   }
 
   /// The app's pending notifications of thread `thread`, soonest first.
   public func pendingNotificationRequests(threadIdentifier thread: String) async throws(NotificationError)
-    -> [StoredNotification]
+    -> [NotificationRequest]
   {
-    try await pendingNotificationRequests().filter { $0.notification.threadIdentifier == thread }
+    try await pendingNotificationRequests().filter { $0.content.threadIdentifier == thread }
   }
 
   /// The app's notifications of thread `thread` still on screen, newest first (its bubble
   /// shows the first).
   public func delivered(threadIdentifier thread: String) async throws(NotificationError) -> [HistoryEvent] {
-    if let service {
-      return try await service.delivered().filter { $0.detail["threadIdentifier"] == .string(thread) }
-    }
-    return try await calls.run { () throws(NotifyError) in try self.deliveredOnScreen(thread: thread) }
+    try await backend.delivered(thread: thread)
   }
 
   /// Takes the app's notifications of thread `thread` off the screen (the thread's bubble),
   /// whichever process showed them, recording each as `dismissed` (`dismissed-by-app`).
   public func removeDeliveredNotifications(threadIdentifier thread: String) async throws(NotificationError) {
-    if let service {
-      let ids = try await delivered(threadIdentifier: thread).map(\.notificationID)
-      return try await service.withdraw(ids)
-    }
-    _ = try await onOwner { () throws(NotifyError) in try self.removeDelivered(thread: thread) }
+    try await backend.withdraw(thread: thread)
   }
 
   /// Takes every notification of the app still on screen off it.
   public func removeAllDeliveredNotifications() async throws(NotificationError) {
-    if let service { return try await service.withdraw(try await service.delivered().map(\.notificationID)) }
-    _ = try await onOwner { () throws(NotifyError) in try self.removeAllDelivered() }
+    try await backend.withdrawAll()
   }
 
   // MARK: Badge and settings
@@ -126,14 +97,12 @@ extension LocalNotificationCenter {
   /// Sets the app's badge number (`setBadgeCount(_:)`); 0 clears it. With the desktop sink
   /// the count also shows on the app's launcher while this process stays on the bus.
   public func setBadgeCount(_ count: Int) async throws(NotificationError) {
-    if let service { return try await service.setBadge(count) }
-    try await onOwner { () throws(NotifyError) in try self.setBadge(count) }
+    try await backend.setBadge(count)
   }
 
   /// The app's badge number; 0 when never set.
   public func badgeCount() async throws(NotificationError) -> Int {
-    if let service { return try await service.badge() }
-    return try await calls.run { () throws(NotifyError) in try self.badge() }
+    try await backend.badge()
   }
 
   /// Asks for the kinds of notification the app wants to use (`requestAuthorization`):
@@ -143,22 +112,19 @@ extension LocalNotificationCenter {
   public func requestAuthorization(options kinds: PresentationOptions) async throws(NotificationError)
     -> PresentationOptions
   {
-    if let service { return try await service.requestAuthorization(kinds) }
-    return try await calls.run { () throws(NotifyError) in try self.requestAuthorization(kinds) }
+    try await backend.requestAuthorization(kinds)
   }
 
   /// What the user lets the app do now (`notificationSettings()`).
   public func notificationSettings() async throws(NotificationError) -> NotificationSettings {
-    if let service { return try await service.settings() }
-    return try await calls.run { () throws(NotifyError) in try self.settingsInForce() }
+    try await backend.settings()
   }
 
   /// The app's history, newest first: delivered, discarded, cancelled, missed, failed,
   /// activated and dismissed events; the `limit` newest (none for a limit below 1).
   public func history(limit: Int = 64) async throws(NotificationError) -> [HistoryEvent] {
     guard limit > 0 else { return [] }
-    if let service { return try await service.history(limit: limit) }
-    return try await calls.run { () throws(NotifyError) in try self.recordedHistory(limit: limit) }
+    return try await backend.history(limit: limit)
   }
 
   /// Delivers every occurrence of the app's notifications that is due now, once, even
@@ -169,14 +135,7 @@ extension LocalNotificationCenter {
   public func deliverDueNotifications(within task: BackgroundTask? = nil) async throws(NotificationError)
     -> Int
   {
-    if service != nil {
-      throw NotificationError(
-        NotifyError(
-          .notAvailableInSandbox,
-          "deliverDueNotifications is not available inside a Flatpak sandbox whose center goes through notify's service: the daemon on the host delivers the app's notifications as they fall due, whether the app runs or not; there is nothing for the app to deliver"
-        ))
-    }
-    return try await onOwner { () throws(NotifyError) in try self.deliverDueNow(within: task) }
+    try await backend.deliverDue(within: task)
   }
 
   /// True when a notification server answers on the session bus within `timeout`, for a
@@ -191,11 +150,16 @@ extension LocalNotificationCenter {
     return answers ?? false
   }
 
-  // MARK: Responses
+  /// The app's pending notifications as stored, soonest first: each with its next fire
+  /// instant (as it will fire in the zones of now), the occurrence that is next, and for a
+  /// snoozed or re-alerting copy which occurrence it repeats. The store's view of what
+  /// `pendingNotificationRequests()` returns as requests.
+  public func pendingNotificationSchedules() async throws(NotificationError) -> [StoredNotification] {
+    try await backend.pending()
+  }
 
-  /// Every answer of the user to the app's notifications, each once: the click that
-  /// launched this process (first), the answers that waited in the store while no process
-  /// of the app ran (oldest first), then clicks, actions, replies and dismissals as they
-  /// happen (`userNotificationCenter(_:didReceive:)`). See `NotificationResponses`.
-  public var responses: NotificationResponses { NotificationResponses(center: self) }
+  /// The former name of `events`, the same sequence: kept while older examples still
+  /// spell it (decisions/0117).
+  @available(*, deprecated, renamed: "events")
+  public var responses: NotificationEvents { events }
 }

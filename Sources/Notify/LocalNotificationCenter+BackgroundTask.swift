@@ -13,7 +13,7 @@ extension LocalNotificationCenter {
   /// ```swift
   /// let task = center.beginBackgroundTask(name: "flush", budget: .seconds(10)) { stop.set() }
   /// defer { task.end() }
-  /// while !stop.isSet, let next = outbox.popFirst() { try center.present(next) }
+  /// while !stop.isSet, let next = outbox.popFirst() { try await center.add(NotificationRequest(content: next, trigger: nil)) }
   /// print(task.timeRemaining)
   /// ```
   public func beginBackgroundTask(

@@ -19,24 +19,12 @@ extension LocalNotificationCenter {
   public func setNotificationCategories(_ categories: Set<NotificationCategory>)
     async throws(NotificationError)
   {
-    let ordered = categories.sorted { $0.identifier < $1.identifier }
-    if let service { return try await service.setCategories(ordered) }
-    try await calls.run { () throws(NotifyError) in try self.setCategories(ordered) }
+    try await backend.setCategories(categories.sorted { $0.identifier < $1.identifier })
   }
 
   /// The app's categories (`notificationCategories()`).
   public func notificationCategories() async throws(NotificationError) -> Set<NotificationCategory> {
-    if let service { return Set(try await service.categories()) }
-    return Set(try await calls.run { () throws(NotifyError) in try self.categories() })
+    Set(try await backend.categories())
   }
 
-  /// `setNotificationCategories(_:)`, blocking, for the `notify` command and the D-Bus service.
-  package func setCategories(_ categories: [NotificationCategory]) throws(NotifyError) {
-    try store.setCategories(categories, app: app)
-  }
-
-  /// The app's categories, by identifier, blocking.
-  package func categories() throws(NotifyError) -> [NotificationCategory] {
-    try store.categories(app: app)
-  }
 }

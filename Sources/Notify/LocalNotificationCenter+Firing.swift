@@ -17,32 +17,6 @@ extension LocalNotificationCenter {
     NotificationFiringService(center: self, firesScheduledNotifications: firesScheduledNotifications)
   }
 
-  /// Delivers every occurrence of the app's notifications that is due now, once, even
-  /// when the daemon or another process fires at the same moment; returns how many were
-  /// delivered. A delivery the sink keeps refusing is recorded as `failed`. With `task`,
-  /// stops starting deliveries once the task has expired and returns the rest to pending.
-  /// The same engine as `notify fire-due`, for this app only.
-  @discardableResult
-  package func deliverDueNow(within task: BackgroundTask? = nil) throws(NotifyError) -> Int {
-    let firer = self.firer
-    return try firer.owner.runBlocking { () throws(NotifyError) in
-      try firer.firer.fireBatch(task: task).delivered
-    }
-  }
-
-  /// Runs `body` on the center's owner (`SinkOwner`), which alone touches the sinks, their
-  /// bus connection and the firer; the calling task is suspended, not blocked, meanwhile.
-  func onOwner<T: Sendable>(_ body: @escaping @Sendable () throws(NotifyError) -> T)
-    async throws(NotificationError)
-    -> T
-  {
-    do {
-      return try await firer.owner.run(body)
-    } catch {
-      throw NotificationError(error)
-    }
-  }
-
   /// True while the center's firing service runs and has armed its timer: from then on,
   /// what falls due is delivered by this process.
   public var isFiring: Bool { runningLoop.value?.isReady ?? false }
@@ -50,10 +24,7 @@ extension LocalNotificationCenter {
   /// The app's next fire instant (abandoned claims of a firer that died included), or
   /// nil when nothing is pending.
   public func nextFireDate() async throws(NotificationError) -> Date? {
-    // Through the service: the soonest of the pending ones (the daemon fires them).
-    if let service { return try await service.pending().compactMap(\.nextFireDate).min() }
-    let firer = self.firer
-    return try await onOwner { () throws(NotifyError) in try firer.firer.nextFireDate() }
+    try await backend.nextFireDate()
   }
 
   /// The engine the service runs (`FiringEngine.app`): the daemon's loop, driving this

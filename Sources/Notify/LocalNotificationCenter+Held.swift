@@ -11,8 +11,6 @@ extension LocalNotificationCenter {
   /// withdraws it first: `cancel(_:)` and `cancelAll()` cancel held ones as they cancel
   /// pending ones (history `cancelled`, reason `quiet-hours`).
   public func held() async throws(NotificationError) -> [HeldNotification] {
-    if let service { return try await service.held() }
-    let (store, app) = (self.store, self.app)
-    return try await calls.run { () throws(NotifyError) in try store.held(app: app) }
+    try await backend.held()
   }
 }

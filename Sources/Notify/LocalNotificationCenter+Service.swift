@@ -5,22 +5,7 @@ import NotifyDesktop
 extension LocalNotificationCenter {
   /// Where this center's calls go (`CenterBackend`): the service inside a Flatpak sandbox
   /// that reaches it, else the center's own store.
-  package var backend: CenterBackend { service.map { .service(app: $0.app) } ?? .ownStore }
-
-  /// The notification `request` stands for, made and checked here as `add` makes it for
-  /// the store (the service checks it again): nil trigger means now.
-  func serviceNotification(_ request: NotificationRequest) throws(NotificationError) -> LocalNotification {
-    do throws(NotifyError) {
-      let now = clock.now()
-      let schedule =
-        try request.trigger?.schedule(now: now, database: clock.zones.database)
-        ?? Schedule(fireDate: .instant(now))
-      return try request.content.checked(id: request.identifier, app: app, schedule: schedule, now: now)
-        .notification
-    } catch {
-      throw NotificationError(error)
-    }
-  }
+  package var backendKind: CenterBackend { backend.kind }
 
   /// The backend for a center of `app` made by the app (`init(app:storePath:sink:clock:)`),
   /// and the client when it is the service.

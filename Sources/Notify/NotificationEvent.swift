@@ -31,7 +31,7 @@ public struct NotificationEvent: Hashable, Sendable {
   /// (ask the user yourself).
   public var userText: String?
   /// Where an answer comes from: live, or kept in the store while no process of the app
-  /// listened (`LocalNotificationCenter.responses`).
+  /// listened (`LocalNotificationCenter.events`).
   public var origin: Origin = .live
   /// The notification server's activation token for a click that launched the app, which
   /// lets its window take focus; nil when the server sent none.

@@ -27,4 +27,13 @@ public struct NotificationRequest: Hashable, Sendable {
     self.content = content
     self.trigger = trigger
   }
+
+  /// The request a pending notification stands for (`pendingNotificationRequests()`): its
+  /// id, its content, and its schedule as a trigger.
+  init(_ stored: StoredNotification) {
+    let notification = stored.notification
+    self.init(
+      identifier: notification.id, content: notification.content,
+      trigger: NotificationTrigger(notification.schedule))
+  }
 }

@@ -134,3 +134,19 @@ public struct NotificationTrigger: Hashable, Sendable {
       fireDate: fireDate, repeatInterval: repeatInterval, repeatCount: repeatCount, until: until)
   }
 }
+
+extension NotificationTrigger {
+  /// The trigger a stored schedule stands for: an instant as `.at` (a relative trigger was
+  /// resolved to its instant when added), a wall-clock time as `.wallClock` in its zone, with
+  /// its rule or repeat unit and its end.
+  init(_ schedule: Schedule) {
+    switch schedule.fireDate {
+    case .instant(let date): start = .at(date)
+    case .wallClock(let time, let zone): start = .wallClock(time, zone)
+    }
+    repeatInterval = schedule.repeatInterval
+    repeatCount = schedule.repeatCount
+    until = schedule.until
+    rule = schedule.rule
+  }
+}

@@ -21,34 +21,34 @@ import NotifyZones
 /// let sinks = try SinkChoice.auto.assemble(store: store)
 /// try sinks.sink.deliver(delivery)
 /// ```
-public final class SinkAssembly: @unchecked Sendable {
+package final class SinkAssembly: @unchecked Sendable {
   // Safe: `sink` and `desktop` are used only on their owner (a command's one thread, an app
   // center's `SinkOwner`); `name` is `Locked`; the rest is immutable.
 
   /// What deliveries go to.
-  public let sink: any DeliverySink
+  package let sink: any DeliverySink
   /// The desktop sink inside, when deliveries go to the desktop: a firing loop attaches it
   /// to dispatch its signals, and badges are published through it.
-  public let desktop: DesktopSink?
+  package let desktop: DesktopSink?
   /// The portal sink, when deliveries go to the Notification portal (a Flatpak app without
   /// notify's service): its actions are recorded as the desktop's are.
-  public let portal: PortalSink?
+  package let portal: PortalSink?
   /// What the firing loop dispatches the sink's signals for: the desktop sink or the portal's.
-  public var attachable: (any LoopAttachable)? { desktop ?? portal }
+  package var attachable: (any LoopAttachable)? { desktop ?? portal }
   /// Who hears what the sinks report, given at construction: an activation or dismissal
   /// recorded, a click that changed what is pending, a switch of `--sink auto`.
-  public struct Observers: Sendable {
+  package struct Observers: Sendable {
     /// Called after each activation or dismissal the desktop reported has been recorded.
-    public var interaction: (@Sendable (DesktopEvent) -> Void)?
+    package var interaction: (@Sendable (DesktopEvent) -> Void)?
     /// Called after a click changed what is pending (a snooze stored its copy), from the
     /// loop that heard it: a firer's own commits do not wake it, so it re-arms here.
-    public var pendingChanged: (@Sendable () -> Void)?
+    package var pendingChanged: (@Sendable () -> Void)?
     /// Called with the sink's new name (`desktop`, `stdout`) when `--sink auto` switches,
     /// from the thread that heard it: the daemon's status says where deliveries go now.
-    public var sinkChanged: (@Sendable (String) -> Void)?
+    package var sinkChanged: (@Sendable (String) -> Void)?
 
     /// Observers; none by default.
-    public init(
+    package init(
       interaction: (@Sendable (DesktopEvent) -> Void)? = nil, pendingChanged: (@Sendable () -> Void)? = nil,
       sinkChanged: (@Sendable (String) -> Void)? = nil
     ) {
@@ -61,7 +61,7 @@ public final class SinkAssembly: @unchecked Sendable {
   /// Whether a click on a bubble reaches its app (the interaction router), for the firer
   /// to decide `Delivery.offersDefaultAction` as it prepares claims; nil without a store or
   /// a desktop.
-  public let clickReach: (any ClickReachability)?
+  package let clickReach: (any ClickReachability)?
 
   private let store: SQLiteStore?
   private let clock: any NotifyClock
@@ -72,7 +72,7 @@ public final class SinkAssembly: @unchecked Sendable {
   /// `hostApp` is the app this process is (an embedding app's center; nil for the daemon
   /// and `fire-due`): a click on its own notification is handed to it, not launched.
   /// `environment` is where desktop entries are looked up and what a launched app inherits.
-  public init(
+  package init(
     _ base: any DeliverySink, store: SQLiteStore?, clock: any NotifyClock = SystemClock(),
     hostApp: String? = nil, observers: Observers = .init(),
     environment: [String: String] = ProcessInfo.processInfo.environment
@@ -132,14 +132,14 @@ public final class SinkAssembly: @unchecked Sendable {
   }
 
   /// The sink's name (`desktop`, `stdout`, ...); from any thread.
-  public var name: String { currentName.value }
+  package var name: String { currentName.value }
 
   /// The name as the owner last saw it change (`--sink auto` follows the bus).
   private let currentName: Locked<String>
 
   /// Publishes `count` as `app`'s launcher badge when deliveries go to the desktop; a
   /// dock that cannot be reached is no reason to fail.
-  public func publishBadge(app: String, count: Int) {
+  package func publishBadge(app: String, count: Int) {
     guard let desktop else { return }
     let shown = BadgeSync.launcherCount(count, app: app, store: store)
     try? desktop.publishBadge(app: app, count: shown)
@@ -152,7 +152,7 @@ public final class SinkAssembly: @unchecked Sendable {
   /// it stops and its center as it goes away (`notify now` is one). Returns how many were
   /// left.
   @discardableResult
-  public func leaveShownBubbles() -> Int {
+  package func leaveShownBubbles() -> Int {
     guard let desktop, let store else { return 0 }
     let bubbles = desktop.handOverShownBubbles()
     do {
@@ -169,7 +169,7 @@ public final class SinkAssembly: @unchecked Sendable {
   /// (info) or lost (warning, when the server does not answer); returns how many were
   /// taken over.
   @discardableResult
-  public func takeOverLeftBubbles(app: String?, logger: Logger) -> Int {
+  package func takeOverLeftBubbles(app: String?, logger: Logger) -> Int {
     // No server on the bus (`--sink auto` on stdout for now): nothing can be taken over.
     guard let desktop, let store, desktop.serverPresent else { return 0 }
     let now = clock.now()

@@ -36,7 +36,7 @@ struct BadgeCommand: ParsableCommand {
     let app = try appOption.resolve()
     let center = try store.center(app: app)
     guard let value = values.first else {
-      Output.line(String(try center.badge()))
+      Output.line(String(try center.ownStore.badge()))
       return
     }
     let count: Int
@@ -49,6 +49,6 @@ struct BadgeCommand: ParsableCommand {
         .invalidData, "badge '\(Escaper.visible(value, limit: 40))' is not a number",
         fix: "use a number from 0 to 99999, or clear")
     }
-    try center.setBadge(count)
+    try center.ownStore.setBadge(count)
   }
 }

@@ -42,19 +42,19 @@ struct DismissCommand: ParsableCommand {
     let center = try store.center(app: app)
     if let thread {
       try Validator.threadIdentifier(thread)
-      let dismissed = try center.removeDelivered(thread: thread)
+      let dismissed = try center.ownStore.removeDelivered(thread: thread)
       Output.error(
         "dismissed \(dismissed.count) notification\(dismissed.count == 1 ? "" : "s") of thread '\(thread)' of app '\(app)'"
       )
       return
     }
     if all {
-      let dismissed = try center.removeAllDelivered()
+      let dismissed = try center.ownStore.removeAllDelivered()
       Output.error(
         "dismissed \(dismissed.count) notification\(dismissed.count == 1 ? "" : "s") of app '\(app)'")
       return
     }
-    let missing = try center.removeDelivered(ids)
+    let missing = try center.ownStore.removeDelivered(ids)
     for id in missing {
       Output.error("not dismissed: '\(id)' of app '\(app)' is not on screen (see notify history)")
     }

@@ -24,7 +24,7 @@ struct LaunchResponseCommand: ParsableCommand {
 
   func run() throws {
     let app = try appOption.resolve()
-    guard let response = try store.center(app: app).takeLaunchResponse() else {
+    guard let response = try store.center(app: app).ownStore.takeLaunchResponse() else {
       Output.error(
         "no launch response waits for app '\(app)' (it was not launched by a click, or it was read)")
       throw ExitCode(1)

@@ -31,7 +31,7 @@ struct NowCommand: ParsableCommand {
     let notification = checked.notification
     let store = try store.open()
     let center = try LocalNotificationCenter(app: app, store: store, sink: try sink.makeSink())
-    let delivery = try center.present(checked, attaching: content.attachmentSources)
+    let delivery = try center.ownStore.present(checked, attaching: content.attachmentSources)
     if delivery.held {
       Output.warning(
         "quiet hours are on: '\(notification.id)' is held and shown when they end (notify quiet)")

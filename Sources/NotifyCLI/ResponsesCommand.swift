@@ -25,7 +25,7 @@ struct ResponsesCommand: ParsableCommand {
 
   func run() throws {
     let app = try appOption.resolve()
-    for response in try store.center(app: app).takeWaitingResponses() {
+    for response in try store.center(app: app).ownStore.takeWaitingResponses() {
       Output.line(response.jsonRecord.compactText)
     }
   }

@@ -145,7 +145,7 @@ struct ScheduleCommand: ParsableCommand {
     if outcome.newOneDiscarded {
       // SPEC.md §3: `notify: not scheduled: ...`, exit 1; the fix names the command.
       Output.error(
-        "\(LocalNotificationCenter.discardedError(outcome).problem). Cancel some (notify cancel) or schedule it sooner"
+        "\(OwnStoreBackend.discardedError(outcome).problem). Cancel some (notify cancel) or schedule it sooner"
       )
       throw ExitCode(1)
     }

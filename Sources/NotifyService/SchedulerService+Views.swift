@@ -29,14 +29,14 @@ extension SchedulerService {
       return [.array(element: "a{sv}", listed.map(Self.record))]
     case "TakeResponses":
       // The answers that waited while no process of the app listened, taken once.
-      let responses = try run { () throws(NotifyError) in try center(app).takeWaitingResponses() }
+      let responses = try run { () throws(NotifyError) in try center(app).ownStore.takeWaitingResponses() }
       return [.array(element: "a{sv}", responses.map { .vardict($0.jsonRecord) })]
     case "RequestAuthorization":
       guard case .uint32(let bits)? = arguments.first else {
         throw .invalidArgs("RequestAuthorization takes the kinds asked for (u: 1 alerts, 2 sounds, 4 badges)")
       }
       let kinds = PresentationOptions(rawValue: Int(bits)).intersection(.all)
-      let granted = try run { () throws(NotifyError) in try center(app).requestAuthorization(kinds) }
+      let granted = try run { () throws(NotifyError) in try center(app).ownStore.requestAuthorization(kinds) }
       return [.uint32(UInt32(granted.rawValue))]
     default:
       throw .invalidArgs("no method \(member)")

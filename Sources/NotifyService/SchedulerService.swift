@@ -7,7 +7,7 @@ import NotifySound
 import NotifyStore
 
 /// The scheduler's methods, one app at a time, through the same library calls the
-/// `notify` command makes (`LocalNotificationCenter.add`, `cancel`, `pending`, ...): one
+/// `notify` command makes (`center.ownStore`: `add`, `cancel`, `pending`, ...): one
 /// store, one set of rules, one 64 limit, one history. Bus-free: it takes the arguments
 /// as values and returns the reply's values, so tests call it directly. Runs on the
 /// service's thread only (`SchedulerEndpoint`), as the store calls it makes do.
@@ -93,18 +93,21 @@ final class SchedulerService {
     let rest = Array(arguments.dropFirst())
     switch member {
     case "Cancel": return try cancel(app: app, ids: try Self.ids(rest))
-    case "CancelAll": return [.strings(try run { () throws(NotifyError) in try center(app).cancelAll() })]
+    case "CancelAll":
+      return [.strings(try run { () throws(NotifyError) in try center(app).ownStore.cancelAll() })]
     case "ListPending":
-      let pending = try run { () throws(NotifyError) in try center(app).pending() }
+      let pending = try run { () throws(NotifyError) in try center(app).ownStore.pending() }
       return [.array(element: "a{sv}", pending.map(Self.record))]
     case "Withdraw": return try withdraw(app: app, ids: try Self.ids(rest))
     case "GetBadge":
-      return [.uint32(UInt32(clamping: try run { () throws(NotifyError) in try center(app).badge() }))]
+      return [
+        .uint32(UInt32(clamping: try run { () throws(NotifyError) in try center(app).ownStore.badge() }))
+      ]
     case "SetBadge":
       guard case .uint32(let count)? = rest.first else { throw .invalidArgs("SetBadge takes a count (u)") }
       try run { () throws(NotifyError) in
         try Validator.badge(Int(count))
-        try center(app).setBadge(Int(count))
+        try center(app).ownStore.setBadge(Int(count))
       }
       return []
     case "GetSettings":
@@ -114,16 +117,16 @@ final class SchedulerService {
       return [.vardict(record)]
     case "TakeLaunchResponse":
       // The click that launched the app (`notify launch-response`), taken once.
-      let response = try run { () throws(NotifyError) in try center(app).takeLaunchResponse() }
+      let response = try run { () throws(NotifyError) in try center(app).ownStore.takeLaunchResponse() }
       return [.bool(response != nil), response.map { .vardict($0.jsonRecord) } ?? .vardict([])]
     case "SetCategories":
       // All of them or none, as the library's `setNotificationCategories`.
       let categories = try RequestDecoder(app: app, now: clock.now(), zones: clock.zones).categories(
         rest.first)
-      try run { () throws(NotifyError) in try center(app).setCategories(categories) }
+      try run { () throws(NotifyError) in try center(app).ownStore.setCategories(categories) }
       return []
     case "GetCategories":
-      let categories = try run { () throws(NotifyError) in try center(app).categories() }
+      let categories = try run { () throws(NotifyError) in try center(app).ownStore.categories() }
       return [.array(element: "a{sv}", categories.map(Self.category))]
     case "ListDelivered", "ListHistory", "ListHeld", "TakeResponses", "RequestAuthorization":
       return try view(member, app: app, rest)
@@ -176,7 +179,7 @@ final class SchedulerService {
     let discarded = outcome.discarded.map(\.notification.id)
     if let refused = outcome.firstNewOneDiscarded {
       throw .limitReached(
-        "\(LocalNotificationCenter.discardedError(refused).description); discarded: \(discarded.joined(separator: " "))"
+        "\(OwnStoreBackend.discardedError(refused).description); discarded: \(discarded.joined(separator: " "))"
       )
     }
     return [.strings(notifications.map(\.id)), .strings(discarded)]
@@ -196,20 +199,20 @@ final class SchedulerService {
     let notification = checked.notification
     if let presenter {
       try run { () throws(NotifyError) in
-        try center(app).showing(checked, attaching: [], presenter)
+        try center(app).ownStore.showing(checked, attaching: [], presenter)
       }
       return [.string(notification.id)]
     }
     // Without the daemon's firer at hand: due now, the next firer to wake shows it.
-    let outcome = try run { () throws(NotifyError) in try center(app).add(checked) }
+    let outcome = try run { () throws(NotifyError) in try center(app).ownStore.add(checked) }
     if outcome.newOneDiscarded {
-      throw .limitReached(LocalNotificationCenter.discardedError(outcome).description)
+      throw .limitReached(OwnStoreBackend.discardedError(outcome).description)
     }
     return [.string(notification.id)]
   }
 
   private func cancel(app: String, ids: [String]) throws(SchedulerError) -> [BusValue] {
-    let missing = try run { () throws(NotifyError) in try center(app).cancel(ids) }
+    let missing = try run { () throws(NotifyError) in try center(app).ownStore.cancel(ids) }
     guard missing.isEmpty else {
       let list = missing.map { "'\(Escaper.visible($0))'" }.joined(separator: ", ")
       throw .unknownID(
@@ -220,7 +223,7 @@ final class SchedulerService {
   }
 
   private func withdraw(app: String, ids: [String]) throws(SchedulerError) -> [BusValue] {
-    let missing = try run { () throws(NotifyError) in try center(app).removeDelivered(ids) }
+    let missing = try run { () throws(NotifyError) in try center(app).ownStore.removeDelivered(ids) }
     guard missing.isEmpty else {
       let list = missing.map { "'\(Escaper.visible($0))'" }.joined(separator: ", ")
       throw .unknownID("not dismissed: \(list) of app '\(app)' not on screen (the others were withdrawn)")

@@ -150,7 +150,7 @@ struct ChatClientDesktopTests {
     #expect(joined != nil, "bob got: \(bob.received.suffix(5)); daemon: \(daemon.stderr)")
     // And the click read the message: the launched client cleared the badge
     let center = try LocalNotificationCenter(app: "chat", store: store, sink: StdoutSink())
-    #expect(await eventually(timeout: 10) { (try? center.badge()) == 0 })
+    #expect(await eventually(timeout: 10) { (try? center.ownStore.badge()) == 0 })
     withExtendedLifetime((desktop, server, daemon)) {}
   }
 

@@ -127,7 +127,7 @@ struct ChatClientFixesTests {
     let badges = bench.deliveries(in: client.stdoutLines).map { $0["badge"] }
     #expect(badges == [.int(1), .int(2)] || badges == [.int(2), .int(2)], "\(badges)")
     let center = try LocalNotificationCenter(app: "chat", store: store, sink: StdoutSink())
-    #expect(try center.badge() == 1)
+    #expect(try center.ownStore.badge() == 1)
   }
 
   @Test(.needsHeadlessDesktop) func aHungNotificationServerHoldsUpNeitherTheChatNorAnyMessage() async throws {

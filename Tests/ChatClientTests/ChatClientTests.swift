@@ -70,8 +70,8 @@ struct ChatClientTests {
     // And the store holds the badge and the deliveries, as `notify` would show them
     let center = try LocalNotificationCenter(
       app: "chat", store: try SQLiteStore(path: store), sink: StdoutSink())
-    #expect(try center.badge() == 2)
-    #expect(try center.recentDeliveries().count == 2)
+    #expect(try center.ownStore.badge() == 2)
+    #expect(try center.ownStore.recentDeliveries().count == 2)
   }
 
   @Test func aReplyTypedWhileTheClientWasAwayReachesTheSenderOnceItIsOnline() async throws {

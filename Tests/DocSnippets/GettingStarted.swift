@@ -48,20 +48,22 @@ func gettingStartedActions(center: LocalNotificationCenter) async throws {
 }
 
 func gettingStartedResponses(center: LocalNotificationCenter) async {
-  for await response in center.responses {
-    switch response.kind {
+  for await event in center.events {
+    switch event.kind {
     case .activated(actionKey: "reply"):
-      if let text = response.userText { send(text, to: response.userInfo["sender"]?.stringValue) }
+      if let text = event.userText { send(text, to: event.userInfo["sender"]?.stringValue) }
     case .activated:  // "default" is a click on the notification itself
-      open(conversation: response.userInfo["sender"]?.stringValue)
-    case .dismissed, .delivered:
+      open(conversation: event.userInfo["sender"]?.stringValue)
+    case .delivered:  // shown by this process (or given to the app: presentation .none)
+      break
+    case .dismissed:
       break
     }
   }
 }
 
 func gettingStartedPending(center: LocalNotificationCenter) async throws {
-  let pending = try await center.pendingNotificationRequests()  // soonest first, with next fire instants
+  let pending = try await center.pendingNotificationRequests()  // soonest first: the requests add took
   try await center.removePendingNotificationRequests(withIdentifiers: ["standup"])
   let onScreen = try await center.delivered()  // newest first
   try await center.removeDeliveredNotifications(withIdentifiers: onScreen.map(\.notificationID))

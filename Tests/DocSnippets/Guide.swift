@@ -1,7 +1,7 @@
 import Foundation
 import Notify
 
-// README.md and docs/library.md
+// README.md (still the deprecated spelling `responses` of `events`, until README changes)
 func readmeExample() async throws {
   let center = try LocalNotificationCenter(app: "chat")
   let content = NotificationContent(title: "Standup", userInfo: ["room": "4B"])
@@ -35,9 +35,9 @@ func settingsExample(center: LocalNotificationCenter) async throws {
 
 // docs/actions.md
 func launchExample(center: LocalNotificationCenter) async {
-  for await response in center.responses {  // the app's one loop over the user's answers
-    if response.origin == .launch {  // launchOptions[.localNotification]: yielded first
-      open(conversation: response.userInfo["sender"]?.stringValue)  // .notification, .kind, .activationToken
+  for await event in center.events {  // the app's one loop over what happens
+    if event.origin == .launch {  // launchOptions[.localNotification]: yielded first
+      open(conversation: event.userInfo["sender"]?.stringValue)  // .notification, .kind, .activationToken
     }
   }
 }
@@ -47,9 +47,9 @@ func foregroundExample(center: LocalNotificationCenter) {
 }
 
 func replyExample(center: LocalNotificationCenter) async {
-  for await response in center.responses {  // .waited ones right after the launch one, oldest first
-    if response.kind == .activated(actionKey: "reply"), let text = response.userText {
-      send(text, to: response.userInfo["sender"]?.stringValue)
+  for await event in center.events {  // .waited ones right after the launch one, oldest first
+    if event.kind == .activated(actionKey: "reply"), let text = event.userText {
+      send(text, to: event.userInfo["sender"]?.stringValue)
     }
   }
 }

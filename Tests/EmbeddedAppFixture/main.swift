@@ -62,7 +62,7 @@ enum EmbeddedAppFixture {
         return
       }
       if let launchFile {
-        let response = try center.takeLaunchResponse()
+        let response = try center.ownStore.takeLaunchResponse()
         let text = response.map { $0.jsonRecord.compactText } ?? "none"
         try Data((text + "\n").utf8).write(to: URL(fileURLWithPath: launchFile))
         if exitAfterLaunch { return }

@@ -138,7 +138,7 @@ struct OneCheckThroughTheServiceAndTheLibraryTests {
     // When it schedules content, its checks counted
     let count = Locked(0)
     try Validator.$checkCount.withValue(count) {
-      try center.schedule(
+      try center.ownStore.schedule(
         NotificationContent(title: "Standup", userInfo: ["room": "4B"]), trigger: .after(.seconds(600)))
     }
     // Then it was checked once, and stored

@@ -111,7 +111,7 @@ struct RoutedCenterTests {
     #expect(others.contains("\"o1\""), "\(others)")
 
     // And the center's own store in the sandbox was never written
-    #expect(try center.store.history(app: nil, limit: 10).isEmpty)
+    #expect(try center.ownStore.store.history(app: nil, limit: 10).isEmpty)
   }
 
   @Test func categoriesAuthorizationHeldAndTheNextFireDateGoToTheService() async throws {
@@ -158,15 +158,15 @@ struct RoutedCenterTests {
       recordingText.problem.contains(
         "recordActivation(of:actionKey:) is not available inside a Flatpak sandbox"))
     #expect(deliveringText.problem.contains("the daemon on the host delivers"))
-    let naming = #expect(throws: NotificationError.self) {
-      try center.setDesktopEntry("org.example.Elsewhere")
+    let naming = await #expect(throws: NotificationError.self) {
+      try await center.setDesktopEntry("org.example.Elsewhere")
     }
     guard case .notAvailable? = naming else {
       Issue.record("setDesktopEntry not refused as not available: \(String(describing: naming))")
       return
     }
     #expect(naming?.description.contains("exports under the app's id ('org.example.Probe.desktop')") == true)
-    #expect(try center.desktopEntry() == nil)
+    #expect(try await center.desktopEntry() == nil)
   }
 
   @Test func clicksKeepArrivingAfterTheDaemonRestarts() async throws {

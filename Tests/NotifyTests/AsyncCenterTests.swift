@@ -29,8 +29,8 @@ struct AsyncCenterTests {
     try await center.add(NotificationRequest(content: content, trigger: .after(.seconds(600))))
     // Then the literal became a JSON string, and the request is pending
     let pending = try await center.pendingNotificationRequests()
-    #expect(pending.first?.notification.content.userInfo["room"]?.stringValue == "4B")
-    #expect(pending.first?.nextFireDate == clock.now() + 600)
+    #expect(pending.first?.content.userInfo["room"]?.stringValue == "4B")
+    #expect(try await center.pendingNotificationSchedules().first?.nextFireDate == clock.now() + 600)
   }
 
   @Test func addWithoutTriggerPresentsAndRemovePendingCancels() async throws {
@@ -48,10 +48,10 @@ struct AsyncCenterTests {
     // Then the first went to the sink and the others are pending
     #expect(delivery?.notification.id == "now")
     #expect(sink.deliveries.map(\.notification.id) == ["now"])
-    #expect(try await center.pendingNotificationRequests().map(\.notification.id) == ["a", "b"])
+    #expect(try await center.pendingNotificationRequests().map(\.identifier) == ["a", "b"])
     // And removing one (and an unknown id) leaves the other
     try await center.removePendingNotificationRequests(withIdentifiers: ["a", "unknown"])
-    #expect(try await center.pendingNotificationRequests().map(\.notification.id) == ["b"])
+    #expect(try await center.pendingNotificationRequests().map(\.identifier) == ["b"])
     try await center.removeAllPendingNotificationRequests()
     #expect(try await center.pendingNotificationRequests().isEmpty)
   }
@@ -102,8 +102,8 @@ struct AsyncCenterTests {
       try await center.add(
         NotificationRequest(identifier: id, content: NotificationContent(title: id), trigger: nil))
     }
-    try center.store.setDesktopServerID(ServerBubbleID(11, server: nil), app: "chat", id: "m1")
-    try center.store.setDesktopServerID(ServerBubbleID(12, server: nil), app: "chat", id: "m2")
+    try center.ownStore.store.setDesktopServerID(ServerBubbleID(11, server: nil), app: "chat", id: "m1")
+    try center.ownStore.store.setDesktopServerID(ServerBubbleID(12, server: nil), app: "chat", id: "m2")
     // When m2 is closed
     #expect(try await center.recordDismissal(of: "m2", reason: "dismissed-by-user"))
     // Then only m1 is on screen, though all three are in history
@@ -125,17 +125,17 @@ struct AsyncCenterTests {
     try await center.add(
       NotificationRequest(
         identifier: "n1", content: NotificationContent(title: "n1"), trigger: .after(.seconds(60))))
-    let n1 = try #require(try await center.pendingNotificationRequests().first?.notification)
-    _ = try center.store.leave(
+    let n1 = try #require(try await center.pendingNotificationSchedules().first?.notification)
+    _ = try center.ownStore.store.leave(
       NotificationResponse(
         notification: n1, actionKey: "default", occurrence: 1, activationToken: "t", date: clock.now()))
-    _ = try center.store.leave(
+    _ = try center.ownStore.store.leave(
       NotificationResponse(
         notification: n1, actionKey: "reply", occurrence: 1, activationToken: nil, date: clock.now(),
         userText: "ok"),
       launching: false)
     // When the responses are read
-    var responses = center.responses.makeAsyncIterator()
+    var responses = center.events.makeAsyncIterator()
     let launch = await responses.next()
     let waited = await responses.next()
     // Then the launch comes first, then the reply
@@ -144,18 +144,42 @@ struct AsyncCenterTests {
     #expect(launch?.activationToken == "t")
     #expect(waited?.origin == .waited)
     #expect(waited?.userText == "ok")
-    // And a delivery is not a response, an activation is
+    // And then what happens live, in order: the delivery, then the activation
     try await center.add(
       NotificationRequest(identifier: "n2", content: NotificationContent(title: "n2"), trigger: nil))
     #expect(try await center.recordActivation(of: "n2", actionKey: "open"))
+    let delivered = await responses.next()
+    #expect(delivered?.kind == .delivered)
+    #expect(delivered?.notification.id == "n2")
     let live = await responses.next()
     #expect(live?.kind == .activated(actionKey: "open"))
     #expect(live?.origin == .live)
     // And a second reader does not get the kept ones again
-    var again = center.responses.makeAsyncIterator()
+    var again = center.events.makeAsyncIterator()
     #expect(try await center.recordDismissal(of: "n2"))
     let next = await again.next()
     #expect(next?.kind == .dismissed(reason: nil))
     #expect(next?.origin == .live)
+  }
+
+  @Test func theDesktopEntryIsSetAndReadWithoutBlockingTheCaller() async throws {
+    // Given a center whose app names no desktop entry
+    let center = try makeCenter()
+    #expect(try await center.desktopEntry() == nil)
+    // When it names one
+    try await center.setDesktopEntry("org.example.Chat")
+    // Then it reads back, and a name that is not a desktop file id is refused, the entry kept
+    #expect(try await center.desktopEntry() == "org.example.Chat")
+    let refused = await #expect(throws: NotificationError.self) {
+      try await center.setDesktopEntry("../escape")
+    }
+    guard case .invalidContent? = refused else {
+      Issue.record("not refused as invalid content: \(String(describing: refused))")
+      return
+    }
+    #expect(try await center.desktopEntry() == "org.example.Chat")
+    // And nil goes back to APP.desktop
+    try await center.setDesktopEntry(nil)
+    #expect(try await center.desktopEntry() == nil)
   }
 }

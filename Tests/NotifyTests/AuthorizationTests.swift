@@ -23,20 +23,20 @@ struct AuthorizationTests {
     try store.change(SettingsChange(sounds: false), app: "chat")
     let center = try LocalNotificationCenter(app: "chat", store: store, sink: sink, clock: clock)
     // When chat asks for alerts and sounds
-    let granted = try center.requestAuthorization([.banner, .sound])
+    let granted = try center.ownStore.requestAuthorization([.banner, .sound])
     // Then it gets alerts only, and its settings say badges are off too (it did not ask)
     #expect(granted == .banner)
-    #expect(try center.settingsInForce().allowed == .banner)
+    #expect(try center.ownStore.settingsInForce().allowed == .banner)
     // When it presents a notification with a sound and a badge
-    let delivery = try center.present(NotificationContent(title: "hi", sound: .default, badge: 2))
+    let delivery = try center.ownStore.present(NotificationContent(title: "hi", sound: .default, badge: 2))
     // Then the sink got it silent and without a badge, and history notes what was held back
     let shown = try #require(sink.deliveries.first)
     #expect(shown.presentation == .banner && shown.suppressed == [.sound, .badge])
     #expect(delivery.suppressed == [.sound, .badge])
     #expect(
-      try center.recordedHistory().first?.detail["suppressed"]
+      try center.ownStore.recordedHistory().first?.detail["suppressed"]
         == .array([.string("sounds"), .string("badges")]))
     // And the stored badge still counts
-    #expect(try center.badge() == 2)
+    #expect(try center.ownStore.badge() == 2)
   }
 }

@@ -88,7 +88,7 @@ struct CalendarCenterTests {
     #expect(added.calendar.nextAlarmDate == Self.utc("2026-12-10T08:45:00Z"))
     #expect(added.calendar.addedAt == clock.now())
     #expect(added.warnings.contains { $0.contains("lunch.ics") && $0.contains("ACTION:EMAIL") })
-    let pending = try await center.pendingNotificationRequests()
+    let pending = try await center.pendingNotificationSchedules()
     #expect(
       pending.map(\.nextFireDate) == [
         Self.utc("2026-12-10T08:45:00Z"), Self.utc("2026-12-11T08:45:00Z"), Self.utc("2026-12-12T08:45:00Z"),
@@ -213,7 +213,7 @@ struct CalendarCenterTests {
     #expect(imported.importedIDs.count == 3)
     #expect(imported.leftOutAfter == nil)
     #expect(imported.discardedIDs.isEmpty)
-    #expect(try await center.pendingNotificationRequests().map(\.notification.id) == imported.importedIDs)
+    #expect(try await center.pendingNotificationRequests().map(\.identifier) == imported.importedIDs)
     // And importing it again replaces them rather than doubling
     let again = try await center.importCalendar(file: file)
     #expect(again.importedIDs == imported.importedIDs)

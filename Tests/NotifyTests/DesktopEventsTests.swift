@@ -26,7 +26,7 @@ struct DesktopEventsTests {
       // (once the service runs: the app is online then, and a click reaches it)
       guard await eventually(timeout: 10, { center.isFiring }) else { return nil }
       // When a message is presented and the user clicks it (dunst's default action)
-      try center.present(
+      try center.ownStore.present(
         NotificationContent(
           body: "SteveJ: Hello, world!", sound: .default, badge: 1, userInfo: ["sender": .string("SteveJ")]),
         id: "m1")
@@ -44,7 +44,7 @@ struct DesktopEventsTests {
     #expect(event.notification.id == "m1")
     #expect(event.userInfo == ["sender": .string("SteveJ")])
     // And it is in history
-    let history = try center.recordedHistory()
+    let history = try center.ownStore.recordedHistory()
     #expect(history.first?.kind == .activated)
     #expect(history.first?.reason == "default")
   }
@@ -60,7 +60,7 @@ struct DesktopEventsTests {
     let service = center.firingService(firesScheduledNotifications: false)
     let outcome: NotificationEvent? = try await whileRunning({ try await service.run() }) {
       // When a notification is shown and the user closes it
-      try center.present(NotificationContent(title: "Lunch", body: "12:30"), id: "lunch")
+      try center.ownStore.present(NotificationContent(title: "Lunch", body: "12:30"), id: "lunch")
       let shown = await eventually(timeout: 10) {
         (try? session.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines)) == "1"
       }
@@ -73,7 +73,7 @@ struct DesktopEventsTests {
     let event = try #require(outcome, "no dismissal arrived")
     #expect(event.kind == .dismissed(reason: "dismissed-by-user"))
     #expect(event.notification.id == "lunch")
-    #expect(try center.recordedHistory().first?.kind == .dismissed)
+    #expect(try center.ownStore.recordedHistory().first?.kind == .dismissed)
   }
 }
 

@@ -27,20 +27,20 @@ struct InProcessFiringTests {
     // Given a one-off and a minutely notification, scheduled on a manual clock
     let clock = ManualClock(now: Date(timeIntervalSince1970: 1_795_000_000))
     let center = try makeCenter(clock: clock)
-    try center.schedule(NotificationContent(body: "once"), trigger: .after(.seconds(60)), id: "once")
-    try center.schedule(
+    try center.ownStore.schedule(NotificationContent(body: "once"), trigger: .after(.seconds(60)), id: "once")
+    try center.ownStore.schedule(
       NotificationContent(body: "tick"), trigger: .after(.seconds(60)).repeating(every: .minute), id: "tick")
     let events = center.events
     // When nothing is due yet
-    #expect(try center.deliverDueNow() == 0)
+    #expect(try center.ownStore.deliverDueNow() == 0)
     // When the clock reaches the fire date
     clock.advance(by: 60)
     // Then both are delivered once, and asking again delivers nothing more
-    #expect(try center.deliverDueNow() == 2)
-    #expect(try center.deliverDueNow() == 0)
+    #expect(try center.ownStore.deliverDueNow() == 2)
+    #expect(try center.ownStore.deliverDueNow() == 0)
     #expect(Set(sink.deliveries.map(\.notification.id)) == ["once", "tick"])
     // And the repeating one is pending for the next minute; the one-off is gone
-    #expect(try center.pending().map(\.notification.id) == ["tick"])
+    #expect(try center.ownStore.pending().map(\.notification.id) == ["tick"])
     #expect(try await center.nextFireDate() == clock.now() + 60)
     // And each delivery was announced
     var iterator = events.makeAsyncIterator()
@@ -55,15 +55,15 @@ struct InProcessFiringTests {
     let chat = try makeCenter(app: "chat", clock: clock)
     let mailSink = RecordingSink()
     let mail = try makeCenter(app: "mail", clock: clock, sink: mailSink)
-    try chat.schedule(NotificationContent(body: "chat"), trigger: .after(.seconds(1)), id: "c")
-    try mail.schedule(NotificationContent(body: "mail"), trigger: .after(.seconds(1)), id: "m")
+    try chat.ownStore.schedule(NotificationContent(body: "chat"), trigger: .after(.seconds(1)), id: "c")
+    try mail.ownStore.schedule(NotificationContent(body: "mail"), trigger: .after(.seconds(1)), id: "m")
     clock.advance(by: 2)
     // When the chat app fires
-    #expect(try chat.deliverDueNow() == 1)
+    #expect(try chat.ownStore.deliverDueNow() == 1)
     // Then the mail notification is still pending and due, and reaches only mail's sink
     #expect(sink.deliveries.map(\.notification.id) == ["c"])
-    #expect(try mail.pending().map(\.notification.id) == ["m"])
-    #expect(try mail.deliverDueNow() == 1)
+    #expect(try mail.ownStore.pending().map(\.notification.id) == ["m"])
+    #expect(try mail.ownStore.deliverDueNow() == 1)
     #expect(mailSink.deliveries.map(\.notification.id) == ["m"])
   }
 
@@ -74,33 +74,33 @@ struct InProcessFiringTests {
     let otherSink = RecordingSink()
     let second = try makeCenter(clock: clock, sink: otherSink)
     for index in 0..<40 {
-      try first.schedule(
+      try first.ownStore.schedule(
         NotificationContent(body: "n\(index)"), trigger: .after(.seconds(1)), id: "n\(index)")
     }
     clock.advance(by: 1)
     // When both fire at the same moment
-    async let a = Task.detached { try first.deliverDueNow() }.value
-    async let b = Task.detached { try second.deliverDueNow() }.value
+    async let a = Task.detached { try first.ownStore.deliverDueNow() }.value
+    async let b = Task.detached { try second.ownStore.deliverDueNow() }.value
     let counts = try await [a, b]
     // Then every occurrence was delivered exactly once, by one of them
     let ids = (sink.deliveries + otherSink.deliveries).map(\.notification.id)
     #expect(counts.reduce(0, +) == 40)
     #expect(ids.count == 40)
     #expect(Set(ids).count == 40)
-    #expect(try first.recentDeliveries(limit: 100).count == 40)
+    #expect(try first.ownStore.recentDeliveries(limit: 100).count == 40)
   }
 
   @Test func aRefusingSinkRecordsTheFailure() throws {
     // Given a due notification and a sink that refuses
     let clock = ManualClock(now: Date(timeIntervalSince1970: 1_795_000_000))
     let center = try makeCenter(clock: clock)
-    try center.schedule(NotificationContent(body: "x"), trigger: .after(.seconds(1)), id: "x")
+    try center.ownStore.schedule(NotificationContent(body: "x"), trigger: .after(.seconds(1)), id: "x")
     clock.advance(by: 1)
     sink.refuse(true)
     // When it fires
-    #expect(try center.deliverDueNow() == 0)
+    #expect(try center.ownStore.deliverDueNow() == 0)
     // Then the failure is in history with the sink's reason
-    let failed = try center.recordedHistory().first { $0.kind == .failed }
+    let failed = try center.ownStore.recordedHistory().first { $0.kind == .failed }
     #expect(failed?.notificationID == "x")
     #expect(failed?.reason?.contains("refuses") == true)
   }
@@ -110,7 +110,8 @@ struct InProcessFiringTests {
     let center = try makeCenter(clock: SystemClock())
     let events = center.events
     let before = Date()
-    try center.schedule(NotificationContent(body: "soon"), trigger: .after(.milliseconds(800)), id: "soon")
+    try center.ownStore.schedule(
+      NotificationContent(body: "soon"), trigger: .after(.milliseconds(800)), id: "soon")
     // When the service runs until the delivery is announced
     // (the service never polls: only its own timer or the store watch can make it deliver)
     let service = NotificationFiringService(center: center)
@@ -138,7 +139,7 @@ struct InProcessFiringTests {
       guard await eventually(timeout: 30, { center.isFiring }) else { return nil }
       let other = try LocalNotificationCenter(
         app: "chat", store: try SQLiteStore(path: path), sink: RecordingSink(), clock: SystemClock())
-      try other.schedule(NotificationContent(body: "from the CLI"), trigger: .immediately, id: "cli")
+      try other.ownStore.schedule(NotificationContent(body: "from the CLI"), trigger: .immediately, id: "cli")
       var iterator = events.makeAsyncIterator()
       return await iterator.next()
     }
@@ -161,7 +162,7 @@ struct CenterBackgroundTaskTests {
     let center = try LocalNotificationCenter(
       app: "chat", store: try SQLiteStore(path: folder.file("notify.db")), sink: sink, clock: clock)
     for index in 0..<3 {
-      try center.schedule(
+      try center.ownStore.schedule(
         NotificationContent(body: "n\(index)"), trigger: .after(.seconds(1)), id: "n\(index)")
     }
     let expired = StopFlagForTests()
@@ -169,12 +170,12 @@ struct CenterBackgroundTaskTests {
     defer { task.end() }
     clock.advance(by: 9.5)
     // When deliveries run within it
-    let delivered = try center.deliverDueNow(within: task)
+    let delivered = try center.ownStore.deliverDueNow(within: task)
     // Then the handler ran, nothing was delivered, and all three are still pending
     #expect(expired.isSet)
     #expect(delivered == 0)
     #expect(sink.deliveries.isEmpty)
-    #expect(try center.pending().count == 3)
+    #expect(try center.ownStore.pending().count == 3)
     #expect(task.timeRemaining == 0.5)
   }
 

@@ -21,23 +21,26 @@ struct QuietCancelTests {
     let store = try SQLiteStore(path: folder.file("notify.db"))
     try store.setQuietHours(QuietHours().turnedOn(until: nil, at: clock.now()))
     let center = try LocalNotificationCenter(app: "chat", store: store, sink: sink, clock: clock)
-    for id in ["m1", "m2", "m3"] { try center.present(NotificationContent(title: "ada", body: id), id: id) }
+    for id in ["m1", "m2", "m3"] {
+      try center.ownStore.present(NotificationContent(title: "ada", body: id), id: id)
+    }
     #expect(try await center.held().map(\.notification.id) == ["m1", "m2", "m3"])
     // When the app cancels one by id, then all the others
-    let one = try center.cancel(id: "m1")
-    let rest = try center.cancelAll()
+    let one = try center.ownStore.cancel(id: "m1")
+    let rest = try center.ownStore.cancelAll()
     // Then each took effect and is recorded cancelled; nothing is held
     #expect(one)
     #expect(rest == ["m2", "m3"])
     #expect(
-      try center.recordedHistory().filter { $0.kind == .cancelled }.map(\.notificationID).sorted() == [
-        "m1", "m2", "m3",
-      ])
+      try center.ownStore.recordedHistory().filter { $0.kind == .cancelled }.map(\.notificationID).sorted()
+        == [
+          "m1", "m2", "m3",
+        ])
     #expect(try await center.held().isEmpty)
     // When quiet ends and the app fires what is due
     try store.setQuietHours(try store.quietHours().turnedOff(at: clock.now(), in: .utc))
     clock.advance(by: 60)
-    _ = try center.deliverDueNow()
+    _ = try center.ownStore.deliverDueNow()
     // Then nothing is shown
     #expect(sink.deliveries.isEmpty)
   }

@@ -48,7 +48,7 @@ struct ClockTests {
         let center = try LocalNotificationCenter(app: "clock", store: store, sink: sink, clock: clock)
         fireBatch = {
           var report = Firer.BatchReport()
-          report.delivered = try center.deliverDueNow()
+          report.delivered = try center.ownStore.deliverDueNow()
           report.claimed = report.delivered
           return report
         }

@@ -8,7 +8,7 @@
 // hour, with a button `yes`), `present ID` (now, with a button `yes`), `pending` (prints
 // `pending: ID ...`), `remove ID`, `delivered` (prints `delivered: ID ...`, what is on
 // screen), `taken` (prints `taken: ID KEY ...`, the answers kept for the app, taken once),
-// `listen` (prints `ready`, then `response ID KEY` for each of `center.responses`). `--app` defaults to org.example.Probe; `--db` is the center's
+// `listen` (prints `ready`, then `response ID KEY` for each answer of `center.events`). `--app` defaults to org.example.Probe; `--db` is the center's
 // own store (inside the sandbox). A failure prints `error: KIND: TEXT` and exits 1.
 import Foundation
 import Notify
@@ -33,7 +33,7 @@ enum SandboxCenterFixture {
       let center = try LocalNotificationCenter(app: app, storePath: db, sink: .stdout)
       switch command {
       case "probe":
-        say("backend: \(center.backend == .ownStore ? "own-store" : "service")")
+        say("backend: \(center.backendKind == .ownStore ? "own-store" : "service")")
       case "add":
         try await center.add(
           NotificationRequest(identifier: id, content: content, trigger: .after(.seconds(3600))))
@@ -42,7 +42,7 @@ enum SandboxCenterFixture {
         try await center.add(NotificationRequest(identifier: id, content: content, trigger: nil))
         say("presented \(id)")
       case "pending":
-        let ids = try await center.pendingNotificationRequests().map(\.notification.id)
+        let ids = try await center.pendingNotificationRequests().map(\.identifier)
         say((["pending:"] + ids).joined(separator: " "))
       case "remove":
         try await center.removePendingNotificationRequests(withIdentifiers: [id])
@@ -60,7 +60,7 @@ enum SandboxCenterFixture {
         }
         say((["taken:"] + taken).joined(separator: " "))
       case "listen":
-        let responses = center.responses.makeAsyncIterator()
+        let responses = center.events.makeAsyncIterator()
         say("ready")
         var iterator = responses
         while let response = await iterator.next() {

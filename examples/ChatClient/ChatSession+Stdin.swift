@@ -48,7 +48,7 @@ extension ChatSession {
     case .remind(let delay, let text):
       let last = try await center.history(limit: 1).first?.sequence ?? 0
       let id = try await remind(after: delay, text: text)
-      let pending = try await center.pendingNotificationRequests()
+      let pending = try await center.pendingNotificationSchedules()
       let at =
         pending.first { $0.notification.id == id }?.nextFireDate.map { RFC3339.string(from: $0) } ?? "now"
       Transcript.status(
@@ -60,14 +60,14 @@ extension ChatSession {
         Transcript.status("warning: the 64-pending limit discarded \(event.notificationID)")
       }
     case .pending:
-      let pending = try await center.pendingNotificationRequests()
+      let pending = try await center.pendingNotificationSchedules()
       if pending.isEmpty { Transcript.status("no scheduled reminders") }
       for stored in pending {
         let at = stored.nextFireDate.map { RFC3339.string(from: $0) } ?? "-"
         Transcript.status("\(stored.notification.id) at \(at)")
       }
     case .cancel(let id):
-      let pending = try await center.pendingNotificationRequests().contains { $0.notification.id == id }
+      let pending = try await center.pendingNotificationRequests().contains { $0.identifier == id }
       try await center.removePendingNotificationRequests(withIdentifiers: [id])
       Transcript.status(pending ? "cancelled \(id)" : "\(id) was not pending")
     case .quit(let text):

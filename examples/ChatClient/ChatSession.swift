@@ -31,7 +31,7 @@ struct ChatSession: Service {
   /// How the client gets back onto the server after the connection drops.
   var reconnect: ReconnectPolicy = .standard
 
-  private enum Part { case server, stdin, responses, deliveries }
+  private enum Part { case server, stdin, notifications }
 
   func run() async throws {
     let state = SessionState(nick: nick)
@@ -79,11 +79,11 @@ struct ChatSession: Service {
     }
   }
 
-  /// Reads the server (across reconnects), stdin, the user's answers and the center's
-  /// deliveries until the client leaves or cannot get back onto the server.
+  /// Reads the server (across reconnects), stdin and the center's events (the user's
+  /// answers, the deliveries) until the client leaves or cannot get back onto the server.
   private func online(
     _ connection: IRCConnection, _ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox,
-    _ events: AsyncStream<NotificationEvent>
+    _ events: NotificationEvents
   ) async {
     await withTaskGroup(of: Part.self) { group in
       group.addTask {
@@ -95,12 +95,8 @@ struct ChatSession: Service {
         return .stdin
       }
       group.addTask {
-        await watchResponses(link, state, inbox)
-        return .responses
-      }
-      group.addTask {
-        await watchDeliveries(events)
-        return .deliveries
+        await watchEvents(events, link, state, inbox)
+        return .notifications
       }
       // Stdin may end early (run from a script); only the server going away for good ends
       // the stay.
@@ -275,12 +271,18 @@ struct ChatSession: Service {
 
   // MARK: Responses
 
-  /// Follows the user's answers to the client's notifications (`center.responses`): first
-  /// the click that launched the client, then the answers given while it was not running,
-  /// then the live ones. A click opens the conversation the notification belongs to and
-  /// means reading.
-  private func watchResponses(_ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox) async {
-    for await response in center.responses {
+  /// Follows what happens to the client's notifications (`center.events`): first the click
+  /// that launched the client, then the answers given while it was not running, then the
+  /// live ones and the deliveries. A click opens the conversation the notification belongs
+  /// to and means reading.
+  private func watchEvents(
+    _ events: NotificationEvents, _ link: ServerLink, _ state: SessionState, _ inbox: PresenterInbox
+  ) async {
+    for await response in events {
+      if response.kind == .delivered {
+        delivered(response)
+        continue
+      }
       switch response.origin {
       case .launch:
         Transcript.status("opened from a notification: \(Escaper.visible(response.notification.id))")
@@ -327,13 +329,11 @@ struct ChatSession: Service {
 
   /// A reminder delivered in the transcript only (the user is typing) is written there;
   /// messages have their transcript line already, written as they were read.
-  private func watchDeliveries(_ events: AsyncStream<NotificationEvent>) async {
-    for await event in events where event.kind == .delivered {
-      guard let delivery = event.delivery, delivery.presentation.isEmpty,
-        event.userInfo["kind"] == .string(Conversation.reminderKind)
-      else { continue }
-      Transcript.status("reminder: \(Escaper.visible(event.notification.body ?? ""))")
-    }
+  private func delivered(_ event: NotificationEvent) {
+    guard let delivery = event.delivery, delivery.presentation.isEmpty,
+      event.userInfo["kind"] == .string(Conversation.reminderKind)
+    else { return }
+    Transcript.status("reminder: \(Escaper.visible(event.notification.body ?? ""))")
   }
 
   /// The Reply action of a private message's notification: the text typed into the

@@ -3,7 +3,7 @@ import Foundation
 /// The user's answer to a shown notification: which action they chose on which
 /// notification (`UNNotificationResponse`; on iOS 7 the notification in `launchOptions` or
 /// `didReceiveLocalNotification:`). An app launched by a click reads it once from the
-/// store (`LocalNotificationCenter.takeLaunchResponse()`, `notify launch-response`).
+/// store (`LocalNotificationCenter.events`, first, `origin` `.launch`; `notify launch-response`).
 public struct NotificationResponse: Hashable, Sendable {
   /// The notification as it was shown: id, app, title, body, action, launch image,
   /// userInfo, sound, badge, urgency.
