@@ -157,9 +157,4 @@ extension LocalNotificationCenter {
   public func pendingNotificationSchedules() async throws(NotificationError) -> [StoredNotification] {
     try await backend.pending()
   }
-
-  /// The former name of `events`, the same sequence: kept while older examples still
-  /// spell it (decisions/0117).
-  @available(*, deprecated, renamed: "events")
-  public var responses: NotificationEvents { events }
 }

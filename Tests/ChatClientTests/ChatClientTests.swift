@@ -76,7 +76,7 @@ struct ChatClientTests {
 
   @Test func aReplyTypedWhileTheClientWasAwayReachesTheSenderOnceItIsOnline() async throws {
     // Given bob's private message, answered in its bubble while no client ran: the reply
-    // waits in the store (`center.responses` yields it as `.waited`)
+    // waits in the store (`center.events` yields it as `.waited`)
     let store = try SQLiteStore(path: self.store)
     let message = LocalNotification(
       id: "m1", app: "chat", schedule: Schedule(fireDate: .instant(Date())), title: "bob",

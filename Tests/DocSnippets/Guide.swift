@@ -1,13 +1,13 @@
 import Foundation
 import Notify
 
-// README.md (still the deprecated spelling `responses` of `events`, until README changes)
+// README.md
 func readmeExample() async throws {
   let center = try LocalNotificationCenter(app: "chat")
   let content = NotificationContent(title: "Standup", userInfo: ["room": "4B"])
   try await center.add(NotificationRequest(content: content, trigger: .after(.seconds(600))))
-  for await response in center.responses {
-    print(response.kind, response.userInfo["room"]?.stringValue ?? "")
+  for await event in center.events {
+    print(event.kind, event.userInfo["room"]?.stringValue ?? "")
   }
 }
 
