@@ -70,8 +70,14 @@ struct ChatClientTests {
     // And the store holds the badge and the deliveries, as `notify` would show them
     let center = try LocalNotificationCenter(
       app: "chat", store: try SQLiteStore(path: store), sink: StdoutSink())
+    // (the record follows the line on stdout: the sink shows first, then the store records)
+    var recorded = 0
+    let settled = await eventually(timeout: 15) {
+      recorded = (try? center.ownStore.recentDeliveries().count) ?? 0
+      return recorded >= 2
+    }
+    #expect(settled && recorded == 2, "deliveries recorded: \(recorded)")
     #expect(try center.ownStore.badge() == 2)
-    #expect(try center.ownStore.recentDeliveries().count == 2)
   }
 
   @Test func aReplyTypedWhileTheClientWasAwayReachesTheSenderOnceItIsOnline() async throws {
