@@ -89,8 +89,10 @@ public struct NotificationTrigger: Hashable, Sendable {
     return copy
   }
 
-  /// The stored schedule this trigger stands for when scheduled at `now`.
-  public func schedule(now: Date) throws(NotificationError) -> Schedule {
+  /// The stored schedule this trigger stands for when scheduled at `now`. Not public:
+  /// `Schedule` is the store's type, which `import Notify` does not name; an app's trigger
+  /// is checked by `add(_:)`.
+  package func schedule(now: Date) throws(NotificationError) -> Schedule {
     do { return try schedule(now: now, database: TZDatabase.shared) } catch { throw NotificationError(error) }
   }
 
