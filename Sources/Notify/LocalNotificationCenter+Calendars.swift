@@ -122,7 +122,7 @@ extension LocalNotificationCenter {
         let imported = try CalendarImport.importFile(file, app: app, store: store, clock: clock)
         return .success(
           CalendarImportResult(
-            importedIDs: imported.plan.notifications.map(\.id),
+            importedIDs: imported.plan.notifications.map(\.notification.id),
             leftOutAfter: imported.plan.cutAfter,
             discardedIDs: imported.discarded, warnings: imported.plan.warnings))
       } catch {
