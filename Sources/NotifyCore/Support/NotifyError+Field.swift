@@ -202,9 +202,9 @@ extension NotifyError.Reason {
       )
     case .outOfRange(let value, let range):
       switch field {
-      case .badge:
+      case .badge, .payloadKey("aps.badge"):
         return (
-          "badge \(value) is out of range",
+          "\(name) \(value) is out of range",
           "use a number from \(range.lowerBound) to \(range.upperBound) (0 clears the badge)"
         )
       case .actions(.snooze?): return ("\(name) of \(value) s is out of range", "snooze from 1s to 30d")
