@@ -23,17 +23,16 @@ extension LocalNotificationCenter {
   {
     if service != nil { throw calendarsNotAvailable("addCalendar(atPath:name:writesBack:)") }
     let (store, clock, app) = (self.store, self.clock, self.app)
-    let absolute = CalendarCatalog.absolute(path)
     let result = try await calls.run {
       () throws(NotifyError) -> Result<CalendarAddResult, NotificationError> in
       do throws(CalendarFailure) {
         let (entry, warnings) = try CalendarCatalog(
           store: store, clock: clock, logger: NotifyLogging.logger("notify.calendar")
-        ).add(path: absolute, name: name, app: app, writeBack: writesBack)
+        ).add(path: path, name: name, app: app, writeBack: writesBack)
         return .success(
           CalendarAddResult(calendar: WatchedCalendar(entry), warnings: warnings.map(\.description)))
       } catch {
-        return .failure(Self.calendarError(error, app: app))
+        return .failure(NotificationError(error.notifyError))
       }
     }
     storeChanged()
@@ -51,7 +50,7 @@ extension LocalNotificationCenter {
           store: store, clock: clock, logger: NotifyLogging.logger("notify.calendar"))
         return .success(try catalog.list(app: app).map(WatchedCalendar.init))
       } catch {
-        return .failure(Self.calendarError(error, app: app))
+        return .failure(NotificationError(error.notifyError))
       }
     }.get()
   }
@@ -69,7 +68,7 @@ extension LocalNotificationCenter {
           store: store, clock: clock, logger: NotifyLogging.logger("notify.calendar"))
         return .success(try catalog.remove(name: name, app: app))
       } catch {
-        return .failure(Self.calendarError(error, app: app))
+        return .failure(NotificationError(error.notifyError))
       }
     }
     storeChanged()
@@ -88,22 +87,14 @@ extension LocalNotificationCenter {
   public func previewCalendar(paths: [String], from start: Date, to end: Date, name: String? = nil)
     async throws(NotificationError) -> CalendarPreviewResult
   {
-    guard let first = paths.first else {
-      throw .invalidContent(
-        nil, nil, .init(problem: "no calendar path was given", fix: "name a vdir folder or an .ics file"))
-    }
-    guard start < end else {
-      throw .invalidContent(
-        nil, nil,
-        .init(
-          problem: "the preview's start is not before its end", fix: "give a window whose start comes first"))
-    }
     let zones = clock.zones
     return try await calls.run { () throws(NotifyError) -> Result<CalendarPreviewResult, NotificationError> in
-      if let missing = paths.first(where: { CalendarFiles.kind(of: $0) == .missing }) {
-        return .failure(Self.calendarError(.noSuchPath(missing), app: ""))
+      do throws(CalendarFailure) {
+        try CalendarPreview.check(paths: paths, from: start, to: end)
+      } catch {
+        return .failure(NotificationError(error.notifyError))
       }
-      let calendar = name ?? CalendarImport.defaultName(for: first)
+      let calendar = name ?? CalendarImport.defaultName(for: paths[0])
       let preview = CalendarPreview.run(paths: paths, from: start, to: end, zones: zones)
       return .success(
         CalendarPreviewResult(
@@ -131,49 +122,15 @@ extension LocalNotificationCenter {
         let imported = try CalendarImport.importFile(file, app: app, store: store, clock: clock)
         return .success(
           CalendarImportResult(
-            importedIDs: imported.plan.notifications.map(\.id), leftOutAfter: imported.plan.cutAfter,
+            importedIDs: imported.plan.notifications.map(\.notification.id),
+            leftOutAfter: imported.plan.cutAfter,
             discardedIDs: imported.discarded, warnings: imported.plan.warnings))
       } catch {
-        return .failure(Self.calendarError(error, app: app))
+        return .failure(NotificationError(error.notifyError))
       }
     }
     storeChanged()
     return try result.get()
-  }
-
-  /// The case and words an app gets for `failure`.
-  static func calendarError(_ failure: CalendarFailure, app: String) -> NotificationError {
-    switch failure {
-    case .noSuchPath(let path):
-      .invalidContent(
-        nil, nil,
-        .init(
-          problem: "no such file or folder: \(Escaper.visible(path))",
-          fix: "name an existing vdir folder or .ics file"))
-    case .noSuchFile(let path):
-      .invalidContent(
-        nil, nil, .init(problem: "no such file: \(Escaper.visible(path))", fix: "name an existing .ics file"))
-    case .unreadable(let warning):
-      .invalidContent(nil, nil, .init(problem: "\(warning)", fix: "name a readable .ics file"))
-    case .invalidName(let name):
-      .invalidContent(
-        nil, nil,
-        .init(
-          problem: "'\(Escaper.visible(name, limit: 60))' is not a calendar name",
-          fix: "use 1 to 128 letters, digits, '.', '_' and '-'"))
-    case .nameTaken(let name):
-      .invalidContent(
-        nil, nil,
-        .init(
-          problem: "a calendar named '\(Escaper.visible(name))' is already watched",
-          fix: "pass another name, or remove it first (removeCalendar(named:))"))
-    case .unknownName(let name):
-      .notFound(
-        ids: [name],
-        .init(
-          problem: "app '\(app)' has no calendar named '\(Escaper.visible(name))'", fix: "see calendars()"))
-    case .store(let error): NotificationError(error)
-    }
   }
 
   /// Why `call` cannot be made through notify's service (decisions/0095).

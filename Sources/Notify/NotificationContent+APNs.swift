@@ -30,7 +30,10 @@ extension NotificationContent {
   /// - Keys with no local equivalent (`category`, `thread-id`, `content-available`, ...)
   ///   are ignored.
   ///
-  /// A malformed payload throws `NotificationError.invalidContent` naming the offending key.
+  /// A malformed payload throws `NotificationError.invalidContent` naming the offending key
+  /// (a sound name that is not a plain file name, `.soundRejected`); a value that breaks a
+  /// rule of every notification (a text's length, `userInfo`'s size, the badge's range) is
+  /// refused by that rule, in the words every door gives.
   public init(apnsPayload text: String, localizedStrings: [String: String] = [:]) throws(NotificationError) {
     try self.init(apnsPayload: Data(text.utf8), localizedStrings: localizedStrings)
   }
@@ -117,13 +120,9 @@ struct APNsReader {
     try check(content.body, "aps.alert.body", limit: Validator.maxBody)
     try check(content.action, "aps.alert.action", limit: Validator.maxTitle)
     try check(content.launchImage, "aps.alert.launch-image", limit: 1024)
-    let size = JSONValue.object(content.userInfo).compactText.utf8.count
-    guard size <= Validator.maxUserInfoBytes else {
-      throw NotifyError(
-        .invalid(.userInfo, .tooLarge(bytes: size, limit: Validator.maxUserInfoBytes)),
-        "the payload's keys besides \"aps\" make \(size) bytes of userInfo",
-        fix: "keep them under \(Validator.maxUserInfoBytes) bytes of compact JSON")
-    }
+    // The rule and the words of every door's userInfo (`--user-info`, the D-Bus key, the
+    // library's content): the payload's other keys are this content's userInfo.
+    try Validator.userInfo(content.userInfo)
   }
 
   private func readAlert(_ alert: JSONValue, into content: inout NotificationContent) throws(NotifyError) {
@@ -189,13 +188,8 @@ struct APNsReader {
         fix: #"send "sound": "default" or the name of a sound file"#)
     }
     let soundName = SoundName(name)
-    if case .file(let file) = soundName {
-      do { try Validator.soundName(file) } catch {
-        throw NotifyError(
-          .invalidData, "aps.sound '\(Escaper.visible(file, limit: 60))' is not a plain file name",
-          fix: "use \"default\" or a file name from the app's sound folder (no '/', not starting with '.')")
-      }
-    }
+    // A name the rules refuse is refused as every door refuses it (`soundRejected`).
+    if case .file(let file) = soundName { try Validator.soundName(file) }
     content.sound = soundName
   }
 
@@ -210,10 +204,10 @@ struct APNsReader {
         .invalidData, "aps.badge is \(badge.kindName), not a whole number",
         fix: "send a number from 0 to \(Validator.maxBadge); 0 clears the badge")
     }
+    // The badge's rule, with the key at fault as the field.
     guard (0...Int64(Validator.maxBadge)).contains(number) else {
       throw NotifyError(
-        .invalidData, "aps.badge \(number) is out of range",
-        fix: "send a number from 0 to \(Validator.maxBadge); 0 clears the badge")
+        .invalid(.payloadKey("aps.badge"), .outOfRange(Int(clamping: number), 0...Validator.maxBadge)))
     }
     return Int(number)
   }

@@ -33,18 +33,17 @@ struct CalendarAddCommand: ParsableCommand {
   var writeBack = false
 
   func run() throws {
-    let absolute = CalendarCommand.absolute(path)
     var logger = Logger(label: "notify.calendar")
     logger.logLevel = .warning
     let clock = SystemClock()
     let added: (CalendarCatalog.Entry, [CalendarWarning])
     do throws(CalendarFailure) {
       // Checked before the store is opened: bad input leaves it untouched.
-      _ = try CalendarCatalog.check(path: absolute, name: name, app: app)
+      _ = try CalendarCatalog.check(path: path, name: name, app: app)
       let catalog = CalendarCatalog(store: try opened(), clock: clock, logger: logger)
-      added = try catalog.add(path: absolute, name: name, app: app, writeBack: writeBack)
+      added = try catalog.add(path: path, name: name, app: app, writeBack: writeBack)
     } catch {
-      throw CalendarCommand.error(error, given: path)
+      throw error.notifyError
     }
     let (calendar, warnings) = added
     for warning in warnings { Output.warning(warning.description) }
@@ -82,7 +81,7 @@ struct CalendarListCommand: ParsableCommand {
     do throws(CalendarFailure) {
       calendars = try catalog.list()
     } catch {
-      throw CalendarCommand.error(error)
+      throw error.notifyError
     }
     var records: [JSONRecord] = []
     for entry in calendars {
@@ -130,7 +129,7 @@ struct CalendarRemoveCommand: ParsableCommand {
     do throws(CalendarFailure) {
       cancelled = try catalog.remove(name: name)
     } catch {
-      throw CalendarCommand.error(error)
+      throw error.notifyError
     }
     Output.line("removed calendar '\(Output.safe(name))': \(cancelled) pending alarms cancelled")
   }

@@ -37,37 +37,6 @@ struct CalendarCommand: ParsableCommand {
     }
   }
 
-  /// `path` made absolute against the working folder (links are kept: a synced folder may be one).
-  static func absolute(_ path: String) -> String { CalendarCatalog.absolute(path) }
-
-  /// The command line's words and exit code for `failure`; `given` is the path as typed.
-  static func error(_ failure: CalendarFailure, given: String? = nil) -> NotifyError {
-    switch failure {
-    case .noSuchPath(let path):
-      NotifyError(
-        .inputMissing(path: path), "no such file or folder: \(Escaper.visible(given ?? path))",
-        fix: "name an existing vdir folder or .ics file")
-    case .noSuchFile(let path):
-      NotifyError(
-        .inputMissing(path: path), "no such file: \(Escaper.visible(given ?? path))",
-        fix: "name an existing .ics file")
-    case .unreadable(let warning):
-      NotifyError(.noInput, warning.description, fix: "name a readable .ics file")
-    case .invalidName(let name):
-      NotifyError(
-        .invalidData, "'\(Escaper.visible(name, limit: 60))' is not a calendar name",
-        fix: "use 1 to 128 letters, digits, '.', '_' and '-' (--name)")
-    case .nameTaken(let name):
-      NotifyError(
-        .notTakenEffect, "a calendar named '\(Escaper.visible(name))' is already watched",
-        fix: "pick another --name, or notify calendar remove it first")
-    case .unknownName(let name):
-      NotifyError(
-        .notFound([name]), "no calendar is named '\(Output.safe(name))'", fix: "see notify calendar list")
-    case .store(let error): error
-    }
-  }
-
   /// The name a calendar gets from its path: the file or folder name, without `.ics`,
   /// made of the characters an app id allows.
   static func defaultName(for path: String) -> String { CalendarImport.defaultName(for: path) }

@@ -34,21 +34,15 @@ struct CalendarPreviewCommand: ParsableCommand {
   @Flag(name: .long, help: "Print a JSON array.") var json = false
 
   func run() throws {
-    guard !paths.isEmpty else {
-      throw NotifyError(.usage, "no calendar path was given", fix: "name a vdir folder or an .ics file")
-    }
+    guard !paths.isEmpty else { throw CalendarFailure.noPath.notifyError }
     let clock = SystemClock()
     let zones = clock.zones
     let start = try CalendarCommand.instant(from, option: "--from", zones: zones)
     let end = try CalendarCommand.instant(to, option: "--to", zones: zones)
-    guard start < end else {
-      throw NotifyError(
-        .usage, "--from is not before --to", fix: "give a window whose start comes before its end")
-    }
-    for path in paths where CalendarFiles.kind(of: path) == .missing {
-      throw NotifyError(
-        .noInput, "no such file or folder: \(Escaper.visible(path))",
-        fix: "name an existing .ics file or vdir folder")
+    do throws(CalendarFailure) {
+      try CalendarPreview.check(paths: paths, from: start, to: end)
+    } catch {
+      throw error.notifyError
     }
     let calendar = name ?? CalendarCommand.defaultName(for: paths[0])
     let preview = CalendarPreview.run(paths: paths, from: start, to: end, zones: zones)

@@ -27,14 +27,14 @@ struct ImportCommand: ParsableCommand {
   func run() throws {
     let appID = try app.resolve()
     // Checked before the store is opened: bad input leaves it untouched.
-    guard CalendarFiles.kind(of: file) == .file else { throw CalendarCommand.error(.noSuchFile(file)) }
+    guard CalendarFiles.kind(of: file) == .file else { throw CalendarFailure.noSuchFile(file).notifyError }
     let clock = SystemClock()
     let opened = try store.open()
     let imported: CalendarImport.Imported
     do throws(CalendarFailure) {
       imported = try CalendarImport.importFile(file, app: appID, store: opened, clock: clock)
     } catch {
-      throw CalendarCommand.error(error)
+      throw error.notifyError
     }
     let plan = imported.plan
     for warning in plan.warnings { Output.warning(warning) }

@@ -38,6 +38,11 @@ extension Term {
     case .realertTimes: "--realert-times"
     case .expireLate: "--expire-late"
     case .wakeLead: "--wake-lead"
+    case .calendarName: "--name"
+    case .calendarList: "notify calendar list"
+    case .calendarRemoval: "notify calendar remove"
+    case .windowStart: "--from"
+    case .windowEnd: "--to"
     }
   }
 }

@@ -33,14 +33,15 @@ public struct CalendarCatalog {
     self.logger = logger
   }
 
-  /// Watches `path` (made absolute by the caller) as calendar `name` (default: the path's
-  /// name, `CalendarImport.defaultName`) of `app` (default `calendar.NAME`), schedules its
-  /// alarms from now on and tells a running daemon. Returns the calendar and what was
-  /// skipped in its files.
+  /// Watches `path` (made absolute against the working folder, `absolute`) as calendar
+  /// `name` (default: the path's name, `CalendarImport.defaultName`) of `app` (default
+  /// `calendar.NAME`), schedules its alarms from now on and tells a running daemon. Returns
+  /// the calendar and what was skipped in its files.
   public func add(path: String, name: String?, app: String?, writeBack: Bool) throws(CalendarFailure) -> (
     Entry, [CalendarWarning]
   ) {
     let (name, app) = try Self.check(path: path, name: name, app: app)
+    let path = Self.absolute(path)
     let now = clock.now()
     do throws(NotifyError) {
       try store.addCalendar(
@@ -102,8 +103,9 @@ public struct CalendarCatalog {
     return cancelled
   }
 
-  /// The calendar's name and app for `add`, or why it cannot be added: a missing path, a
-  /// bad name or app. Asks no store, so a caller may check before opening one.
+  /// The calendar's name and app for `add`, or why it cannot be added: a missing path (named
+  /// in the failure as the caller gave it), a bad name or app. Asks no store, so a caller may
+  /// check before opening one.
   public static func check(path: String, name: String?, app: String?) throws(CalendarFailure) -> (
     name: String, app: String
   ) {
@@ -127,9 +129,12 @@ public struct CalendarCatalog {
     return (here.hasSuffix("/") ? here : here + "/") + path
   }
 
+  /// How many characters a calendar's name has.
+  public static let nameLengths = 1...128
+
   /// Whether `name` can name a calendar: the characters of an app id, 1 to 128 of them.
   public static func isName(_ name: String) -> Bool {
-    (1...128).contains(name.utf8.count)
+    nameLengths.contains(name.utf8.count)
       && name.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "._-".contains($0)) })
   }
 }

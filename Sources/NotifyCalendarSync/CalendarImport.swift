@@ -11,9 +11,10 @@ import NotifyStore
 public enum CalendarImport {
   /// What to store, and what was left out.
   public struct Plan: Sendable {
-    /// The notifications, soonest first.
-    public var notifications: [LocalNotification]
-    /// What was skipped in the file, each naming its line and property.
+    /// The notifications, soonest first, checked by the rules every request meets.
+    public var notifications: [CheckedNotification]
+    /// What was skipped in the file (an alarm the rules refused too), each naming its line
+    /// and property.
     public var warnings: [String]
     /// The instant of the last one imported when later alarms were left out (the app keeps
     /// at most 64 pending; `calendar add` follows them all), else nil.
@@ -31,12 +32,20 @@ public enum CalendarImport {
       limit: room + 1, soonestOnly: true)
     let instants = result.instants.filter { $0.repetition == 0 }
     let taken = Array(instants.prefix(room))
-    let notifications = taken.map {
-      AlarmNotification.make($0, calendar: calendar, app: app, createdAt: now, zone: zones.local)
+    var notifications: [CheckedNotification] = []
+    var warnings = result.warnings.map { $0.inFile(file) }
+    for instant in taken {
+      do throws(NotifyError) {
+        notifications.append(
+          try AlarmNotification.make(instant, calendar: calendar, app: app, createdAt: now, zone: zones.local)
+        )
+      } catch {
+        warnings.append(AlarmNotification.refused(instant, file: file, error: error))
+      }
     }
     let cut = instants.count > taken.count || result.truncated
     return Plan(
-      notifications: notifications, warnings: result.warnings.map { $0.inFile(file).description },
+      notifications: notifications, warnings: warnings.map(\.description),
       cutAfter: cut ? taken.last?.fireDate : nil)
   }
 

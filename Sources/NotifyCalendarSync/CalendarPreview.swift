@@ -22,6 +22,16 @@ public enum CalendarPreview {
     public var warnings: [String] = []
   }
 
+  /// Why a preview of `paths` over `[from, to)` cannot run: no path, a window that does
+  /// not start before it ends, a path that names nothing (the first, as given).
+  public static func check(paths: [String], from: Date, to: Date) throws(CalendarFailure) {
+    guard !paths.isEmpty else { throw .noPath }
+    guard from < to else { throw .emptyWindow }
+    if let missing = paths.first(where: { CalendarFiles.kind(of: $0) == .missing }) {
+      throw .noSuchPath(missing)
+    }
+  }
+
   /// The instants of the files of `paths` (folders read as `calendar add` reads them) in
   /// `[from, to)`.
   public static func run(paths: [String], from: Date, to: Date, zones: Zones) -> Result {

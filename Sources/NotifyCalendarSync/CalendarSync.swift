@@ -194,8 +194,10 @@ public final class CalendarSync {
       let storeStarted = Self.seconds()
       var needed: Int?
       var done = 0
+      var refused: [CalendarWarning] = []
       let change = try store.updateCalendarWindow(app: app, at: now, zones: zones) {
         state throws(NotifyError) in
+        refused = []
         done = state.alarms.filter { $0.state == "done" }.count
         if limit + done + 1 > wanted && cutoff.isFinite {
           // More alarms are remembered as done than this look prepared for: nothing is
@@ -205,7 +207,7 @@ public final class CalendarSync {
         }
         return Self.decide(
           state: state, found: found.prefix(limit + done + 1), app: app, calendars: calendars,
-          fingerprints: fingerprints, now: now, zones: zones)
+          fingerprints: fingerprints, now: now, zones: zones, refused: &refused)
       }
       report.storing += Self.seconds() - storeStarted
       if let needed {
@@ -213,6 +215,7 @@ public final class CalendarSync {
         continue
       }
       doneSeen[app] = done
+      report.warnings += refused
       for (index, table) in tables.enumerated() { table.full = kept[index] ?? [:] }
       report.scheduled += change.schedule.count
       report.cancelled += change.cancel.count
@@ -259,19 +262,28 @@ public final class CalendarSync {
   }
 
   /// The change for one app's window: the candidates made into notifications, the plan of
-  /// `AlarmWindow` over them and the store's state, the calendars' fingerprints.
+  /// `AlarmWindow` over them and the store's state, the calendars' fingerprints. An alarm
+  /// the request rules refuse is no candidate; `refused` gets a warning naming it.
   static func decide(
     state: CalendarWindowState, found: ArraySlice<(instant: AlarmInstant, calendar: String, file: String)>,
-    app: String, calendars: [CalendarRecord], fingerprints: [String], now: Date, zones: Zones
+    app: String, calendars: [CalendarRecord], fingerprints: [String], now: Date, zones: Zones,
+    refused: inout [CalendarWarning]
   ) -> CalendarWindowChange {
-    var notifications: [String: (LocalNotification, CalendarAlarmRecord)] = [:]
+    var notifications: [String: (CheckedNotification, CalendarAlarmRecord)] = [:]
     var candidates: [AlarmWindow.Candidate] = []
     for (instant, calendar, file) in found {
       let id = AlarmIdentity.id(calendar: calendar, instant: instant)
       guard notifications[id] == nil else { continue }
-      let notification = AlarmNotification.make(
-        instant, calendar: calendar, app: app, createdAt: now, zone: zones.local)
-      let digest = Self.digest(notification)
+      let notification: CheckedNotification
+      do throws(NotifyError) {
+        notification = try AlarmNotification.make(
+          instant, calendar: calendar, app: app, createdAt: now, zone: zones.local)
+      } catch {
+        // Not a candidate: the rest of the window schedules, and the file says why.
+        refused.append(AlarmNotification.refused(instant, file: file, error: error))
+        continue
+      }
+      let digest = Self.digest(notification.notification)
       notifications[id] = (
         notification,
         CalendarAlarmRecord(

@@ -83,8 +83,8 @@ public struct CalendarWindowState: Sendable {
 public struct CalendarWindowChange: Sendable {
   /// Pending alarms to cancel (recorded `cancelled`, reason `calendar`).
   public var cancel: [String] = []
-  /// Notifications to store, each with its record (state `pending`).
-  public var schedule: [(LocalNotification, CalendarAlarmRecord)] = []
+  /// Notifications to store, checked already, each with its record (state `pending`).
+  public var schedule: [(CheckedNotification, CalendarAlarmRecord)] = []
   /// Alarms now done.
   public var consumed: [String] = []
   /// Done alarms to forget.

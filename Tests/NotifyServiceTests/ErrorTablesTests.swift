@@ -31,6 +31,8 @@ struct ErrorTablesTests {
   static let table: [(NotifyError.Reason, Int32, String, String)] = [
     (.invalid(.title, .tooLong(characters: 250, limit: 200)), 65, "invalidContent", "InvalidArgs"),
     (.invalid(.rule, .tooLarge(bytes: 9000, limit: 8192)), 65, "invalidContent", "InvalidTrigger"),
+    // A name already taken did not take effect (exit 1), and the library keeps the field.
+    (.invalid(.calendarName, .taken("work")), 1, "invalidContent", "InvalidArgs"),
     (.soundRefused("ping.wav"), 65, "soundRejected", "SoundRejected"),
     (.limitReached(id: "b65"), 1, "limitReached", "LimitReached"),
     (.notFound(["a", "b"]), 1, "notFound", "UnknownId"),

@@ -4,6 +4,7 @@ import NotifyCore
 import NotifyDesktop
 import NotifySound
 import NotifyStore
+import NotifyTestSupport
 import NotifyZones
 import Testing
 
@@ -148,9 +149,6 @@ struct APNsPayloadTests {
       name: "sound is a number", payload: #"{"aps":{"alert":"Hi","sound":1}}"#,
       mentions: ["aps.sound is a number"]),
     Refused(
-      name: "sound escapes its folder", payload: #"{"aps":{"sound":"../../etc/passwd"}}"#,
-      mentions: ["plain file name"]),
-    Refused(
       name: "sound dictionary without name", payload: #"{"aps":{"sound":{"critical":1}}}"#,
       mentions: ["without \"name\""]),
     Refused(
@@ -193,18 +191,64 @@ struct APNsPayloadTests {
     }
   }
 
-  @Test func refusesOversizedUserInfo() {
+  @Test func refusesOversizedUserInfoByTheRuleAndWordsOfEveryDoor() async throws {
     // Given a payload whose extra keys exceed 4096 bytes
     let big = String(repeating: "x", count: 5000)
     // When it is read
-    // Then the userInfo limit is named
-    let error = #expect(throws: NotificationError.self) {
+    let refused = #expect(throws: NotificationError.self) {
       try NotificationContent(apnsPayload: #"{"aps":{"alert":"Hi"},"blob":"\#(big)"}"#)
     }
-    guard case .invalidContent(.userInfo?, .tooLarge?, _)? = error else {
-      Issue.record("not refused as a userInfo too large: \(String(describing: error))")
+    // Then it is refused by userInfo's rule, with its bound and the payload's size
+    guard case .invalidContent(.userInfo?, .tooLarge(let bytes, let limit)?, _)? = refused else {
+      Issue.record("not refused as a userInfo too large: \(String(describing: refused))")
       return
     }
-    #expect(error?.context.problem.contains("userInfo") == true)
+    #expect(bytes == 5011)
+    #expect(limit == 4096)
+    // And in the words a center gives for the same userInfo given as content
+    let folder = TemporaryFolder(prefix: "notify-apns")
+    let center = try LocalNotificationCenter(
+      app: "org.example.Push", storePath: folder.file("notify.db"), sink: .stdout)
+    let content = NotificationContent(body: "Hi", userInfo: ["blob": .string(big)])
+    do {
+      try await center.add(NotificationRequest(content: content, trigger: .after(.seconds(600))))
+      Issue.record("the center took a userInfo of \(bytes) bytes")
+    } catch {
+      #expect(error == refused)
+      #expect(
+        error.description
+          == "userInfo is 5011 bytes of compact JSON: keep it under 4096 bytes; store large data elsewhere and pass a key"
+      )
+    }
+  }
+
+  @Test func refusesASoundNameAsEveryDoorDoes() async throws {
+    // Given a payload whose sound is not a plain file name
+    // When it is read
+    let error = #expect(throws: NotificationError.self) {
+      try NotificationContent(apnsPayload: #"{"aps":{"sound":"../../etc/passwd"}}"#)
+    }
+    // Then it is the sound rule's case and words, as content naming that sound gets from a center
+    guard case .soundRejected(let sound?, _)? = error else {
+      Issue.record("not refused as a sound: \(String(describing: error))")
+      return
+    }
+    #expect(sound == "../../etc/passwd")
+    #expect(error?.context.problem == "sound name '../../etc/passwd' is not a plain file name")
+  }
+
+  @Test func aBadgeOutOfRangeNamesTheKeyAndTheBound() {
+    let error = #expect(throws: NotificationError.self) {
+      try NotificationContent(apnsPayload: #"{"aps":{"badge":100000}}"#)
+    }
+    guard
+      case .invalidContent(.payloadKey("aps.badge")?, .outOfRange(100_000, 0...99_999)?, let context)? = error
+    else {
+      Issue.record("not refused by the badge's range: \(String(describing: error))")
+      return
+    }
+    #expect(
+      context.description
+        == "aps.badge 100000 is out of range: use a number from 0 to 99999 (0 clears the badge)")
   }
 }

@@ -44,6 +44,11 @@ public enum Term: Hashable, Sendable {
   case expireLate
   /// How long before a waking notification's instant the machine is woken.
   case wakeLead
+  /// A watched calendar's name, the way to list the watched calendars and the way to stop
+  /// watching one.
+  case calendarName, calendarList, calendarRemoval
+  /// The start and the end of a calendar preview's window.
+  case windowStart, windowEnd
 
   /// How the library names it.
   public var apiName: String {
@@ -77,6 +82,11 @@ public enum Term: Hashable, Sendable {
     case .realertTimes: "realert.times"
     case .expireLate: "expireLate"
     case .wakeLead: "the wake lead"
+    case .calendarName: "name"
+    case .calendarList: "calendars()"
+    case .calendarRemoval: "removeCalendar(named:)"
+    case .windowStart: "the preview's start"
+    case .windowEnd: "its end"
     }
   }
 }

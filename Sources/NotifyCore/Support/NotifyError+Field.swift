@@ -25,6 +25,8 @@ extension NotifyError {
     case content
     /// A key of an APNs payload (`aps.alert.title`).
     case payloadKey(String)
+    /// The name a watched calendar is known by.
+    case calendarName
 
     /// The lists an action is given in, each with its own flag on the command line.
     public enum ActionList: Hashable, Sendable {
@@ -72,6 +74,7 @@ extension NotifyError {
       case .exclusions: "\(term: .exclusions)"
       case .content: "the notification"
       case .payloadKey(let key): "\(key)"
+      case .calendarName: "calendar name"
       }
     }
   }
@@ -118,6 +121,9 @@ extension NotifyError {
     /// A value that disagrees with another field's (an urgency and a level that name two
     /// different choices): this field's value, the other field and its value.
     case disagrees(String, with: Field, String)
+    /// A name that must be unique and that something else has already (a calendar watched
+    /// under it): the name.
+    case taken(String)
     /// Excluded dates that make a rule longer than the store keeps: how many were given, the
     /// rule's length in bytes, the limit, and how many would fit.
     case tooManyDates(Int, bytes: Int, limit: Int, fitting: Int)
@@ -169,6 +175,11 @@ extension NotifyError.Reason {
       let use = "use \(lengths.lowerBound) to \(lengths.upperBound) characters from \(allowed)"
       switch field {
       case .app: return ("invalid app '\(shown)'", "\(use) (set with \(term: .app))")
+      case .calendarName:
+        return (
+          "'\(shown)' is not a calendar name",
+          "use \(lengths.lowerBound) to \(lengths.upperBound) \(allowed) (\(term: .calendarName))"
+        )
       case .actions(let list?):
         return (
           "invalid action key '\(shown)' in \(term: list.term)",
@@ -191,9 +202,9 @@ extension NotifyError.Reason {
       )
     case .outOfRange(let value, let range):
       switch field {
-      case .badge:
+      case .badge, .payloadKey("aps.badge"):
         return (
-          "badge \(value) is out of range",
+          "\(name) \(value) is out of range",
           "use a number from \(range.lowerBound) to \(range.upperBound) (0 clears the badge)"
         )
       case .actions(.snooze?): return ("\(name) of \(value) s is out of range", "snooze from 1s to 30d")
@@ -315,6 +326,15 @@ extension NotifyError.Reason {
         "\(other.name) \(Escaper.visible(otherValue, limit: 40)) and \(name) \(Escaper.visible(value, limit: 40)) disagree",
         "give only one of them"
       )
+    case .taken(let value):
+      switch field {
+      case .calendarName:
+        return (
+          "a calendar named '\(Escaper.visible(value))' is already watched",
+          "pick another \(term: .calendarName), or remove that calendar first (\(term: .calendarRemoval))"
+        )
+      default: return ("\(name) '\(Escaper.visible(value, limit: 40))' is taken", "pick another")
+      }
     case .tooManyDates(let count, let bytes, let limit, let fitting):
       return (
         "\(name) gives \(count) dates, which make the rule \(bytes) bytes long, more than the \(limit) the store keeps",

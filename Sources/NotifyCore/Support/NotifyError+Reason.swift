@@ -43,6 +43,8 @@ extension NotifyError {
       switch self {
       // Two flags that contradict each other are a misuse of the command, not bad data.
       case .invalid(_, .disagrees): .usage
+      // A name already taken is valid; the call did not take effect because of what exists.
+      case .invalid(_, .taken): .notTakenEffect
       case .invalid, .soundRefused: .invalidData
       case .limitReached, .notFound: .notTakenEffect
       case .storeBusy, .serverTimedOut: .temporary
@@ -57,7 +59,8 @@ extension NotifyError {
     /// One reason of each case, for the tables' tests: every case must map somewhere.
     public static let examples: [Reason] =
       [
-        .invalid(.title, .tooLong(characters: 250, limit: 200)), .soundRefused("ping.wav"),
+        .invalid(.title, .tooLong(characters: 250, limit: 200)), .invalid(.calendarName, .taken("work")),
+        .soundRefused("ping.wav"),
         .limitReached(id: "b65"), .notFound(["a", "b"]), .storeBusy(holder: 42), .storeBusy(holder: nil),
         .storeUnreadable, .storeCorrupt, .noServer, .serverTimedOut(mayHaveShownIt: true),
         .serverTimedOut(mayHaveShownIt: false), .notAllowed, .notAvailableInSandbox,
