@@ -172,7 +172,7 @@ struct CalendarFailureDoorsTests {
     let folder = TemporaryFolder(prefix: "notify-calendar-doors")
     let paths = try await given(folder)
     let before = try await LocalNotificationCenter(app: Self.app, storePath: paths.store, sink: .stdout)
-      .pendingNotificationRequests().map(\.notification.id)
+      .pendingNotificationRequests().map(\.identifier)
     let words = { (text: String) in text.replacingOccurrences(of: "{}", with: paths.folder) }
     // When the command line is asked
     let command = try CommandRunner(environment: ["NOTIFY_DB": paths.store, "TZ": "UTC"]).run(
@@ -193,7 +193,7 @@ struct CalendarFailureDoorsTests {
     }
     // And neither changed the store
     let after = try LocalNotificationCenter(app: Self.app, storePath: paths.store, sink: .stdout)
-    #expect(try await after.pendingNotificationRequests().map(\.notification.id) == before)
+    #expect(try await after.pendingNotificationRequests().map(\.identifier) == before)
     #expect(try await after.calendars().map(\.name) == ["taken"])
   }
 }
