@@ -9,10 +9,14 @@ public final class PrivateBus {
   /// Its address.
   public let address: String
   private let state: String
+  /// The folder holding the bus's state: kept until the bus has stopped, since `stop` finds
+  /// the daemon through its pid file there.
+  private let folder: TemporaryFolder
 
   /// Starts the bus in `folder/NAME`, its service folder `services` (made when missing;
   /// `folder/NAME-services` when nil).
   public init(in folder: TemporaryFolder, name: String = "private-bus", services: String? = nil) throws {
+    self.folder = folder
     state = folder.file(name)
     let started = try CommandRunner(executable: "/bin/bash").run([
       ScriptedDesktop.fixtures + "/private-bus.sh", "start", state,
