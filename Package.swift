@@ -126,7 +126,9 @@ let package = Package(
       ],
       path: "Tests/EmbeddedAppFixture"),
     // Holds the library's async calls blocked and checks that the cooperative pool stays free.
-    .executableTarget(name: "pool-check-fixture", dependencies: ["Notify"], path: "Tests/PoolCheckFixture"),
+    .executableTarget(
+      name: "pool-check-fixture", dependencies: ["Notify", "NotifyTestSupport"],
+      path: "Tests/PoolCheckFixture"),
     // An app inside a Flatpak-like sandbox whose center goes through notify's service.
     .executableTarget(
       name: "sandbox-center-fixture", dependencies: ["Notify"], path: "Tests/SandboxCenterFixture"),

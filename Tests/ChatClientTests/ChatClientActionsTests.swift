@@ -52,9 +52,9 @@ struct ChatClientActionsTests {
     // a server, and bob
     let desktop = try ScriptedDesktop(in: bench.folder, services: bench.folder.file("none"))
     let server = try bench.startServer()
-    let daemon = try RunningProcess(
+    let daemon = try ChildProcess(
       CommandRunner.product("notify"), ["daemon", "--sink", "desktop"],
-      environment: desktop.bus.merging(["NOTIFY_DB": bench.store]) { $1 })
+      environment: desktop.bus.merging(["NOTIFY_DB": bench.store]) { $1 }, stdin: .pipe)
     let client = try await bench.startClient(
       port: server.port, extra: ["--sink", "desktop", "--no-firing"], environment: desktop.bus)
     let bob = try bench.joinPeer(port: server.port, nick: "bob")

@@ -24,13 +24,13 @@ struct ChatClientBench {
   /// until it has joined the channel.
   func startClient(
     port: UInt16, extra: [String] = [], environment: [String: String] = [:], smallStdout: Bool = false
-  ) async throws -> RunningProcess {
+  ) async throws -> ChildProcess {
     let sink = extra.contains("--sink") ? [] : ["--sink", "stdout"]
-    let client = try RunningProcess(
+    let client = try ChildProcess(
       CommandRunner.product("chat-client"),
       ["--server", "127.0.0.1:\(port)", "--nick", nick, "--channel", channel] + sink + extra,
-      environment: ["NOTIFY_DB": store, "NOTIFY_APP": "chat"].merging(environment) { $1 },
-      smallStdout: smallStdout)
+      environment: ["NOTIFY_DB": store, "NOTIFY_APP": "chat"].merging(environment) { $1 }, stdin: .pipe,
+      stdout: .pipe(capacity: smallStdout ? 4096 : nil))
     let joined = await eventually(timeout: 20) {
       client.stderr.contains("joined \(channel)") || !client.isRunning
     }
@@ -47,9 +47,10 @@ struct ChatClientBench {
   }
 
   /// The daemon on the same store, with the stdout sink.
-  func startDaemon() throws -> RunningProcess {
-    try RunningProcess(
-      CommandRunner.product("notify"), ["daemon", "--sink", "stdout"], environment: ["NOTIFY_DB": store])
+  func startDaemon() throws -> ChildProcess {
+    try ChildProcess(
+      CommandRunner.product("notify"), ["daemon", "--sink", "stdout"], environment: ["NOTIFY_DB": store],
+      stdin: .pipe)
   }
 
   /// The JSON objects of the notification lines, optionally only those whose body is `body`.

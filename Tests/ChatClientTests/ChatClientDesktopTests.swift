@@ -24,12 +24,12 @@ struct ChatClientDesktopTests {
   struct Scene {
     let desktop: HeadlessDesktop
     let server: IRCServer
-    let client: RunningProcess
+    let client: ChildProcess
     let bob: IRCPeer
   }
 
   func start() async throws -> Scene {
-    let desktop = try HeadlessDesktop(in: bench.folder.file("session"))
+    let desktop = try HeadlessDesktop()
     let server = try bench.startServer()
     let client = try await bench.startClient(
       port: server.port, extra: ["--sink", "desktop"], environment: desktop.environment)
@@ -96,9 +96,9 @@ struct ChatClientDesktopTests {
     ])
     #expect(install.status == 0, "\(install.stderr)")
     #expect(install.stdout == dataHome + "/applications/chat.desktop\n")
-    let daemon = try RunningProcess(
+    let daemon = try ChildProcess(
       CommandRunner.product("notify"), ["daemon", "--sink", "desktop"],
-      environment: ["NOTIFY_DB": bench.store].merging(desktop.bus) { $1 }.merging(xdg) { $1 })
+      environment: ["NOTIFY_DB": bench.store].merging(desktop.bus) { $1 }.merging(xdg) { $1 }, stdin: .pipe)
     // The client the daemon launches carries the store's path on its command line: stop it
     // by that, whatever happens here.
     defer { stopProcesses(ofProgram: "chat-client", withArgument: bench.store) }
@@ -127,7 +127,7 @@ struct ChatClientDesktopTests {
     // When the client quits, leaving the bubble on screen
     client.type("/quit")
     #expect(await eventually(timeout: 20) { !client.isRunning }, "\(client.stderr)")
-    #expect(client.exitStatus == 0, "\(client.stderr)")
+    #expect(client.status == 0, "\(client.stderr)")
     #expect(!desktop.calls.contains { $0["call"] as? String == "CloseNotification" }, "\(desktop.calls)")
     // And the daemon takes the bubble over, showing nothing again
     let takenOver = await eventually(timeout: 15) {

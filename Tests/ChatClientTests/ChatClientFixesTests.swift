@@ -133,7 +133,7 @@ struct ChatClientFixesTests {
   @Test(.needsHeadlessDesktop) func aHungNotificationServerHoldsUpNeitherTheChatNorAnyMessage() async throws {
     // Given the client on a desktop whose notification server (dunst) is frozen: it keeps
     // its name on the bus but answers nothing, so each call waits for its 5 s timeout
-    let desktop = try HeadlessDesktop(in: bench.folder.file("session"))
+    let desktop = try HeadlessDesktop()
     let server = try bench.startServer()
     let client = try await bench.startClient(
       port: server.port, extra: ["--sink", "desktop"], environment: desktop.environment)
@@ -186,7 +186,7 @@ struct ChatClientFixesTests {
     async throws
   {
     // Given the client on a desktop, and the notification server gone
-    let desktop = try HeadlessDesktop(in: bench.folder.file("session"))
+    let desktop = try HeadlessDesktop()
     let server = try bench.startServer()
     let client = try await bench.startClient(
       port: server.port, extra: ["--sink", "desktop"], environment: desktop.environment)

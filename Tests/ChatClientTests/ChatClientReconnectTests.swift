@@ -18,7 +18,7 @@ struct ChatClientReconnectTests {
   var channel: String { bench.channel }
 
   /// How many times the transcript says the client joined the channel.
-  func joins(_ client: RunningProcess) -> Int {
+  func joins(_ client: ChildProcess) -> Int {
     client.stderr.components(separatedBy: "chat-client: joined \(channel)\n").count - 1
   }
 

@@ -19,9 +19,9 @@ struct ChatClientTests {
 
   func startServer() throws -> IRCServer { try bench.startServer() }
 
-  func startClient(port: UInt16) async throws -> RunningProcess { try await bench.startClient(port: port) }
+  func startClient(port: UInt16) async throws -> ChildProcess { try await bench.startClient(port: port) }
 
-  func startDaemon() throws -> RunningProcess { try bench.startDaemon() }
+  func startDaemon() throws -> ChildProcess { try bench.startDaemon() }
 
   func deliveries(in lines: [String], body: String) -> [[String: JSONValue]] {
     bench.deliveries(in: lines, body: body)
@@ -156,7 +156,7 @@ struct ChatClientTests {
     // Then the client tries to reconnect twice, gives up, goes offline within its budget,
     // leaves the reminder and exits 69 (the server is unavailable)
     #expect(await eventually(timeout: 20) { !client.isRunning })
-    #expect(client.exitStatus == 69, "client: \(client.stderr)")
+    #expect(client.status == 69, "client: \(client.stderr)")
     #expect(client.stderr.contains("(attempt 2 of 2)"), "\(client.stderr)")
     #expect(
       client.stderr.contains("could not reconnect to 127.0.0.1:\(server.port) after 2 attempts"),

@@ -71,16 +71,10 @@ struct ExampleProgramTests {
     // Given a daemon firing every app on the same store
     let db = folder.file("notify.db")
     let daemonOut = folder.file("daemon.out")
-    let daemon = try CommandRunner.spawn(
-      [CommandRunner.product("notify"), "daemon", "--sink", "stdout", "--db", db],
-      environment: ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": "", "INVOCATION_ID": ""]) {
-        $1
-      },
-      stdout: daemonOut)
-    defer {
-      kill(daemon, SIGTERM)
-      _ = CommandRunner.wait(daemon)
-    }
+    let daemon = try ChildProcess(
+      CommandRunner.product("notify"), ["daemon", "--sink", "stdout", "--db", db], stdout: .file(daemonOut),
+      stderr: .file("/dev/null"))
+    defer { daemon.terminate(timeout: 60) }
     // (the daemon made the store and let go of it: the program's subject is who delivers,
     // not the 5 s a store being created on a loaded machine may take)
     let settled = waitUntil(timeout: 60) {

@@ -6,7 +6,7 @@ import NotifyTestSupport
 final class IRCServer: @unchecked Sendable {
   /// The port it listens on.
   let port: UInt16
-  private var process: RunningProcess
+  private var process: ChildProcess
   private let folder: TemporaryFolder
 
   /// Starts ngircd in `folder`; throws a reason when it does not listen within 10 s.
@@ -18,36 +18,35 @@ final class IRCServer: @unchecked Sendable {
       let config = folder.file("ngircd-\(port).conf")
       try IRCServer.configuration(port: port, folder: folder.path).write(
         toFile: config, atomically: true, encoding: .utf8)
-      let process = try RunningProcess(executable, ["-n", "-f", config], environment: [:])
+      let process = try ChildProcess(executable, ["-n", "-f", config], stdin: .pipe)
       if IRCServer.waitUntilListening(port: port, process: process, timeout: 10) {
         self.port = port
         self.process = process
         self.folder = folder
         return
       }
-      process.stop()
+      process.terminate()
       lastProblem = "ngircd did not listen on port \(port): \(process.stderr.suffix(500))"
     }
     throw IRCServerError(reason: lastProblem)
   }
 
   /// Stops the server.
-  func stop() { process.stop() }
+  func stop() { process.terminate() }
 
   /// Stops the server (every client loses its connection) and starts a new one on the
   /// same port; throws when it does not listen within 10 s.
   func restart() throws {
-    process.stop()
+    process.terminate()
     let executable = TestEnvironment.ircServer ?? "ngircd"
-    process = try RunningProcess(
-      executable, ["-n", "-f", folder.file("ngircd-\(port).conf")], environment: [:])
+    process = try ChildProcess(executable, ["-n", "-f", folder.file("ngircd-\(port).conf")], stdin: .pipe)
     guard IRCServer.waitUntilListening(port: port, process: process, timeout: 10) else {
       throw IRCServerError(
         reason: "ngircd did not listen again on port \(port): \(process.stderr.suffix(500))")
     }
   }
 
-  deinit { process.stop() }
+  deinit { process.terminate() }
 
   /// A configuration for a private loopback server: no DNS, ident or PAM lookups, long
   /// nicks, no per-IP connection limit (the test connects several times from 127.0.0.1).
@@ -98,8 +97,7 @@ final class IRCServer: @unchecked Sendable {
     return UInt16(bigEndian: address.sin_port)
   }
 
-  private static func waitUntilListening(port: UInt16, process: RunningProcess, timeout: TimeInterval) -> Bool
-  {
+  private static func waitUntilListening(port: UInt16, process: ChildProcess, timeout: TimeInterval) -> Bool {
     waitUntil(timeout: timeout, interval: 0.05) {
       guard process.isRunning else { return true }
       return (try? IRCPeer.openSocket(port: port)).map { fd in

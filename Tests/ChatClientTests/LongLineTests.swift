@@ -74,6 +74,6 @@ struct LongLineTests {
     steve.send("PRIVMSG \(bench.nick) :still there?")
     let heard = await eventually(timeout: 15) { client.stderr.contains("[private] <SteveJ> still there?") }
     #expect(heard, "stderr: \(client.stderr)")
-    client.stop()
+    client.terminate()
   }
 }

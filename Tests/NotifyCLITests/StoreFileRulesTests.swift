@@ -10,9 +10,7 @@ struct StoreFileRulesTests {
 
   /// `notify ARGUMENTS` run from `directory` with `NOTIFY_DB` set to `db`.
   func notify(_ arguments: [String], db: String, in directory: String) throws -> CommandRunner.Result {
-    try CommandRunner(executable: "/bin/sh", environment: ["NOTIFY_DB": db]).run(
-      ["-c", "cd \"$1\" && shift && exec \"$@\"", "sh", directory, CommandRunner.product("notify")]
-        + arguments)
+    try NotifyTestSupport.notify(arguments, environment: ["NOTIFY_DB": db], in: directory)
   }
 
   @Test(
@@ -67,16 +65,10 @@ struct StoreFileRulesTests {
     }
     chmod(dir, 0o755)
     // When a process opens it and keeps it open (SQLite removes -wal and -shm at the last close)
-    let daemon = try CommandRunner.spawn(
-      [CommandRunner.product("notify"), "daemon", "--sink", "stdout", "--db", path],
-      environment: ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": "", "INVOCATION_ID": ""]) {
-        $1
-      },
-      stdout: folder.file("daemon.out"))
-    defer {
-      kill(daemon, SIGTERM)
-      _ = CommandRunner.wait(daemon)
-    }
+    let daemon = try ChildProcess(
+      CommandRunner.product("notify"), ["daemon", "--sink", "stdout", "--db", path],
+      stdout: .file(folder.file("daemon.out")), stderr: .file("/dev/null"))
+    defer { daemon.terminate(timeout: 60) }
     // Then every file of the store is 0600 and its folder 0700
     #expect(
       waitUntil(timeout: 10) {

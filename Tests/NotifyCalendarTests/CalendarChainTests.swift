@@ -36,17 +36,18 @@ enum CalendarTools {
 /// Radicale on a free port of its own, in its own folder, stopped with the test.
 final class RadicaleServer: @unchecked Sendable {
   let port: Int
-  let pid: pid_t
   let log: String
+  private let process: ChildProcess
 
   init(folder: TemporaryFolder) throws {
     port = CalendarTools.freePort()
     log = folder.file("radicale.log")
-    pid = try CommandRunner.spawn(
+    process = try ChildProcess(
+      "/usr/bin/python3",
       [
-        "/usr/bin/python3", "-m", "radicale", "--storage-filesystem-folder=\(folder.file("collections"))",
+        "-m", "radicale", "--storage-filesystem-folder=\(folder.file("collections"))",
         "--server-hosts=127.0.0.1:\(port)", "--auth-type=none", "--rights-type=owner_only",
-      ], environment: ProcessInfo.processInfo.environment, stdout: log, stderr: log)
+      ], stdout: .file(log), stderr: .file(log))
   }
 
   var url: String { "http://127.0.0.1:\(port)/user/cal/" }
@@ -60,14 +61,7 @@ final class RadicaleServer: @unchecked Sendable {
     waitUntil(timeout: 30, interval: 0.1) { (try? caldav(["ping", url]).status) == 0 }
   }
 
-  deinit {
-    kill(pid, SIGTERM)
-    var status: Int32 = 0
-    if !waitUntil(timeout: 10, { waitpid(pid, &status, WNOHANG) == pid }) {
-      kill(pid, SIGKILL)
-      waitpid(pid, &status, 0)
-    }
-  }
+  deinit { process.terminate() }
 }
 
 @Suite("Calendars from real tools: Radicale over CalDAV, vdirsyncer, khal", .ownThreads)
@@ -95,7 +89,7 @@ struct CalendarChainTests {
   var vdir: String { folder.file("vdir") }
 
   func notify(_ arguments: [String]) throws -> CommandRunner.Result {
-    try CommandRunner(environment: ["NOTIFY_DB": db, "TZ": "Europe/Berlin"]).run(arguments)
+    try NotifyTestSupport.notify(arguments, environment: ["NOTIFY_DB": db, "TZ": "Europe/Berlin"])
   }
 
   @Test(
@@ -112,8 +106,8 @@ struct CalendarChainTests {
     // event exists: an alarm already past when a calendar is added is never shown)
     try FileManager.default.createDirectory(atPath: vdir, withIntermediateDirectories: true)
     #expect(try notify(["calendar", "add", vdir, "--name", "radicale", "--write-back"]).status == 0)
-    let daemon = try DaemonChild(db: db, folder: folder)
-    defer { daemon.stop() }
+    let daemon = try ChildProcess.calendarDaemon(db: db, folder: folder)
+    defer { daemon.terminate() }
     #expect(daemon.waitReady())
     // (30 s ahead: the sync, a Python process or two, comes first even on a loaded machine)
     let start = Date() + 90
@@ -151,7 +145,7 @@ struct CalendarChainTests {
     // And the file vdirsyncer wrote reads the same to notify and to the oracle
     try compareWithOracle([vdir + "/radicale-1.ics"], zone: "Europe/Berlin")
     // Then the alarm is delivered
-    #expect(waitUntil(timeout: 90) { daemon.deliveries.contains("From Radicale") }, "\(daemon.log)")
+    #expect(waitUntil(timeout: 90) { daemon.stdout.contains("From Radicale") }, "\(daemon.stderr)")
     // When the user dismisses it
     let store = try SQLiteStore(path: db)
     let id = try #require(store.calendarAlarms(calendar: "radicale").first?.id)
@@ -165,7 +159,7 @@ struct CalendarChainTests {
       waitUntil(timeout: 15) {
         ((try? String(contentsOfFile: file, encoding: .utf8)) ?? "").contains("ACKNOWLEDGED:")
       },
-      "\(daemon.log)")
+      "\(daemon.stderr)")
     let back = try vdirsyncer.run(["-c", config, "sync"], timeout: 60)
     #expect(back.status == 0, "\(back.stderr)")
     let onServer = try server.caldav(["get", server.url + "radicale-1.ics"])
@@ -199,8 +193,8 @@ struct CalendarChainTests {
       """.utf8
     ).write(to: URL(fileURLWithPath: config))
     #expect(try notify(["calendar", "add", vdir, "--name", "khal"]).status == 0)
-    let daemon = try DaemonChild(db: db, folder: folder)
-    defer { daemon.stop() }
+    let daemon = try ChildProcess.calendarDaemon(db: db, folder: folder)
+    defer { daemon.terminate() }
     #expect(daemon.waitReady())
     // When khal makes a weekly event next year with an alarm 15 minutes before
     let khal = CommandRunner(
@@ -217,7 +211,8 @@ struct CalendarChainTests {
     // Then the daemon schedules its alarms: 08:45 Berlin time, weekly
     let store = try SQLiteStore(path: db)
     #expect(
-      waitUntil(timeout: 15) { ((try? store.pending(app: "calendar.khal")) ?? []).count > 3 }, "\(daemon.log)"
+      waitUntil(timeout: 15) { ((try? store.pending(app: "calendar.khal")) ?? []).count > 3 },
+      "\(daemon.stderr)"
     )
     let pending = try store.pending(app: "calendar.khal")
     #expect(pending.allSatisfy { $0.notification.title == "Dentist" })

@@ -12,7 +12,7 @@ struct CalendarCommandTests {
   var db: String { folder.file("notify.db") }
 
   func notify(_ arguments: [String], db: String? = nil) throws -> CommandRunner.Result {
-    try CommandRunner(environment: ["NOTIFY_DB": db ?? self.db, "TZ": "UTC"]).run(arguments)
+    try NotifyTestSupport.notify(arguments, environment: ["NOTIFY_DB": db ?? self.db, "TZ": "UTC"])
   }
 
   /// A daily event at 09:00 UTC from 2030-01-10, `count` times, a DISPLAY alarm 15 min before.

@@ -1,5 +1,7 @@
+import Foundation
 import NotifyCore
 import NotifyDesktop
+import NotifyTestSupport
 import Testing
 
 extension DesktopIntegration {
@@ -7,7 +9,7 @@ extension DesktopIntegration {
   @Suite struct DeliveryTests {
     @Test func titleAndBodyReachDunst() throws {
       // Given dunst and a sink
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       // When a notification with title and body is delivered
       try sink.deliver(makeDelivery(app: "chat", title: "Lunch", body: "At noon"))
@@ -21,7 +23,7 @@ extension DesktopIntegration {
     }
 
     @Test func bodyBecomesSummaryWithoutTitle() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       // When a notification without title is delivered
       try sink.deliver(makeDelivery(app: "chat", body: "Only a body"))
@@ -32,7 +34,7 @@ extension DesktopIntegration {
     }
 
     @Test func markupInTheBodyShowsLiterally() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       // Given a server that parses body markup (dunst with markup = full)
       #expect(sink.capabilities.contains("body-markup"))
@@ -49,7 +51,7 @@ extension DesktopIntegration {
     }
 
     @Test func markupInTheSummaryShowsLiterally() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       let text = "<b>bold</b> & <i>x</i>"
       // When markup arrives as the summary (no title: the body is the summary)
@@ -63,7 +65,7 @@ extension DesktopIntegration {
 
     @Test(arguments: [(Urgency.low, 0), (.normal, 1), (.critical, 2)])
     func urgencyReachesTheServer(_ urgency: Urgency, _ level: Int) throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       let monitor = try session.monitor(
         "type='method_call',interface='org.freedesktop.Notifications',member='Notify'")
@@ -72,12 +74,12 @@ extension DesktopIntegration {
       // Then the Notify call carries the urgency hint as that byte
       let seen = monitor.waitFor { hint(named: "urgency", in: $0) != nil }
       #expect(seen)
-      #expect(hint(named: "urgency", in: monitor.text) == "byte \(level)")
-      #expect(hint(named: "desktop-entry", in: monitor.text) == "string \"chat\"")
+      #expect(hint(named: "urgency", in: monitor.seen) == "byte \(level)")
+      #expect(hint(named: "desktop-entry", in: monitor.seen) == "string \"chat\"")
     }
 
     @Test func noSoundHintsForAServerWithoutSound() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       let monitor = try session.monitor(
         "type='method_call',interface='org.freedesktop.Notifications',member='Notify'")
@@ -88,12 +90,12 @@ extension DesktopIntegration {
       try sink.deliver(delivery)
       // Then no sound hint is sent and the caller is told to play the sound itself
       #expect(monitor.waitFor { hint(named: "urgency", in: $0) != nil })
-      #expect(!monitor.text.contains("sound"))
+      #expect(!monitor.seen.contains("sound"))
       #expect(!sink.handlesSound(for: delivery))
     }
 
     @Test func aReplacedNotificationReplacesItsBubble() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       let key = DesktopNotificationKey(app: "chat", id: "same")
       // When the same notification id is delivered twice
@@ -112,7 +114,7 @@ extension DesktopIntegration {
     }
 
     @Test func badgeOrSoundOnlyShowsNoBubble() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       // When a notification with only a badge is delivered
       try sink.deliver(makeDelivery(badge: 2))

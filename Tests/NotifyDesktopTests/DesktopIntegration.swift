@@ -3,5 +3,5 @@ import Testing
 
 /// Tests against a real dunst under Xvfb on a private session bus (one per test). They run
 /// one at a time: each starts processes, and the machine's cores are shared.
-@Suite(.serialized, .enabled(if: DesktopSession.available, "needs Xvfb, dbus and dunst"), .ownThreads)
+@Suite(.serialized, .needsHeadlessDesktop, .ownThreads)
 struct DesktopIntegration {}

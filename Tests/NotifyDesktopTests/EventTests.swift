@@ -1,6 +1,8 @@
 import CSystemd
+import Foundation
 import NotifyCore
 import NotifyDesktop
+import NotifyTestSupport
 import Testing
 
 extension DesktopIntegration {
@@ -9,7 +11,7 @@ extension DesktopIntegration {
     let info: [String: JSONValue] = ["room": .string("42"), "unread": .int(3)]
 
     @Test func closingThroughDunstctlIsADismissal() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       let log = EventLog(sink)
       // Given two notifications shown, each with its own userInfo
@@ -31,14 +33,14 @@ extension DesktopIntegration {
     }
 
     @Test func invokingTheActionIsAnActivation() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       let log = EventLog(sink)
       // Given a notification on screen
       try sink.deliver(
         makeDelivery(id: "m2", title: "Message", action: "Reply", launchImage: "splash", userInfo: info))
       #expect(
-        try waitUntil(.seconds(5)) {
+        try waitUntil(timeout: 5) {
           try session.dunstctl("count", "displayed").trimmingCharacters(in: .whitespacesAndNewlines) == "1"
         })
       // When its default action is invoked (what a click does)
@@ -52,7 +54,7 @@ extension DesktopIntegration {
     }
 
     @Test func eventsArriveThroughAnSdEventLoop() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       var events: [DesktopEvent] = []
       sink.onEvent = { events.append($0) }
@@ -77,13 +79,13 @@ extension DesktopIntegration {
     }
 
     @Test func signalsFromOthersAreIgnored() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       let log = EventLog(sink)
       try sink.deliver(makeDelivery(id: "m4", title: "Message"))
       let serverID = try #require(sink.serverID(for: DesktopNotificationKey(app: "chat", id: "m4")))
       // When another client forges a NotificationClosed for our bubble
-      let forged = try DesktopSession.run(
+      let forged = try HeadlessDesktop.run(
         [
           "dbus-send", "--bus=\(session.busAddress)", "--type=signal", "/org/freedesktop/Notifications",
           "org.freedesktop.Notifications.NotificationClosed", "uint32:\(serverID)", "uint32:2",

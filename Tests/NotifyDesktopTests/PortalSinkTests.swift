@@ -18,20 +18,20 @@ struct PortalSinkTests {
     let folder = TemporaryFolder(prefix: "notify-portal")
     let bus: ScriptedDesktop
     let log: String
-    private let pid: pid_t
+    private let process: ChildProcess
 
     init(version: UInt32) throws {
       let services = folder.file("services")
       try FileManager.default.createDirectory(atPath: services, withIntermediateDirectories: true)
       bus = try ScriptedDesktop(in: folder, services: services, withServer: false)
       log = folder.file("portal.log")
-      pid = try CommandRunner.spawn(
+      process = try ChildProcess(
+        "/usr/bin/python3",
         [
-          "/usr/bin/python3", "-m", "dbusmock", "--session", "-l", log, PortalSink.busName,
-          PortalSink.objectPath,
+          "-m", "dbusmock", "--session", "-l", log, PortalSink.busName, PortalSink.objectPath,
           PortalSink.interface,
-        ], environment: ProcessInfo.processInfo.environment.merging(bus.bus) { $1 },
-        stdout: folder.file("mock.out"), stderr: folder.file("mock.err"))
+        ],
+        environment: bus.bus, stdout: .file(folder.file("mock.out")), stderr: .file(folder.file("mock.err")))
       try #require(
         waitUntil(timeout: 60) {
           (try? self.mock("AddMethod", PortalSink.interface, "RemoveNotification", "s", "", ""))?.status == 0
@@ -42,10 +42,7 @@ struct PortalSinkTests {
       #expect(try mock("AddProperty", PortalSink.interface, "version", "<uint32 \(version)>").status == 0)
     }
 
-    deinit {
-      kill(pid, SIGTERM)
-      _ = CommandRunner.wait(pid)
-    }
+    deinit { process.terminate(timeout: 60) }
 
     /// A call of the mock's control interface (`org.freedesktop.DBus.Mock`).
     @discardableResult

@@ -8,7 +8,7 @@ extension DesktopIntegration {
   /// Servers and buses that restart, hang or are missing.
   @Suite struct ReconnectTests {
     @Test func dunstRestartedBetweenDeliveriesGetsBoth() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       let log = EventLog(sink)
       // Given a first delivery shown by dunst (which parses markup)
@@ -33,7 +33,7 @@ extension DesktopIntegration {
     }
 
     @Test func busRestartedBetweenDeliveriesGetsBoth() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       try sink.publishBadge(app: "chat", count: 5)
       // Given a first delivery shown
@@ -51,7 +51,7 @@ extension DesktopIntegration {
     }
 
     @Test func aHungServerCannotBlockTheCaller() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink(timeout: .milliseconds(300))
       // Given dunst frozen (SIGSTOP): it holds its name but answers nothing
       kill(session.dunstPID, SIGSTOP)
@@ -73,7 +73,7 @@ extension DesktopIntegration {
     }
 
     @Test func noServerIsUnavailable() throws {
-      let session = try DesktopSession()
+      let session = try HeadlessDesktop()
       let sink = try session.makeSink()
       // Given no notification server on the bus
       try session.kill(session.dunstPID)

@@ -7,7 +7,7 @@ import Testing
 /// dunst's menu (a scripted dmenu) reach the app whichever way it was shown; a snooze comes
 /// back once, on time, across a `kill -9`; KDE's inline reply on the scripted server.
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
+  .serialized, .needsHeadlessDesktop, .ownThreads)
 struct ActionsDesktopTests {
   static let buttons: [NotificationAction] = [
     .button(key: "read", title: "Mark read"), .button(key: "open", title: "Open", opensApp: true),
@@ -30,13 +30,13 @@ struct ActionsDesktopTests {
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
     let environment = desktop.environment
-    func daemon() throws -> NotifyProcess {
-      let daemon = try NotifyProcess(
+    func daemon() throws -> ChildProcess {
+      let daemon = try ChildProcess.notify(
         ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: environment)
-      #expect(daemon.waitReady(), "\(daemon.errorText)")
+      #expect(daemon.waitReady(), "\(daemon.stderr)")
       return daemon
     }
-    var running: [NotifyProcess] = []
+    var running: [ChildProcess] = []
     defer {
       for process in running {
         process.send(SIGTERM)
@@ -48,14 +48,14 @@ struct ActionsDesktopTests {
       running.append(try daemon())
       try f.schedule("ping", at: Date() + 0.3, app: "act", actions: Self.buttons)
     case .app:
-      let app = try NotifyProcess(
+      let app = try ChildProcess.notify(
         ["--app", "act", "--sink", "desktop"], db: f.path, folder: f.folder, name: "app",
         environment: environment, program: "embedded-app-fixture")
-      #expect(app.waitReady(), "\(app.errorText)")
+      #expect(app.waitReady(), "\(app.stderr)")
       running.append(app)
       try f.schedule("ping", at: Date() + 0.3, app: "act", actions: Self.buttons)
     }
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(running.map(\.errorText))")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(running.map(\.stderr))")
     #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
     // When the user picks "Mark read" in the bubble's menu
     let offered = try desktop.pick(",read]")
@@ -65,7 +65,7 @@ struct ActionsDesktopTests {
       offered.contains("#Mark read (title ping)") && offered.contains("#Open (title ping)"), "\(offered)")
     #expect(offered.contains("#View (title ping)") == (way == .app), "\(offered)")
     // And history records the activation with the key
-    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(running.map(\.errorText))")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(running.map(\.stderr))")
     let activated = try #require(try f.events(.activated).first)
     #expect(activated.reason == "read")
     let waiting = try CommandRunner().run(["responses", "--app", "act", "--db", f.path])
@@ -73,7 +73,7 @@ struct ActionsDesktopTests {
     if way == .app {
       // And the running app hears it at once; nothing waits
       #expect(activated.detail["opened"] == .string("running"))
-      #expect(running[0].errorText.contains("event: activated ping read"), "\(running[0].errorText)")
+      #expect(running[0].stderr.contains("event: activated ping read"), "\(running[0].stderr)")
       #expect(waiting.stdout.isEmpty, "\(waiting.stdout)")
     } else {
       // And, the app not running and "read" not opening it, the response waits for the app
@@ -109,25 +109,25 @@ struct ActionsDesktopTests {
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
     let environment = desktop.environment
-    let firer: NotifyProcess
+    let firer: ChildProcess
     if c == .appItself {
-      firer = try NotifyProcess(
+      firer = try ChildProcess.notify(
         ["--app", "snz", "--sink", "desktop"], db: f.path, folder: f.folder, name: "app",
         environment: environment, program: "embedded-app-fixture")
     } else {
-      firer = try NotifyProcess(
+      firer = try ChildProcess.notify(
         ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d1", environment: environment)
     }
-    #expect(firer.waitReady(), "\(firer.errorText)")
+    #expect(firer.waitReady(), "\(firer.stderr)")
     try f.schedule("nap", at: Date() + 0.3, app: "snz", actions: [.snooze(seconds: 3)])
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(firer.stderr)")
     // (the delivery is recorded as the call returns; dunst may draw the bubble a moment later)
     #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
     // When the user picks "Snooze 3 s"
     let offered = try desktop.pick("notify.snooze.3]")
     #expect(offered.contains("#Snooze 3 s (title nap)"), "\(offered)")
     // Then history records the snooze, and list shows the copy
-    #expect(waitUntil(timeout: 10) { (try? f.events(.snoozed).count) == 1 }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.snoozed).count) == 1 }, "\(firer.stderr)")
     let snoozed = try #require(try f.events(.snoozed).first)
     let due = try #require(snoozed.fireDate)
     let listed = try CommandRunner().run(["list", "--app", "snz", "--json", "--db", f.path])
@@ -146,14 +146,14 @@ struct ActionsDesktopTests {
         ])
         #expect(fired.status == 0, "\(fired.stderr)")
       } else {
-        last = try NotifyProcess(
+        last = try ChildProcess.notify(
           ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d2", environment: environment)
-        #expect(last.waitReady(), "\(last.errorText)")
+        #expect(last.waitReady(), "\(last.stderr)")
         restartedAt = Date()
       }
     }
     // Then it comes back: a second delivery of the same notification, with its content
-    #expect(waitUntil(timeout: 15) { (try? f.events(.delivered).count) == 2 }, "\(last.errorText)")
+    #expect(waitUntil(timeout: 15) { (try? f.events(.delivered).count) == 2 }, "\(last.stderr)")
     let back = try #require(try f.events(.delivered).last)
     #expect(back.notificationID == "nap")
     #expect(back.detail["title"] == .string("title nap") && back.detail["body"] == .string("private body"))
@@ -169,7 +169,7 @@ struct ActionsDesktopTests {
     // And only once: nothing is left pending, due or claimed, and once the firer has stopped
     // (fire-due has exited already) there were two deliveries, not three
     #expect(try f.store.pending(app: "snz").isEmpty)
-    #expect(f.waitSettled(), "\(last.errorText)")
+    #expect(f.waitSettled(), "\(last.stderr)")
     if c != .fireDue {
       last.send(SIGTERM)
       #expect(last.waitExit() == 0)

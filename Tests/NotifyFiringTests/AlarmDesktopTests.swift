@@ -32,15 +32,15 @@ struct AlarmDesktopTests {
     // Given a private bus with a notification server, and a firer on it
     let f = try FiringFixture()
     let desktop = try ScriptedDesktop(in: f.folder, services: f.folder.file("services"))
-    var resident: NotifyProcess?
+    var resident: ChildProcess?
     var starts = 0
     func start() throws {
       guard firer != .fireDue else { return }
       starts += 1
-      let process = try NotifyProcess.firer(
+      let process = try ChildProcess.firer(
         firer == .daemon ? .daemon : .app, db: f.path, folder: f.folder, name: "d\(starts)", sink: "desktop",
         environment: desktop.bus)
-      #expect(process.waitReady(), "\(process.errorText)")
+      #expect(process.waitReady(), "\(process.stderr)")
       resident = process
     }
     func act() throws {
@@ -52,7 +52,7 @@ struct AlarmDesktopTests {
     func waitDelivered(_ count: Int) {
       #expect(
         waitUntil(timeout: 20) { delivered().count >= count },
-        "expected \(count) deliveries, got \(delivered().count): \(resident?.errorText ?? "")")
+        "expected \(count) deliveries, got \(delivered().count): \(resident?.stderr ?? "")")
     }
     /// The pending re-alert: checked due `every` after the last delivery, then made due now.
     func bringForward(number: Int) throws {
@@ -117,14 +117,14 @@ struct AlarmDesktopTests {
     // Then the click is recorded and re-alert 4 is gone with it
     #expect(
       waitUntil(timeout: 20) { ((try? f.events(.activated)) ?? []).count == 1 },
-      "\(resident?.errorText ?? "")")
+      "\(resident?.stderr ?? "")")
     #expect(try f.store.pending(app: "test").isEmpty)
     // And once settled and stopped, nothing more was delivered
     try act()
-    #expect(f.waitSettled(), "\(resident?.errorText ?? "")")
+    #expect(f.waitSettled(), "\(resident?.stderr ?? "")")
     if let process = resident {
       process.send(SIGTERM)
-      #expect(process.waitExit() == 0, "\(process.errorText)")
+      #expect(process.waitExit() == 0, "\(process.stderr)")
     }
     #expect(delivered().count == 4)
     #expect(desktop.calls.filter { $0["call"] as? String == "Notify" }.count == 4)

@@ -19,7 +19,7 @@ struct AppIconTests {
     try apps.entry(
       "pretty", "Type=Application\nName=Pretty\nIcon=mail-unread\nExec=\(try apps.launcher(app: "pretty"))")
     let environment = desktop.bus.merging(apps.environment) { $1 }
-    var running: [NotifyProcess] = []
+    var running: [ChildProcess] = []
     defer {
       for process in running {
         process.send(SIGTERM)

@@ -15,22 +15,22 @@ struct AutoSinkTests {
     // Given a session bus with no notification server, and a daemon on --sink auto
     let f = try FiringFixture()
     let desktop = try ScriptedDesktop(in: f.folder, services: f.folder.file("services"), withServer: false)
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "auto"], db: f.path, folder: f.folder, name: "d", environment: desktop.bus)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // When one comes due: stdout
     try deliver("before", f, daemon)
     #expect(daemon.deliveries.map(\.id) == ["before"])
     // When the server takes its name: the daemon says so, and the next goes to the desktop
     try desktop.startServer()
     #expect(
-      waitUntil(timeout: 10) { daemon.errorText.contains("a notification server is on the session bus") })
+      waitUntil(timeout: 10) { daemon.stderr.contains("a notification server is on the session bus") })
     try deliver("during", f, daemon)
     #expect(desktop.shownSummaries == ["title during"])
     // When the server goes away: back to stdout, said in the log
     desktop.stopServer()
     #expect(
-      waitUntil(timeout: 10) { daemon.errorText.contains("the notification server left the session bus") })
+      waitUntil(timeout: 10) { daemon.stderr.contains("the notification server left the session bus") })
     try deliver("after", f, daemon)
     // Then each went to one place, once, and nothing failed
     #expect(daemon.deliveries.map(\.id) == ["before", "after"])
@@ -42,20 +42,20 @@ struct AutoSinkTests {
 
   @Test(
     "dunst starts after the daemon and is stopped again: stdout, dunst, stdout",
-    .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"))
+    .needsHeadlessDesktop)
   func dunstComesAndGoes() throws {
     // Given a headless desktop whose dunst is stopped, and a daemon on --sink auto
     let desktop = try HeadlessDesktop()
     #expect(desktop.stopDunst())
     let f = try FiringFixture()
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "auto"], db: f.path, folder: f.folder, name: "d", environment: desktop.environment)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     try deliver("before", f, daemon)
     // When dunst starts: the daemon moves to it
-    try desktop.startDunst()
+    try desktop.start()
     #expect(
-      waitUntil(timeout: 20) { daemon.errorText.contains("a notification server is on the session bus") })
+      waitUntil(timeout: 20) { daemon.stderr.contains("a notification server is on the session bus") })
     try deliver("during", f, daemon)
     #expect(
       waitUntil(timeout: 10) {
@@ -64,7 +64,7 @@ struct AutoSinkTests {
     // When dunst is stopped: back to stdout, instead of failed deliveries
     #expect(desktop.stopDunst())
     #expect(
-      waitUntil(timeout: 10) { daemon.errorText.contains("the notification server left the session bus") })
+      waitUntil(timeout: 10) { daemon.stderr.contains("the notification server left the session bus") })
     try deliver("after", f, daemon)
     #expect(daemon.deliveries.map(\.id) == ["before", "after"])
     #expect(try f.events(.failed).isEmpty)
@@ -80,13 +80,13 @@ struct AutoSinkTests {
     let f = try FiringFixture()
     let desktop = try Self.busWithFailingServer(f)
     let session = desktop.bus.merging(["DISPLAY": ":notify-test"]) { $1 }
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "auto"], db: f.path, folder: f.folder, name: "d", environment: session)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // When one comes due: the daemon tries to start the server once, fails, and uses stdout
     try deliver("before", f, daemon)
     #expect(daemon.deliveries.map(\.id) == ["before"])
-    #expect(daemon.errorText.contains("no notification server yet"), "\(daemon.errorText)")
+    #expect(daemon.stderr.contains("no notification server yet"), "\(daemon.stderr)")
     #expect(daemon.listener.waitFor("delivering to stdout", timeout: 10) != nil)
     // Then status names stdout as a problem of a session with a display
     let before = try CommandRunner(environment: session).run(["status", "--db", f.path])
@@ -97,7 +97,7 @@ struct AutoSinkTests {
     // When the server starts by other means (the desktop's autostart)
     try desktop.startServer()
     #expect(
-      waitUntil(timeout: 10) { daemon.errorText.contains("a notification server is on the session bus") })
+      waitUntil(timeout: 10) { daemon.stderr.contains("a notification server is on the session bus") })
     // Then the next notification is on it, and status and STATUS= say desktop
     try deliver("after", f, daemon)
     #expect(desktop.shownSummaries == ["title after"])
@@ -141,10 +141,10 @@ struct AutoSinkTests {
   }
 
   /// Schedules `id` due in 0.2 s and waits until it is recorded delivered.
-  private func deliver(_ id: String, _ f: FiringFixture, _ daemon: NotifyProcess) throws {
+  private func deliver(_ id: String, _ f: FiringFixture, _ daemon: ChildProcess) throws {
     try f.schedule(id, at: Date() + 0.2)
     #expect(
       waitUntil(timeout: 10) { (try? f.events(.delivered).map(\.notificationID))?.contains(id) == true },
-      "\(daemon.errorText)")
+      "\(daemon.stderr)")
   }
 }

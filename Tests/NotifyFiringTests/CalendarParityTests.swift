@@ -58,17 +58,17 @@ struct CalendarParityTests {
     func calendarDeliveries() -> [String] {
       ((try? f.events(.delivered)) ?? []).map(\.notificationID).filter { $0.hasPrefix("cal-") }
     }
-    var firer: NotifyProcess?
+    var firer: ChildProcess?
     var fireDueErrors = ""
     switch driver {
     case .daemon:
-      firer = try NotifyProcess.firer(.daemon, db: f.path, folder: f.folder, name: "d")
+      firer = try ChildProcess.firer(.daemon, db: f.path, folder: f.folder, name: "d")
     case .app:
-      firer = try NotifyProcess.firer(.app, db: f.path, folder: f.folder, name: "a")
+      firer = try ChildProcess.firer(.app, db: f.path, folder: f.folder, name: "a")
     case .fireDue:
       break
     }
-    if let firer { #expect(firer.waitReady(), "\(firer.errorText)") }
+    if let firer { #expect(firer.waitReady(), "\(firer.stderr)") }
     // Then all three alarms are delivered (the window refilled after each)
     let delivered = waitUntil(timeout: 40, interval: 0.3) {
       if driver == .fireDue, let run = try? runner.run(["fire-due", "--sink", "stdout"]), run.status != 0 {
@@ -76,8 +76,8 @@ struct CalendarParityTests {
       }
       return calendarDeliveries().count >= 3
     }
-    #expect(delivered, "\(firer?.errorText ?? fireDueErrors)")
-    #expect(f.waitSettled(), "\(firer?.errorText ?? fireDueErrors)")
+    #expect(delivered, "\(firer?.stderr ?? fireDueErrors)")
+    #expect(f.waitSettled(), "\(firer?.stderr ?? fireDueErrors)")
     firer?.send(SIGTERM)
     if let firer { #expect(firer.waitExit() == 0) }
     // And each once, and the app's own notifications are still pending

@@ -197,9 +197,9 @@ struct CategoryDesktopTests {
         identifier: "message",
         actions: [.button(key: "read", title: "Mark read"), .button(key: "archive", title: "Archive")]),
       app: "test")
-    let firer = try NotifyProcess.firer(
+    let firer = try ChildProcess.firer(
       driver, db: f.path, folder: f.folder, name: "d", sink: "desktop", environment: desktop.bus)
-    #expect(firer.waitReady(), "\(firer.errorText)")
+    #expect(firer.waitReady(), "\(firer.stderr)")
     // When a notification naming it comes due
     let n = LocalNotification(
       id: "c", app: "test", schedule: Schedule(fireDate: .instant(Date() + 0.3)), title: "title c",
@@ -210,7 +210,7 @@ struct CategoryDesktopTests {
       desktop.calls.first { $0["call"] as? String == "Notify" && $0["summary"] as? String == "title c" }?[
         "actions"] as? [String]
     }
-    #expect(waitUntil(timeout: 10) { actions() != nil }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 10) { actions() != nil }, "\(firer.stderr)")
     let sent = try #require(actions())
     let pairs = stride(from: 0, to: sent.count - 1, by: 2).map { sent[$0] + "=" + sent[$0 + 1] }
     #expect(pairs.filter { !$0.hasPrefix("default=") } == ["read=Mark read", "archive=Archive"], "\(sent)")

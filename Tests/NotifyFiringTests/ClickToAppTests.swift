@@ -10,7 +10,7 @@ import Testing
 /// that stopped is clicked on the scripted server, which tells every connection of a click
 /// (dunst tells only the one that showed the bubble).
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
+  .serialized, .needsHeadlessDesktop, .ownThreads)
 struct ClickToAppTests {
   /// A scratch `XDG_DATA_HOME` with desktop entries, and the environment a daemon gets.
   final class Applications {
@@ -74,19 +74,19 @@ struct ClickToAppTests {
     let apps = try Applications(f.folder)
     try apps.entry(
       "launchy", "Type=Application\nName=Launchy\nExec=\(try apps.launcher(app: "launchy")) --from-click %u")
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.environment.merging(apps.environment) { $1 })
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // When two of its notifications are shown
     try f.schedule("first", at: Date() + 0.5, app: "launchy")
     try f.schedule("second", at: Date() + 0.5, app: "launchy")
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(daemon.stderr)")
     #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("2") == true })
     // And the user clicks one
     try desktop.dunstctl("action", "0")
     // Then the app is launched and reads the response that launched it, userInfo included
-    #expect(waitUntil(timeout: 15) { apps.read("0.response") != nil }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 15) { apps.read("0.response") != nil }, "\(daemon.stderr)")
     let response = try #require(apps.read("0.response"))
     let object = try #require(try JSONSerialization.jsonObject(with: Data(response.utf8)) as? [String: Any])
     #expect(object["actionKey"] as? String == "default")
@@ -106,7 +106,7 @@ struct ClickToAppTests {
     // When the user clicks again (dunst keeps a clicked bubble on screen)
     try desktop.dunstctl("action", "0")
     // Then the app is launched again, with a response of its own
-    #expect(waitUntil(timeout: 15) { apps.read("1.response") != nil }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 15) { apps.read("1.response") != nil }, "\(daemon.stderr)")
     #expect(
       apps.read("1.response")?.contains("\"app\":\"launchy\"") == true, "\(apps.read("1.response") ?? "-")")
     #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 2 })
@@ -138,12 +138,12 @@ struct ClickToAppTests {
     let apps = try Applications(f.folder)
     try apps.entry("leaver", "Type=Application\nName=Leaver\nExec=\(try apps.launcher(app: "leaver"))")
     let environment = desktop.bus.merging(apps.environment) { $1 }
-    func startDaemon() throws -> NotifyProcess {
+    func startDaemon() throws -> ChildProcess {
       // (with an app of its own in NOTIFY_APP, which a launched app must not inherit)
-      let daemon = try NotifyProcess(
+      let daemon = try ChildProcess.notify(
         ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
         environment: environment.merging(["NOTIFY_APP": "t"]) { $1 })
-      #expect(daemon.waitReady(), "\(daemon.errorText)")
+      #expect(daemon.waitReady(), "\(daemon.stderr)")
       return daemon
     }
     // (fire-due runs with no daemon, which starts later: a restarted firer takes over too)
@@ -163,12 +163,12 @@ struct ClickToAppTests {
       let fired = try runner.run(["fire-due", "--sink", "desktop", "--db", f.path])
       #expect(fired.status == 0, "\(fired.stderr)")
     case .embeddedApp:
-      let app = try NotifyProcess(
+      let app = try ChildProcess.notify(
         ["--app", "leaver", "--sink", "desktop"], db: f.path, folder: f.folder, name: "app",
         environment: environment, program: "embedded-app-fixture")
-      #expect(app.waitReady(), "\(app.errorText)")
+      #expect(app.waitReady(), "\(app.stderr)")
       try f.schedule("left", at: Date() + 0.3, app: "leaver")
-      #expect(waitUntil(timeout: 10) { app.errorText.contains("event: delivered left") }, "\(app.errorText)")
+      #expect(waitUntil(timeout: 10) { app.stderr.contains("event: delivered left") }, "\(app.stderr)")
       app.send(SIGTERM)
       #expect(app.waitExit() == 0)
     }
@@ -182,16 +182,16 @@ struct ClickToAppTests {
     // wake the leaver's commit causes)
     #expect(
       waitUntil(timeout: 10) {
-        running.errorText.contains("took over a bubble") && running.errorText.contains("id=left")
+        running.stderr.contains("took over a bubble") && running.stderr.contains("id=left")
       },
-      "\(running.errorText)")
+      "\(running.stderr)")
     // And sent nothing for it: the server got the one Notify (asked after the take-over,
     // so that every call made before it has been recorded)
     try desktop.drive("Shown")
     #expect(shown().count == 1, "\(desktop.calls)")
     // And when the user clicks it, the app is launched with its response
     try desktop.drive("Click", "\(try #require(shown().first?["id"] as? Int))", "default", "")
-    #expect(waitUntil(timeout: 15) { apps.read("0.response") != nil }, "\(running.errorText)")
+    #expect(waitUntil(timeout: 15) { apps.read("0.response") != nil }, "\(running.stderr)")
     #expect(apps.read("0.response")?.contains(#""id":"left""#) == true, "\(apps.read("0.response") ?? "-")")
     // And it runs as the clicked app: NOTIFY_APP is its id, not the daemon's
     #expect(apps.read("0.args")?.contains("app=leaver\n") == true, "\(apps.read("0.args") ?? "-")")
@@ -212,26 +212,26 @@ struct ClickToAppTests {
     let apps = try Applications(f.folder)
     try apps.entry("chatty", "Type=Application\nName=Chatty\nExec=\(try apps.launcher(app: "chatty"))")
     let environment = desktop.environment.merging(apps.environment) { $1 }
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: environment)
-    let app = try NotifyProcess(
+    let app = try ChildProcess.notify(
       ["--app", "chatty", "--sink", "desktop", "--no-fire"], db: f.path, folder: f.folder, name: "app",
       environment: environment, program: "embedded-app-fixture")
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
-    #expect(app.waitReady(), "\(app.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
+    #expect(app.waitReady(), "\(app.stderr)")
     // When the daemon shows one of chatty's notifications
     try f.schedule("hello", at: Date() + 0.5, app: "chatty")
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(daemon.stderr)")
     // Then the running app hears of the delivery
-    #expect(waitUntil(timeout: 10) { app.errorText.contains("event: delivered hello") }, "\(app.errorText)")
+    #expect(waitUntil(timeout: 10) { app.stderr.contains("event: delivered hello") }, "\(app.stderr)")
     // When the user clicks it
     try desktop.dunstctl("action", "0")
     // Then the app gets the activation, once
     #expect(
-      waitUntil(timeout: 10) { app.errorText.contains("event: activated hello default") }, "\(app.errorText)")
+      waitUntil(timeout: 10) { app.stderr.contains("event: activated hello default") }, "\(app.stderr)")
     let activated = try #require(try f.events(.activated).first)
     #expect(activated.detail["opened"] == .string("running"))
-    #expect(app.errorText.components(separatedBy: "event: activated hello").count == 2)
+    #expect(app.stderr.components(separatedBy: "event: activated hello").count == 2)
     // And nothing was launched
     #expect(apps.launchCount == 0)
     app.send(SIGTERM)
@@ -247,24 +247,24 @@ struct ClickToAppTests {
     // Given a desktop, a daemon, and an app firing its own with presentation "none"
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.environment)
-    let app = try NotifyProcess(
+    let app = try ChildProcess.notify(
       ["--app", "quiet", "--sink", "desktop", "--presentation", "none"], db: f.path, folder: f.folder,
       name: "app",
       environment: desktop.environment, program: "embedded-app-fixture")
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
-    #expect(app.waitReady(), "\(app.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
+    #expect(app.waitReady(), "\(app.stderr)")
     // When one of its notifications comes due
     try f.schedule("inside", at: Date() + 0.5, app: "quiet")
     // Then the app gets it, once, and history records it delivered in-app
-    #expect(waitUntil(timeout: 10) { app.errorText.contains("event: delivered inside") }, "\(app.errorText)")
+    #expect(waitUntil(timeout: 10) { app.stderr.contains("event: delivered inside") }, "\(app.stderr)")
     #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 })
     #expect(try f.events(.delivered).first?.reason == "in-app")
     // And dunst shows nothing (a notification of another app shows, so dunst is working)
     try f.schedule("outside", at: Date() + 0.2, app: "loud")
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(daemon.stderr)")
     #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
     #expect(try desktop.dunstctl("history").contains("title inside") == false)
     app.send(SIGTERM)
@@ -278,10 +278,10 @@ struct ClickToAppTests {
     // Given a daemon that showed a notification
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.environment)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     try f.schedule("shown", at: Date() + 0.3)
     #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
     // When the app withdraws it from another process
@@ -323,10 +323,10 @@ struct ClickToAppTests {
       ("linked", "leads outside"),
       ("escaper", "is not a desktop file id"),
     ]
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.environment.merging(apps.environment) { $1 })
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     for (position, bad) in cases.enumerated() {
       // When a notification of the app is shown and clicked (it has an action text of its
       // own: without one a bubble of an app nothing opens offers no default action)
@@ -336,7 +336,7 @@ struct ClickToAppTests {
       try desktop.dunstctl("action", "0")
       // Then history says why nothing was opened
       #expect(
-        waitUntil(timeout: 10) { (try? f.events(.activated).count) == position + 1 }, "\(daemon.errorText)")
+        waitUntil(timeout: 10) { (try? f.events(.activated).count) == position + 1 }, "\(daemon.stderr)")
       let activated = try #require(try f.events(.activated).last)
       guard case .string(let why)? = activated.detail["notOpened"] else {
         Issue.record("\(bad.app): no reason in \(activated.detail)")

@@ -9,7 +9,7 @@ import Testing
 /// newest bubble as a user does (reason 2) and sends the signal to the connection that
 /// showed it, which is gone.
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
+  .serialized, .needsHeadlessDesktop, .ownThreads)
 struct ClosedBubbleTakeOverTests {
   /// Who showed the bubble and stopped, and who starts right after.
   enum Restart: String, CaseIterable, CustomTestStringConvertible {
@@ -45,25 +45,25 @@ struct ClosedBubbleTakeOverTests {
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
     let environment = desktop.environment
-    func firer(_ name: String) throws -> NotifyProcess {
+    func firer(_ name: String) throws -> ChildProcess {
       let process =
         restart == .app
-        ? try NotifyProcess(
+        ? try ChildProcess.notify(
           ["--app", "closer", "--sink", "desktop"], db: f.path, folder: f.folder, name: name,
           environment: environment, program: "embedded-app-fixture")
-        : try NotifyProcess(
+        : try ChildProcess.notify(
           ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: name, environment: environment)
-      #expect(process.waitReady(), "\(process.errorText)")
+      #expect(process.waitReady(), "\(process.stderr)")
       return process
     }
     switch restart {
     case .daemon, .app:
       let first = try firer("first")
       try f.schedule("gone", at: Date() + 0.3, app: "closer")
-      #expect(waitUntil(timeout: 20) { (try? f.events(.delivered).count) == 1 }, "\(first.errorText)")
+      #expect(waitUntil(timeout: 20) { (try? f.events(.delivered).count) == 1 }, "\(first.stderr)")
       // When it stops, leaving the bubble on screen for a take-over
       first.send(SIGTERM)
-      #expect(first.waitExit() == 0, "\(first.errorText)")
+      #expect(first.waitExit() == 0, "\(first.stderr)")
     case .fireDue:
       try f.schedule("gone", at: Date(), app: "closer")
       let fired = try CommandRunner(environment: environment).run([
@@ -84,17 +84,17 @@ struct ClosedBubbleTakeOverTests {
       next.send(SIGTERM)
       _ = next.waitExit()
     }
-    #expect(try leftBubbles(f) == 0, "\(next.errorText)")
+    #expect(try leftBubbles(f) == 0, "\(next.stderr)")
     if restart != .app {
       // (the line is written after the take-over's commit, which the count above saw)
       #expect(
         waitUntil(timeout: 10) {
-          next.errorText.contains("took over a bubble") && next.errorText.contains("id=gone")
-        }, "\(next.errorText)")
+          next.stderr.contains("took over a bubble") && next.stderr.contains("id=gone")
+        }, "\(next.stderr)")
     }
     // Then the closed bubble is not back: dunst has answered every call the take-over made
     // before the firer was ready, and asked now it shows nothing, nor is about to
-    #expect(try onScreen(desktop) == 0, "\(next.errorText)")
+    #expect(try onScreen(desktop) == 0, "\(next.stderr)")
     #expect(try f.events(.delivered).count == 1)
   }
 }

@@ -36,15 +36,15 @@ struct DBusActivationTests {
       .write(to: URL(fileURLWithPath: data + "/applications/\(app).desktop"))
     let desktop = try ScriptedDesktop(in: f.folder, services: services)
     let bus = desktop.bus
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: bus.merging(["XDG_DATA_HOME": data, "XDG_DATA_DIRS": f.folder.file("none")]) { $1 })
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // When a notification of the app is shown
     try f.schedule("ping", at: Date() + 0.3, app: app)
     #expect(
       waitUntil(timeout: 10) { desktop.calls.contains { $0["call"] as? String == "Notify" } },
-      "\(daemon.errorText)")
+      "\(daemon.stderr)")
     let shown = try #require(desktop.calls.first { $0["call"] as? String == "Notify" }?["id"] as? Int)
     // And the user clicks it (the server sends an activation token first)
     let click = try CommandRunner(executable: "/usr/bin/gdbus", environment: bus).run([
@@ -56,7 +56,7 @@ struct DBusActivationTests {
     // notification id and the token
     #expect(
       waitUntil(timeout: 15) { ScriptedDesktop.lines(record).contains { $0["launchResponse"] != nil } },
-      "\(daemon.errorText)"
+      "\(daemon.stderr)"
     )
     let records = ScriptedDesktop.lines(record)
     #expect(records.first?["activated"] as? Bool == true)

@@ -19,7 +19,7 @@ struct DaemonEndToEndTests {
   func fireOrder(driver: FiringDriver) throws {
     // Given a running firer
     let f = try FiringFixture()
-    let daemon = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
+    let daemon = try ChildProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
     #expect(daemon.waitReady())
     // When 20 notifications due 6 s to 7.8 s from now are scheduled in shuffled order (the
     // lead is for a machine whose disk the other suites keep busy: 20 commits once took
@@ -35,16 +35,16 @@ struct DaemonEndToEndTests {
     try #require(Date() < start, "the machine is too busy: scheduling 20 took over 6 s")
     // Then all 20 come out, in fire order, each once and none early (counted once nothing is
     // due or claimed and the firer has stopped: a duplicate, were there one, is in by then)
-    #expect(waitUntil(timeout: 15) { daemon.deliveries.count >= 20 }, "\(daemon.errorText)")
-    #expect(f.waitSettled(), "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 15) { daemon.deliveries.count >= 20 }, "\(daemon.stderr)")
+    #expect(f.waitSettled(), "\(daemon.stderr)")
     daemon.send(SIGTERM)
-    #expect(daemon.waitExit() == 0, "\(daemon.errorText)")
+    #expect(daemon.waitExit() == 0, "\(daemon.stderr)")
     let lines = daemon.deliveries
     #expect(lines.map(\.id) == (0..<20).map { "n\($0)" })
     // And its log names each delivery by id and app (the daemon's; an app logs only what
     // goes wrong), never by its body
-    if driver == .daemon { #expect(daemon.errorText.contains("id=n0")) }
-    #expect(!daemon.errorText.contains("private body"))
+    if driver == .daemon { #expect(daemon.stderr.contains("id=n0")) }
+    #expect(!daemon.stderr.contains("private body"))
     for line in lines {
       let lateness = line.deliveredAt.timeIntervalSince(due[line.id]!)
       #expect(lateness > -0.002, "\(line.id) came \(-lateness) s before its due instant")
@@ -58,7 +58,7 @@ struct DaemonEndToEndTests {
     // Given a firer armed for a notification an hour away
     let f = try FiringFixture()
     try f.schedule("far", at: Date() + 3600)
-    let daemon = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
+    let daemon = try ChildProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
     #expect(daemon.waitReady())
     // When another process (the CLI) schedules one for 1.5 s from now
     let at = Date() + 1.5
@@ -81,7 +81,7 @@ struct DaemonEndToEndTests {
     let doomedAt = Date() + 6
     try f.schedule("doomed", at: doomedAt)
     try f.schedule("witness", at: doomedAt + 1)
-    let daemon = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
+    let daemon = try ChildProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
     #expect(daemon.waitReady())
     // When the CLI cancels `doomed` (before its instant: else there is nothing to test)
     let result = try notify(["cancel", "--app", "test", "doomed"], db: f.path)
@@ -91,9 +91,9 @@ struct DaemonEndToEndTests {
     // Then only the witness comes out, after the cancelled one's instant has passed
     // (counted once nothing is due or claimed and the firer has stopped)
     #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
-    #expect(f.waitSettled(), "\(daemon.errorText)")
+    #expect(f.waitSettled(), "\(daemon.stderr)")
     daemon.send(SIGTERM)
-    #expect(daemon.waitExit() == 0, "\(daemon.errorText)")
+    #expect(daemon.waitExit() == 0, "\(daemon.stderr)")
     #expect(daemon.deliveries.map(\.id) == ["witness"])
     #expect(try f.events(.cancelled).map(\.notificationID) == ["doomed"])
   }
@@ -113,30 +113,30 @@ struct DaemonEndToEndTests {
       expected.insert("\(app)/n\(i)#1")
     }
     // When the daemon is killed with SIGKILL every 150-450 ms and restarted at once
-    var daemons: [NotifyProcess] = []
+    var daemons: [ChildProcess] = []
     var kills = 0
     for round in 0..<10 {
-      let daemon = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "d\(round)")
+      let daemon = try ChildProcess.firer(driver, db: f.path, folder: f.folder, name: "d\(round)")
       daemons.append(daemon)
       Thread.sleep(forTimeInterval: Double.random(in: 0.15...0.45))
       daemon.send(SIGKILL)
       #expect(daemon.waitExit() != nil)
       kills += 1
     }
-    let last = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "final")
+    let last = try ChildProcess.firer(driver, db: f.path, folder: f.folder, name: "final")
     daemons.append(last)
     // (ready before anything else: a stop sent while it still starts would find no handler)
-    #expect(last.waitReady(), "\(last.errorText)")
+    #expect(last.waitReady(), "\(last.stderr)")
     // Then every occurrence comes out at least once
     let delivered = { daemons.flatMap(\.deliveries).map(\.key) }
     #expect(waitUntil(timeout: 20) { Set(delivered()).isSuperset(of: expected) })
     // And the store ends with nothing due, claimed or pending
-    #expect(f.waitSettled(), "\(last.errorText)")
+    #expect(f.waitSettled(), "\(last.stderr)")
     #expect(try f.store.pending(app: nil).isEmpty)
     // And, counted once the last firer has stopped too, each duplicate stems from one kill
     // between hand-off and mark
     last.send(SIGTERM)
-    #expect(last.waitExit() == 0, "\(last.errorText)")
+    #expect(last.waitExit() == 0, "\(last.stderr)")
     let all = delivered()
     #expect(Set(all) == expected)
     let duplicates = all.count - Set(all).count
@@ -156,27 +156,27 @@ struct DaemonEndToEndTests {
       expected.insert("\(app)/n\(i)#1")
     }
     // When two daemons run and fire-due runs over and over beside them
-    let a = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "a")
-    let b = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "b")
+    let a = try ChildProcess.daemon(db: f.path, folder: f.folder, name: "a")
+    let b = try ChildProcess.daemon(db: f.path, folder: f.folder, name: "b")
     let apps = try (0..<2).map {
-      try NotifyProcess.firer(.app, db: f.path, folder: f.folder, name: "app\($0)", app: "app\($0)")
+      try ChildProcess.firer(.app, db: f.path, folder: f.folder, name: "app\($0)", app: "app\($0)")
     }
-    var runs: [NotifyProcess] = []
+    var runs: [ChildProcess] = []
     let deadline = Date() + 20
     func seen() -> [String] { ([a, b] + apps + runs).flatMap(\.deliveries).map(\.key) }
     while Date() < deadline, !Set(seen()).isSuperset(of: expected) {
-      let run = try NotifyProcess(
+      let run = try ChildProcess.notify(
         ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f\(runs.count)")
       runs.append(run)
       #expect(run.waitExit() == 0)
     }
     // (counted once nothing is due or claimed and every firer has stopped: a duplicate, were
     // there one, is in their output by then; each fire-due run has exited already)
-    #expect(f.waitSettled(), "\(([a, b] + apps).map(\.errorText))")
+    #expect(f.waitSettled(), "\(([a, b] + apps).map(\.stderr))")
     for firer in [a, b] + apps {
-      #expect(firer.waitReady(), "\(firer.errorText)")
+      #expect(firer.waitReady(), "\(firer.stderr)")
       firer.send(SIGTERM)
-      #expect(firer.waitExit() == 0, "\(firer.errorText)")
+      #expect(firer.waitExit() == 0, "\(firer.stderr)")
     }
     // Then every occurrence came out exactly once, whoever delivered it
     let all = seen()
@@ -184,7 +184,7 @@ struct DaemonEndToEndTests {
     #expect(all.count == expected.count, "\(all.count - Set(all).count) duplicates")
     #expect(runs.count > 1)
     // And the apps fired some of their own (they share the work, not just watch)
-    #expect(apps.contains { !$0.deliveries.isEmpty }, "\(apps.map(\.errorText))")
+    #expect(apps.contains { !$0.deliveries.isEmpty }, "\(apps.map(\.stderr))")
   }
 
   @Test("--misfire-grace records an old occurrence as missed instead of delivering it")
@@ -192,14 +192,14 @@ struct DaemonEndToEndTests {
     let f = try FiringFixture()
     try f.schedule("ancient", at: Date() - 3600)
     try f.schedule("recent", at: Date() - 5)
-    let daemon = try NotifyProcess.daemon(
+    let daemon = try ChildProcess.daemon(
       db: f.path, folder: f.folder, name: "d", extra: ["--misfire-grace", "1m"])
     #expect(daemon.waitReady())
     #expect(waitUntil(timeout: 10) { !daemon.deliveries.isEmpty })
     // (counted once nothing is due or claimed and the daemon has stopped)
-    #expect(f.waitSettled(), "\(daemon.errorText)")
+    #expect(f.waitSettled(), "\(daemon.stderr)")
     daemon.send(SIGTERM)
-    #expect(daemon.waitExit() == 0, "\(daemon.errorText)")
+    #expect(daemon.waitExit() == 0, "\(daemon.stderr)")
     #expect(daemon.deliveries.map(\.id) == ["recent"])
     #expect(daemon.deliveries.first?.late == true)
     #expect(try f.events(.missed).map(\.notificationID) == ["ancient"])
@@ -211,7 +211,7 @@ struct DaemonEndToEndTests {
     let f = try FiringFixture()
     try f.schedule("later", at: Date() + 3600)
     // When the daemon starts under a NOTIFY_SOCKET listener
-    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    let daemon = try ChildProcess.daemon(db: f.path, folder: f.folder, name: "d")
     // Then it reports ready with a status naming the pending count and the next instant
     let ready = try #require(daemon.listener.waitFor("READY=1", timeout: 20))
     #expect(ready.contains("STATUS=1 pending, next at "))
@@ -225,7 +225,7 @@ struct DaemonEndToEndTests {
   @Test("with WATCHDOG_USEC set the daemon pings WATCHDOG=1")
   func watchdog() throws {
     let f = try FiringFixture()
-    let daemon = try NotifyProcess.daemon(
+    let daemon = try ChildProcess.daemon(
       db: f.path, folder: f.folder, name: "d", environment: ["WATCHDOG_USEC": "400000"])
     #expect(daemon.waitReady())
     #expect(daemon.listener.waitFor("WATCHDOG=1", timeout: 5) != nil)
@@ -236,7 +236,7 @@ struct DaemonEndToEndTests {
     // Given a daemon that has claimed nothing yet
     let f = try FiringFixture()
     try f.schedule("later", at: Date() + 3600)
-    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    let daemon = try ChildProcess.daemon(db: f.path, folder: f.folder, name: "d")
     #expect(daemon.waitReady())
     // When it gets SIGINT
     daemon.send(SIGINT)
@@ -257,7 +257,7 @@ struct DaemonIdleTests {
     // Given 64 notifications an hour away and a firer that has settled
     let f = try FiringFixture()
     for i in 0..<64 { try f.schedule("n\(i)", at: Date() + 3600 + Double(i)) }
-    let daemon = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
+    let daemon = try ChildProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
     #expect(daemon.waitReady())
     // (an app's process holds more than the firing thread: libdispatch's workqueue monitor
     // ticks once a second in every process that uses Swift concurrency on Linux; what

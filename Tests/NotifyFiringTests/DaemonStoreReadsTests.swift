@@ -13,23 +13,23 @@ struct DaemonStoreReadsTests {
     // nothing: the next commit of another process restarts the WAL, a write to it before
     // the commit is readable
     let f = try FiringFixture()
-    let daemon = try NotifyProcess.daemon(
+    let daemon = try ChildProcess.daemon(
       db: f.path, folder: f.folder, name: "d", environment: ["NOTIFY_STORE_TRACE": "1"])
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     let checkpoint = try CommandRunner(executable: "/usr/bin/python3").run([
       "-c",
       "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('PRAGMA wal_checkpoint(PASSIVE)').fetchone())",
       f.path,
     ])
     #expect(checkpoint.status == 0, "\(checkpoint.stderr)")
-    let mark = daemon.errorText.count
+    let mark = daemon.stderr.count
     // When another process schedules one for 2 s later, and it is delivered
     try notify(["schedule", "--in", "2s", "--title", "once", "--id", "once"], db: f.path)
-    let delivered = waitUntil(timeout: 30) { daemon.errorText.contains("delivered app=notify id=once") }
-    #expect(delivered, "\(daemon.errorText)")
+    let delivered = waitUntil(timeout: 30) { daemon.stderr.contains("delivered app=notify id=once") }
+    #expect(delivered, "\(daemon.stderr)")
     // Then from the change to the delivery the daemon read its store once and wrote twice
     // (the claim, the record)
-    let walk = String(daemon.errorText.dropFirst(mark))
+    let walk = String(daemon.stderr.dropFirst(mark))
     let upToDelivery = walk.components(separatedBy: "delivered app=notify id=once").first ?? ""
     let reads = upToDelivery.components(separatedBy: "notify store: read BEGIN").count - 1
     let writes = upToDelivery.components(separatedBy: "notify store: write BEGIN").count - 1
@@ -48,14 +48,14 @@ struct DaemonStoreReadsTests {
     // the change filter's `PRAGMA data_version` looks included
     let f = try FiringFixture()
     let count = try SQLiteCount(folder: f.folder)
-    let daemon = try NotifyProcess.daemon(
+    let daemon = try ChildProcess.daemon(
       db: f.path, folder: f.folder, name: "d", environment: count.environment)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     let before = count.settled()
     // When another process schedules one for 2 s later, and it is delivered
     try notify(["schedule", "--in", "2s", "--title", "once", "--id", "once"], db: f.path)
-    let delivered = waitUntil(timeout: 30) { daemon.errorText.contains("delivered app=notify id=once") }
-    #expect(delivered, "\(daemon.errorText)")
+    let delivered = waitUntil(timeout: 30) { daemon.stderr.contains("delivered app=notify id=once") }
+    #expect(delivered, "\(daemon.stderr)")
     // Then, once the daemon is quiet again, it began at most 3 read transactions of its own
     // and 2 writes (the claim, the record)
     let walk = count.settled().dropFirst(before.count)

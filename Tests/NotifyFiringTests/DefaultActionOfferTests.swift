@@ -48,12 +48,12 @@ struct DefaultActionOfferTests {
   func show(
     _ id: String, app: String, action: String?, by shower: Shower, f: FiringFixture,
     environment: [String: String]
-  ) throws -> NotifyProcess? {
+  ) throws -> ChildProcess? {
     switch shower {
     case .daemon:
-      let daemon = try NotifyProcess(
+      let daemon = try ChildProcess.notify(
         ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: environment)
-      #expect(daemon.waitReady(), "\(daemon.errorText)")
+      #expect(daemon.waitReady(), "\(daemon.stderr)")
       try f.schedule(id, at: Date() + 0.3, app: app, actions: [Self.button], action: action)
       return daemon
     case .fireDue:
@@ -83,7 +83,7 @@ struct DefaultActionOfferTests {
     let desktop = try ScriptedDesktop(in: f.folder, services: f.folder.file("none"))
     let apps = try ClickToAppTests.Applications(f.folder)
     let environment = desktop.bus.merging(apps.environment) { $1 }
-    var running: [NotifyProcess] = []
+    var running: [ChildProcess] = []
     defer {
       for process in running {
         process.send(SIGTERM)
@@ -96,10 +96,10 @@ struct DefaultActionOfferTests {
     case .desktopEntry:
       try apps.entry("reach", "Type=Application\nName=Reach\nExec=\(try apps.launcher(app: "reach"))")
     case .appOnline:
-      let app = try NotifyProcess(
+      let app = try ChildProcess.notify(
         ["--app", "reach", "--sink", "desktop", "--no-fire"], db: f.path, folder: f.folder, name: "app",
         environment: environment, program: "embedded-app-fixture")
-      #expect(app.waitReady(), "\(app.errorText)")
+      #expect(app.waitReady(), "\(app.stderr)")
       running.append(app)
     }
     // When the notification is shown, with a button, and its own action text or none
@@ -122,10 +122,10 @@ struct DefaultActionOfferTests {
     let f = try FiringFixture()
     let desktop = try ScriptedDesktop(in: f.folder, services: f.folder.file("none"))
     let apps = try ClickToAppTests.Applications(f.folder)
-    let app = try NotifyProcess(
+    let app = try ChildProcess.notify(
       ["--app", "self", "--sink", "desktop"], db: f.path, folder: f.folder, name: "app",
       environment: desktop.bus.merging(apps.environment) { $1 }, program: "embedded-app-fixture")
-    #expect(app.waitReady(), "\(app.errorText)")
+    #expect(app.waitReady(), "\(app.stderr)")
     defer {
       app.send(SIGTERM)
       _ = app.waitExit()
@@ -154,7 +154,7 @@ struct DefaultActionOfferTests {
     // When the user clicks it
     try desktop.drive("Click", "\(try #require(shown["id"] as? Int))", "default", "")
     // Then history records the click, which opened nothing, and the response waits
-    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(daemon?.errorText ?? "")")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(daemon?.stderr ?? "")")
     let activated = try #require(try f.events(.activated).first)
     #expect(activated.reason == "default")
     guard case .string(let why)? = activated.detail["notOpened"] else {

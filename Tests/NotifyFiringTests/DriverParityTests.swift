@@ -32,13 +32,13 @@ struct DriverParityTests {
       ], owner: deadFirer)
     #expect(try f.store.pending(app: nil).isEmpty)
     // When a firer starts
-    let firer = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
-    #expect(firer.waitReady(), "\(firer.errorText)")
+    let firer = try ChildProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
+    #expect(firer.waitReady(), "\(firer.stderr)")
     // Then it takes the dead firer's claims over: `orphan` comes out once, late, and
     // `shown` is recorded delivered without being shown a second time
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(firer.stderr)")
     // And nothing is left due or claimed, and the dead firer's note is gone
-    #expect(f.waitSettled(), "\(firer.errorText)")
+    #expect(f.waitSettled(), "\(firer.stderr)")
     let deadNote = "\(f.path)-handoff-\(deadFirer.pid)-\(deadFirer.startTime)-\(deadFirer.bootID.prefix(8))"
     #expect(!FileManager.default.fileExists(atPath: deadNote))
     // When the firer stops (what it printed is then all it ever will: a repeat, were there
@@ -59,7 +59,7 @@ struct DriverParityTests {
 
   @Test(
     "where the server lacks `sound`, the firer plays the sound itself, whoever fires",
-    .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"),
+    .needsHeadlessDesktop,
     arguments: FiringDriver.allCases)
   func soundFallback(driver: FiringDriver) throws {
     // Given dunst (no `sound` capability), an audio server, a fake player on PATH, and the
@@ -67,19 +67,19 @@ struct DriverParityTests {
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
     let stage = SoundStage(folder: f.folder)
-    let firer = try NotifyProcess.firer(
+    let firer = try ChildProcess.firer(
       driver, db: f.path, folder: f.folder, name: "d", sink: "desktop",
       environment: desktop.environment.merging(stage.environment) { $1 })
-    #expect(firer.waitReady(), "\(firer.errorText)")
+    #expect(firer.waitReady(), "\(firer.stderr)")
     // When a notification with that sound comes due
     let n = LocalNotification(
       id: "ping", app: "test", schedule: Schedule(fireDate: .instant(Date() + 0.5)), title: "ping",
       sound: .file("ping.wav"), createdAt: Date())
     _ = try f.store.schedule(n, zones: testZones(f.utc))
     // Then it is shown, and the fake player is asked to play the file
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(firer.stderr)")
     #expect(
-      waitUntil(timeout: 10) { stage.calls.contains { $0.hasSuffix("ping.wav") } }, "\(firer.errorText)")
+      waitUntil(timeout: 10) { stage.calls.contains { $0.hasSuffix("ping.wav") } }, "\(firer.stderr)")
     firer.send(SIGTERM)
     #expect(firer.waitExit() == 0)
   }

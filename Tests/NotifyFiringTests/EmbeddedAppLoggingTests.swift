@@ -27,18 +27,18 @@ struct EmbeddedAppLoggingTests {
     let f = try FiringFixture()
     let desktop =
       sink == .desktop ? try ScriptedDesktop(in: f.folder, services: f.folder.file("none")) : nil
-    let app = try NotifyProcess(
+    let app = try ChildProcess.notify(
       ["--app", "quiet", "--sink", sink == .desktop ? "desktop" : "stdout"] + extra, db: f.path,
       folder: f.folder, name: "app", environment: desktop?.bus ?? [:], program: "embedded-app-fixture")
-    #expect(app.waitReady(), "\(app.errorText)")
+    #expect(app.waitReady(), "\(app.stderr)")
     try f.schedule("tick", at: Date() + 0.3, app: "quiet", sound: .default)
-    #expect(waitUntil(timeout: 10) { app.errorText.contains("event: delivered tick") }, "\(app.errorText)")
+    #expect(waitUntil(timeout: 10) { app.stderr.contains("event: delivered tick") }, "\(app.stderr)")
     #expect(f.waitSettled())
     app.send(SIGTERM)
-    #expect(app.waitExit() == 0, "\(app.errorText)")
+    #expect(app.waitExit() == 0, "\(app.stderr)")
     withExtendedLifetime(desktop) {}
-    #expect(app.errorText.contains("event: delivered tick"))
-    return app.errorText
+    #expect(app.stderr.contains("event: delivered tick"))
+    return app.stderr
   }
 
   @Test("a normal delivery in an app writes nothing of the library's on stderr", arguments: Sink.allCases)

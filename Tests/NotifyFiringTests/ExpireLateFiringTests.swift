@@ -39,12 +39,12 @@ struct ExpireLateFiringTests {
     let output: [Delivered]
     switch run {
     case .daemon:
-      let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
-      #expect(daemon.waitReady(), "\(daemon.errorText)")
-      #expect(f.waitSettled(), "\(daemon.errorText)")
-      #expect(waitUntil(timeout: 20) { daemon.deliveries.count >= 2 }, "\(daemon.errorText)")
+      let daemon = try ChildProcess.daemon(db: f.path, folder: f.folder, name: "d")
+      #expect(daemon.waitReady(), "\(daemon.stderr)")
+      #expect(f.waitSettled(), "\(daemon.stderr)")
+      #expect(waitUntil(timeout: 20) { daemon.deliveries.count >= 2 }, "\(daemon.stderr)")
       daemon.send(SIGTERM)
-      #expect(daemon.waitExit() == 0, "\(daemon.errorText)")
+      #expect(daemon.waitExit() == 0, "\(daemon.stderr)")
       output = daemon.deliveries
     case .fireDue:
       let result = try notify(["fire-due", "--sink", "stdout"], db: f.path)

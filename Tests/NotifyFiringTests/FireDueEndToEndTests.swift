@@ -12,15 +12,17 @@ struct FireDueEndToEndTests {
     for i in 0..<3 { try f.schedule("old\(i)", at: Date() - 3600 + Double(i)) }
     try f.schedule("rep", at: Date() - 600 + 30, repeat: .minute)
     // When fire-due runs
-    let run = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f1")
+    let run = try ChildProcess.notify(
+      ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f1")
     // Then it exits 0 having delivered each once, late, and the repeat as one coalesced occurrence
-    #expect(run.waitExit() == 0, "\(run.errorText)")
+    #expect(run.waitExit() == 0, "\(run.stderr)")
     let lines = run.deliveries
     #expect(lines.map(\.id) == ["old0", "old1", "old2", "rep"])
     #expect(lines.allSatisfy { $0.late })
     #expect(lines.last?.occurrence == 10)
     // And a second run right after finds nothing to do; the repeat waits for its next minute
-    let again = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f2")
+    let again = try ChildProcess.notify(
+      ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f2")
     #expect(again.waitExit() == 0)
     #expect(again.deliveries.isEmpty)
     #expect(try f.store.pending(app: nil).map(\.notification.id) == ["rep"])
@@ -37,14 +39,16 @@ struct FireDueEndToEndTests {
       title: "title daily", createdAt: anchor)
     try f.store.schedule(notification, zones: testZones(f.utc))
     // When fire-due runs
-    let run = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f1")
+    let run = try ChildProcess.notify(
+      ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f1")
     // Then it delivers the rule's latest past occurrence (the 11th), late, standing for the others
-    #expect(run.waitExit() == 0, "\(run.errorText)")
+    #expect(run.waitExit() == 0, "\(run.stderr)")
     #expect(run.deliveries.map(\.id) == ["daily"])
     #expect(run.deliveries.first?.occurrence == 11)
     #expect(run.deliveries.first?.late == true)
     // And a second run delivers nothing; the rule waits for tomorrow's occurrence
-    let again = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f2")
+    let again = try ChildProcess.notify(
+      ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f2")
     #expect(again.waitExit() == 0)
     #expect(again.deliveries.isEmpty)
     let pending = try #require(try f.store.pending(app: nil).first)
@@ -64,19 +68,19 @@ struct FireDueEndToEndTests {
       expected.insert("\(app)/n\(i)#1")
     }
     // When fire-due runs with a 1 ms budget
-    let first = try NotifyProcess(
+    let first = try ChildProcess.notify(
       ["fire-due", "--sink", "stdout", "--budget", "1ms"], db: f.path, folder: f.folder, name: "f1")
-    #expect(first.waitExit() == 0, "\(first.errorText)")
+    #expect(first.waitExit() == 0, "\(first.stderr)")
     // Then it stops early, names how many are left, and those are still due
     let delivered = first.deliveries.count
     let left = 150 - delivered
     #expect(left > 0)
-    #expect(first.errorText.contains("left \(left) for the next run"), "\(first.errorText)")
+    #expect(first.stderr.contains("left \(left) for the next run"), "\(first.stderr)")
     #expect(try f.store.dueCount(now: Date()) == left)
     // When it runs again with the default budget
-    let second = try NotifyProcess(
+    let second = try ChildProcess.notify(
       ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f2")
-    #expect(second.waitExit() == 0, "\(second.errorText)")
+    #expect(second.waitExit() == 0, "\(second.stderr)")
     // Then together they delivered each exactly once
     let all = (first.deliveries + second.deliveries).map(\.key)
     #expect(all.count == 150)

@@ -12,8 +12,8 @@ struct IdleThreadsTests {
     // Given no store yet
     let f = FiringFixtureWithoutStore()
     // When the daemon starts, creates the store, and is ready
-    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    let daemon = try ChildProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // Then none of its threads is a dispatch worker (they are named after their root queue)
     let names = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/task")) ?? []).map
     {

@@ -26,15 +26,15 @@ struct InlineReplyTests {
     let f = try FiringFixture()
     let desktop = try ScriptedDesktop(
       in: f.folder, services: f.folder.file("none"), capabilities: "body,actions,inline-reply")
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: desktop.bus)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     let app =
       appRunning
-      ? try NotifyProcess(
+      ? try ChildProcess.notify(
         ["--app", "chat", "--sink", "desktop", "--no-fire"], db: f.path, folder: f.folder, name: "app",
         environment: desktop.bus, program: "embedded-app-fixture") : nil
-    if let app { #expect(app.waitReady(), "\(app.errorText)") }
+    if let app { #expect(app.waitReady(), "\(app.stderr)") }
     // When a notification with a reply action is shown
     try f.schedule(
       "msg", at: Date() + 0.3, app: "chat", actions: [Self.reply, .button(key: "read", title: "Mark read")])
@@ -51,7 +51,7 @@ struct InlineReplyTests {
     let id = try #require(call["id"] as? Int)
     try desktop.drive("Reply", "\(id)", "on my way ✓")
     // Then history records the activation of "reply" with the text
-    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(daemon.stderr)")
     let activated = try #require(try f.events(.activated).first)
     #expect(activated.reason == "reply")
     #expect(activated.detail["text"] == .string("on my way ✓"))
@@ -59,8 +59,8 @@ struct InlineReplyTests {
     if let app {
       // And the running app hears it with the text; nothing waits
       #expect(
-        waitUntil(timeout: 10) { app.errorText.contains("event: activated msg reply text=on my way ✓") },
-        "\(app.errorText)")
+        waitUntil(timeout: 10) { app.stderr.contains("event: activated msg reply text=on my way ✓") },
+        "\(app.stderr)")
       #expect(waiting.stdout.isEmpty)
       app.send(SIGTERM)
       #expect(app.waitExit() == 0)
@@ -73,7 +73,7 @@ struct InlineReplyTests {
       #expect(object["userText"] as? String == "on my way ✓")
     }
     // And the reply is the user's content: the daemon's log never has it
-    #expect(!daemon.errorText.contains("on my way"), "\(daemon.errorText)")
+    #expect(!daemon.stderr.contains("on my way"), "\(daemon.stderr)")
     daemon.send(SIGTERM)
     #expect(daemon.waitExit() == 0)
   }
@@ -85,10 +85,10 @@ struct InlineReplyTests {
     let desktop = try ScriptedDesktop(in: f.folder, services: f.folder.file("none"))
     let apps = try ClickToAppTests.Applications(f.folder)
     try apps.entry("chat", "Type=Application\nName=Chat\nExec=\(try apps.launcher(app: "chat"))")
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.bus.merging(apps.environment) { $1 })
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     try f.schedule("msg", at: Date() + 0.3, app: "chat", actions: [Self.reply])
     let call = try shownCall(desktop)
     // Then the reply is a plain button under its own key
@@ -96,7 +96,7 @@ struct InlineReplyTests {
     #expect((call["hints"] as? [String: Any])?["x-kde-reply-placeholder-text"] == nil)
     // When the user clicks it, the app (not running) is launched with the key and no text
     try desktop.drive("Click", "\(try #require(call["id"] as? Int))", "reply", "")
-    #expect(waitUntil(timeout: 15) { apps.read("0.response") != nil }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 15) { apps.read("0.response") != nil }, "\(daemon.stderr)")
     let response = try #require(apps.read("0.response"))
     let object = try #require(try JSONSerialization.jsonObject(with: Data(response.utf8)) as? [String: Any])
     #expect(object["actionKey"] as? String == "reply")
@@ -109,9 +109,9 @@ struct InlineReplyTests {
   func serverWithoutActions() throws {
     let f = try FiringFixture()
     let desktop = try ScriptedDesktop(in: f.folder, services: f.folder.file("none"), capabilities: "body")
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: desktop.bus)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     try f.schedule("plain", at: Date() + 0.3, app: "a", actions: [Self.reply, .snooze(seconds: 60)])
     let call = try shownCall(desktop)
     // (no default action either: app "a" has no desktop entry and nobody of it is online)

@@ -6,7 +6,7 @@ import Testing
 /// An action marked `open` picked for an app that nothing can open (no desktop entry, not
 /// running) is not lost: its response waits in the store, and history says so.
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
+  .serialized, .needsHeadlessDesktop, .ownThreads)
 struct OpenActionWithoutEntryTests {
   @Test(
     "'Open' picked, no desktop entry: history says why and that the response waits; the app takes it once")
@@ -18,22 +18,22 @@ struct OpenActionWithoutEntryTests {
     let empty = f.folder.file("no-applications")
     try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
     let environment = desktop.environment.merging(["XDG_DATA_HOME": empty, "XDG_DATA_DIRS": empty]) { $1 }
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: environment)
     defer {
       daemon.send(SIGTERM)
       _ = daemon.waitExit()
     }
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     try f.schedule(
       "ping", at: Date() + 0.3, app: "noentry",
       actions: [.button(key: "open-chat", title: "Open chat", opensApp: true)])
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(daemon.stderr)")
     #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
     // When the user picks "Open chat"
     _ = try desktop.pick(",open-chat]")
     // Then history says nothing could be opened, and that the response waits
-    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(daemon.stderr)")
     let activated = try #require(try f.events(.activated).first)
     guard case .string(let why)? = activated.detail["notOpened"] else {
       Issue.record("no notOpened in \(activated.detail)")

@@ -12,7 +12,7 @@ import Testing
 /// client is cut off ("Invalid message header read"; docs/decisions/0061).
 @Suite(
   .serialized, .ownThreads,
-  .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"),
+  .needsHeadlessDesktop,
   .enabled(
     if: ["/usr/libexec/xdg-desktop-portal", "/usr/libexec/xdg-desktop-portal-gtk", "/usr/bin/bwrap"]
       .allSatisfy {
@@ -29,22 +29,18 @@ struct PortalDesktopTests {
     // Given a desktop with the portal (gtk backend, chosen by XDG_CURRENT_DESKTOP=GNOME)
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
-    var pids: [pid_t] = []
+    var children: [ChildProcess] = []
     defer {
-      for pid in pids.reversed() {
-        kill(pid, SIGTERM)
-        _ = CommandRunner.wait(pid)
-      }
+      for child in children.reversed() { child.terminate(timeout: 60) }
     }
-    let portalEnvironment = ProcessInfo.processInfo.environment.merging(desktop.environment) { $1 }
-      .merging(["XDG_CURRENT_DESKTOP": "GNOME"]) { $1 }
+    let portalEnvironment = desktop.environment.merging(["XDG_CURRENT_DESKTOP": "GNOME"]) { $1 }
     for (name, path) in [
       ("portal", "/usr/libexec/xdg-desktop-portal"), ("gtk", "/usr/libexec/xdg-desktop-portal-gtk"),
     ] {
-      pids.append(
-        try CommandRunner.spawn(
-          [path, "-v", "-r"], environment: portalEnvironment, stdout: f.folder.file("\(name).log"),
-          stderr: f.folder.file("\(name).log")))
+      children.append(
+        try ChildProcess(
+          path, ["-v", "-r"], environment: portalEnvironment, stdout: .file(f.folder.file("\(name).log")),
+          stderr: .file(f.folder.file("\(name).log"))))
     }
     let version = {
       try? CommandRunner(executable: "/usr/bin/gdbus", environment: desktop.environment).run([
@@ -83,9 +79,10 @@ struct PortalDesktopTests {
     let socket = String(address.dropFirst("unix:path=".count))
     let errors = f.folder.file("app.err")
     // When it runs with --sink auto
-    pids.append(
-      try CommandRunner.spawn(
-        ["/usr/bin/bwrap"] + Self.base + [
+    children.append(
+      try ChildProcess(
+        "/usr/bin/bwrap",
+        Self.base + [
           "--ro-bind", info, "/.flatpak-info", "--bind", socket, "/run/bus", "--ro-bind", "/opt", "/opt",
           "--ro-bind", products, products, "--bind", f.folder.path, f.folder.path, "--ro-bind", data,
           "/run/data",
@@ -93,7 +90,7 @@ struct PortalDesktopTests {
           "unix:path=/run/bus",
           "--", products + "/embedded-app-fixture", "--db", f.path, "--app", "org.example.Probe", "--sink",
           "auto",
-        ], environment: ProcessInfo.processInfo.environment, stdout: f.folder.file("app.out"), stderr: errors)
+        ], stdout: .file(f.folder.file("app.out")), stderr: .file(errors))
     )
     // Then the portal hands it to dunst as a Notify with the app's desktop-entry
     #expect(

@@ -37,14 +37,14 @@ struct QuietHoursFiringTests {
     // Then the two are held, in history and the store, and only the critical one is shown
     #expect(
       waitUntil(timeout: 10) { Set(history(f, .held)) == ["one", "two"] },
-      "\(firing.resident?.errorText ?? "")")
+      "\(firing.resident?.stderr ?? "")")
     #expect(waitUntil(timeout: 10) { firing.printed.map(\.id) == ["urgent"] })
     #expect(try f.store.heldCount(app: "test") == 2)
     // When quiet is turned off
     try quiet(f, "off")
     try firing.act()
     // Then each held one is shown once, late, and recorded delivered
-    #expect(waitUntil(timeout: 10) { firing.printed.count == 3 }, "\(firing.resident?.errorText ?? "")")
+    #expect(waitUntil(timeout: 10) { firing.printed.count == 3 }, "\(firing.resident?.stderr ?? "")")
     let shown = firing.printed
     #expect(shown.map(\.id) == ["urgent", "one", "two"])
     #expect(shown.dropFirst().allSatisfy { $0.late })
@@ -78,7 +78,7 @@ struct QuietHoursFiringTests {
     try schedule("plain", .active)
     try firing.act()
     // Then the time-sensitive one is shown, the active one held
-    #expect(waitUntil(timeout: 10) { history(f, .held) == ["plain"] }, "\(firing.resident?.errorText ?? "")")
+    #expect(waitUntil(timeout: 10) { history(f, .held) == ["plain"] }, "\(firing.resident?.stderr ?? "")")
     #expect(waitUntil(timeout: 10) { firing.printed.map(\.id) == ["soon"] })
     // When the user turns the app's time-sensitive notifications off, and another falls due
     let off = try notify(["settings", "--app", "test", "--time-sensitive", "off"], db: f.path)
@@ -88,7 +88,7 @@ struct QuietHoursFiringTests {
     // Then it is held too, and nothing more is shown
     #expect(
       waitUntil(timeout: 10) { Set(history(f, .held)) == ["plain", "later"] },
-      "\(firing.resident?.errorText ?? "")")
+      "\(firing.resident?.stderr ?? "")")
     firing.settle()
     #expect(firing.printed.map(\.id) == ["soon"])
   }
@@ -105,7 +105,7 @@ struct QuietHoursFiringTests {
     for i in 1...5 { try f.schedule("n\(i)", at: due + Double(i) * 0.01) }
     try f.schedule("through", at: due, app: "loud")
     // Then loud's is shown and the five are held
-    #expect(waitUntil(timeout: 10) { history(f, .held).count == 5 }, "\(firing.resident?.errorText ?? "")")
+    #expect(waitUntil(timeout: 10) { history(f, .held).count == 5 }, "\(firing.resident?.stderr ?? "")")
     #expect(waitUntil(timeout: 10) { firing.printed.map(\.id) == ["through"] })
     // When quiet ends
     try quiet(f, "off")
@@ -176,7 +176,7 @@ struct QuietHoursFiringTests {
     // When a notification falls due
     try f.schedule("night", at: Date() + 0.3)
     // Then it is held
-    #expect(waitUntil(timeout: 10) { history(f, .held) == ["night"] }, "\(firing.resident?.errorText ?? "")")
+    #expect(waitUntil(timeout: 10) { history(f, .held) == ["night"] }, "\(firing.resident?.stderr ?? "")")
     // When the schedule is removed, it is shown
     #expect(try CommandRunner(environment: utc).run(["quiet", "--no-schedule", "--db", f.path]).status == 0)
     #expect(waitUntil(timeout: 10) { firing.printed.map(\.id) == ["night"] })
@@ -186,7 +186,7 @@ struct QuietHoursFiringTests {
 
 /// Quiet hours on a real desktop: dunst on Xvfb and a session bus.
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
+  .serialized, .needsHeadlessDesktop, .ownThreads)
 struct QuietHoursDesktopTests {
   @Test("while quiet dunst shows only the critical one; when quiet ends it shows what was held")
   func dunstShowsNothingWhileQuiet() throws {
@@ -194,10 +194,10 @@ struct QuietHoursDesktopTests {
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
     #expect(try notify(["quiet", "on"], db: f.path).status == 0)
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.environment)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // When one notification and a critical one fall due
     try f.schedule("hushed", at: Date() + 0.2)
     _ = try f.store.schedule(
@@ -205,7 +205,7 @@ struct QuietHoursDesktopTests {
         id: "alarm", app: "test", schedule: Schedule(fireDate: .instant(Date() + 0.2)), title: "title alarm",
         urgency: .critical, createdAt: Date()), zones: .utc)
     // Then the one is held and dunst shows the critical one only
-    #expect(waitUntil(timeout: 10) { (try? f.events(.held).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.held).count) == 1 }, "\(daemon.stderr)")
     #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).map(\.notificationID)) == ["alarm"] })
     #expect(waitUntil(timeout: 10) { (try? desktop.dunstctl("count", "displayed"))?.hasPrefix("1") == true })
     // When quiet hours end

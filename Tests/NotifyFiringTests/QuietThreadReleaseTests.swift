@@ -20,12 +20,12 @@ struct QuietThreadReleaseTests {
     // Given a private bus with the scripted server, and a firer on it
     let f = try FiringFixture()
     let desktop = try ScriptedDesktop(in: f.folder, services: f.folder.file("none"))
-    var resident: NotifyProcess?
+    var resident: ChildProcess?
     if firer != .fireDue {
-      let process = try NotifyProcess.firer(
+      let process = try ChildProcess.firer(
         firer == .daemon ? .daemon : .app, db: f.path, folder: f.folder, name: "r", sink: "desktop",
         environment: desktop.bus)
-      #expect(process.waitReady(), "\(process.errorText)")
+      #expect(process.waitReady(), "\(process.stderr)")
       resident = process
     }
     defer {
@@ -50,7 +50,7 @@ struct QuietThreadReleaseTests {
     let resident0 = firer != .fireDue
     if resident0 {
       try schedule("a0", thread: "alice")
-      #expect(waitUntil(timeout: 20) { f.ids(.delivered) == ["a0"] }, "\(resident?.errorText ?? "")")
+      #expect(waitUntil(timeout: 20) { f.ids(.delivered) == ["a0"] }, "\(resident?.stderr ?? "")")
     }
     // When quiet hours are on, and three of alice and four without a thread fall due
     let on = try notify(["quiet", "on"], db: f.path)
@@ -60,7 +60,7 @@ struct QuietThreadReleaseTests {
     try act()
     // Then all seven are held, nothing more shown
     #expect(
-      waitUntil(timeout: 20) { f.ids(.held).count == 7 }, "\(f.ids(.held)) \(resident?.errorText ?? "")")
+      waitUntil(timeout: 20) { f.ids(.held).count == 7 }, "\(f.ids(.held)) \(resident?.stderr ?? "")")
     let shownBefore = desktop.calls.filter { $0["call"] as? String == "Notify" }.count
     #expect(shownBefore == (resident0 ? 1 : 0))
     // When quiet hours end
@@ -72,7 +72,7 @@ struct QuietThreadReleaseTests {
       waitUntil(timeout: 20) {
         QuietState.of(f)?.held == 0 && f.ids(.delivered).count == (resident0 ? 8 : 7)
       },
-      "\(f.ids(.delivered)) \(resident?.errorText ?? "")")
+      "\(f.ids(.delivered)) \(resident?.stderr ?? "")")
     let alice = ThreadBubbleTests.calls(desktop, thread: "alice")
     let ids = (resident0 ? ["a0"] : []) + ["a1", "a2", "a3"]
     try #require(alice.count == ids.count, "\(desktop.calls)")

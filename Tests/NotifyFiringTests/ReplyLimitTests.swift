@@ -14,9 +14,9 @@ struct ReplyLimitTests {
     let f = try FiringFixture()
     let desktop = try ScriptedDesktop(
       in: f.folder, services: f.folder.file("none"), capabilities: "body,actions,inline-reply")
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: desktop.bus)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     try f.schedule(
       "msg", at: Date() + 0.3, app: "chat",
       actions: [.textInput(key: "reply", title: "Reply", placeholder: nil, buttonTitle: nil)])
@@ -28,7 +28,7 @@ struct ReplyLimitTests {
     let reply = String(repeating: "a", count: 3999) + "👩‍👩‍👧" + String(repeating: "b", count: 1000)
     try desktop.drive("Reply", "\(try #require(call["id"] as? Int))", reply)
     // Then history keeps the first 4,000 characters (the emoji whole) and notes the cut
-    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(daemon.stderr)")
     let activated = try #require(try f.events(.activated).first)
     let kept = String(repeating: "a", count: 3999) + "👩‍👩‍👧"
     guard case .string(let text)? = activated.detail["text"] else {

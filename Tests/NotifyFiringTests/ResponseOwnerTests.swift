@@ -14,14 +14,14 @@ struct ResponseOwnerTests {
   func oneProcessHearsAResponse() throws {
     // Given two processes of app "pair" online: the first fires, the second came later
     let f = try FiringFixture()
-    let first = try NotifyProcess(
+    let first = try ChildProcess.notify(
       ["--app", "pair", "--sink", "stdout"], db: f.path, folder: f.folder, name: "first",
       program: "embedded-app-fixture")
-    #expect(first.waitReady(), "\(first.errorText)")
-    let second = try NotifyProcess(
+    #expect(first.waitReady(), "\(first.stderr)")
+    let second = try ChildProcess.notify(
       ["--app", "pair", "--sink", "stdout", "--no-fire"], db: f.path, folder: f.folder, name: "second",
       program: "embedded-app-fixture")
-    #expect(second.waitReady(), "\(second.errorText)")
+    #expect(second.waitReady(), "\(second.stderr)")
     defer {
       for process in [first, second] {
         process.send(SIGTERM)
@@ -39,10 +39,10 @@ struct ResponseOwnerTests {
     // first hears the reply
     for process in [first, second] {
       #expect(
-        waitUntil(timeout: 15) { process.errorText.contains("event: delivered after") },
-        "\(process.errorText)")
+        waitUntil(timeout: 15) { process.stderr.contains("event: delivered after") },
+        "\(process.stderr)")
     }
-    #expect(first.errorText.contains("event: activated asked"), "\(first.errorText)")
-    #expect(!second.errorText.contains("event: activated asked"), "\(second.errorText)")
+    #expect(first.stderr.contains("event: activated asked"), "\(first.stderr)")
+    #expect(!second.stderr.contains("event: activated asked"), "\(second.stderr)")
   }
 }

@@ -12,8 +12,8 @@ struct RunningAppDeferralTests {
   func fireDueDefers() throws {
     // Given app "busy" firing its own, frozen (SIGSTOP: alive, online, but firing nothing)
     let f = try FiringFixture()
-    let app = try NotifyProcess.firer(.app, db: f.path, folder: f.folder, name: "a", app: "busy")
-    #expect(app.waitReady(), "\(app.errorText)")
+    let app = try ChildProcess.firer(.app, db: f.path, folder: f.folder, name: "a", app: "busy")
+    #expect(app.waitReady(), "\(app.stderr)")
     kill(app.pid, SIGSTOP)
     // (stopped for sure before anything is scheduled: state T in /proc/PID/stat)
     #expect(

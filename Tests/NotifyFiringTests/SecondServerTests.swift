@@ -18,37 +18,28 @@ let secondServerMissing: String? = {
 /// described, bubbles are shown, replaced in place and withdrawn, and its capabilities
 /// (it plays sounds itself) are used.
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"),
+  .serialized, .needsHeadlessDesktop,
   .enabled(if: secondServerMissing == nil, "needs notification-daemon"), .ownThreads)
 struct SecondServerTests {
   static let program = secondServerProgram
 
   /// A private bus with notification-daemon on it, drawing on `display`.
   final class Server {
-    let state: String
+    private let privateBus: PrivateBus
     let bus: [String: String]
-    let pid: pid_t
-    let monitorOutput: String
-    let monitor: pid_t
+    private let server: ChildProcess
+    private let monitor: ChildProcess
 
     init(folder: TemporaryFolder, display: String) throws {
-      state = folder.file("bus")
-      let started = try CommandRunner(executable: "/bin/bash").run([
-        ScriptedDesktop.fixtures + "/private-bus.sh", "start", state, folder.file("services"),
-      ])
-      try #require(started.status == 0, "\(started.stderr)")
-      bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(state)/bus"]
-      let environment = ProcessInfo.processInfo.environment.merging(bus) { $1 }
-      monitorOutput = folder.file("monitor.out")
-      monitor = try CommandRunner.spawn(
-        [
-          "dbus-monitor", "type='signal',interface='org.freedesktop.Notifications'",
-          "type='method_call',member='Notify'",
-        ],
-        environment: environment, stdout: monitorOutput)
-      pid = try CommandRunner.spawn(
-        [SecondServerTests.program], environment: environment.merging(["DISPLAY": display]) { $1 },
-        stderr: folder.file("server.log"))
+      privateBus = try PrivateBus(in: folder, name: "bus", services: folder.file("services"))
+      bus = privateBus.environment
+      monitor = try ChildProcess(
+        "dbus-monitor",
+        ["type='signal',interface='org.freedesktop.Notifications'", "type='method_call',member='Notify'"],
+        environment: bus, stdout: .file(folder.file("monitor.out")), stderr: .file("/dev/null"))
+      server = try ChildProcess(
+        SecondServerTests.program, environment: bus.merging(["DISPLAY": display]) { $1 },
+        stdout: .file("/dev/null"), stderr: .file(folder.file("server.log")))
       let owned = waitUntil(timeout: 15) {
         let call = try? CommandRunner(executable: "/usr/bin/gdbus", environment: self.bus).run([
           "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
@@ -59,17 +50,13 @@ struct SecondServerTests {
       try #require(owned, "notification-daemon did not take its name")
     }
 
+    // The server and the monitor stop before the bus (a stored property, released after this).
     deinit {
-      kill(pid, SIGTERM)
-      _ = CommandRunner.wait(pid)
-      kill(monitor, SIGKILL)
-      _ = CommandRunner.wait(monitor)
-      _ = try? CommandRunner(executable: "/bin/bash").run([
-        ScriptedDesktop.fixtures + "/private-bus.sh", "stop", state,
-      ])
+      server.terminate(timeout: 60)
+      monitor.stop()
     }
 
-    var seen: String { fileBytes(monitorOutput).map { String(decoding: $0, as: UTF8.self) } ?? "" }
+    var seen: String { monitor.stdout }
   }
 
   @Test("notify status names it; notify now shows, replaces in place and withdraws on it")
@@ -115,13 +102,13 @@ struct SecondServerTests {
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
     let server = try Server(folder: f.folder, display: try #require(desktop.environment["DISPLAY"]))
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: server.bus)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     try f.schedule(
       "one", at: Date() + 0.3, actions: [.button(key: "read", title: "Mark read"), .snooze(seconds: 60)])
     try f.schedule("two", at: Date() + 0.6)
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(daemon.stderr)")
     #expect(server.seen.contains("string \"notify.snooze.60\""), "\(server.seen)")
     // Nothing was dropped: the server has actions
     #expect(try f.events(.delivered).allSatisfy { $0.detail["note"] == nil })

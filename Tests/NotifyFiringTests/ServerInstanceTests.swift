@@ -6,7 +6,7 @@ import Testing
 /// The notification server, second round: ids belong to the server instance
 /// that gave them; a `Notify` that timed out is not sent again; a badge is published once.
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
+  .serialized, .needsHeadlessDesktop, .ownThreads)
 struct ServerInstanceTests {
   /// The summaries dunst shows now.
   func displayed(_ desktop: HeadlessDesktop) throws -> Int {
@@ -58,10 +58,10 @@ struct ServerInstanceTests {
   func daemonReplacesAnotherProcessesBubble() throws {
     let desktop = try HeadlessDesktop()
     let f = try FiringFixture()
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.environment)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // Given the daemon running, and notification A shown by `notify now`
     let shown = try CommandRunner(environment: desktop.environment).run([
       "now", "--app", "test", "--id", "A", "--title", "from now", "--sink", "desktop", "--db", f.path,
@@ -70,7 +70,7 @@ struct ServerInstanceTests {
     #expect(waitUntil(timeout: 10) { (try? displayed(desktop)) == 1 })
     // When the daemon fires a notification with the same id
     try f.schedule("A", at: Date() + 0.3)
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(daemon.stderr)")
     // Then it replaced the bubble: still one on screen, showing the daemon's
     #expect(try displayed(desktop) == 1)
     daemon.send(SIGTERM)
@@ -83,13 +83,13 @@ struct ServerInstanceTests {
     // Given a server that answers Notify after 6 s (the daemon waits 5 s)
     let f = try FiringFixture()
     let desktop = try ScriptedDesktop(in: f.folder, services: f.folder.file("none"), notifyDelay: 6)
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: desktop.bus)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // When a notification is due
     try f.schedule("slow", at: Date() + 0.3)
     // Then after the timeout it is recorded delivered, with a note, not failed
-    #expect(waitUntil(timeout: 15) { (try? f.events(.delivered).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 15) { (try? f.events(.delivered).count) == 1 }, "\(daemon.stderr)")
     let delivered = try #require(try f.events(.delivered).first)
     guard case .string(let note)? = delivered.detail["note"] else {
       Issue.record("no note: \(delivered.detail)")
@@ -99,7 +99,7 @@ struct ServerInstanceTests {
     // And the server got exactly one Notify: no retry follows (counted once nothing is due
     // or claimed, the daemon has stopped, and the server has answered a call made after
     // that: it records each call as it arrives, in order)
-    #expect(f.waitSettled(), "\(daemon.errorText)")
+    #expect(f.waitSettled(), "\(daemon.stderr)")
     daemon.send(SIGTERM)
     #expect(daemon.waitExit() != nil)
     try desktop.drive("Shown")
@@ -113,18 +113,18 @@ struct ServerInstanceTests {
     let f = try FiringFixture()
     let monitor = try BusMonitor(environment: desktop.environment, folder: f.folder)
     func seen() -> String { monitor.seen }
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.environment)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // When the daemon delivers a notification with badge 7, then wakes again for another
     try f.schedule("b", at: Date() + 0.3, badge: 7)
     try f.schedule("c", at: Date() + 0.8)
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 2 }, "\(daemon.stderr)")
     #expect(waitUntil(timeout: 10) { seen().contains("int64 7") })
     // Then 7 was broadcast once (counted once nothing is due or claimed, the daemon has
     // stopped, and the monitor has printed a signal sent after that)
-    #expect(f.waitSettled(), "\(daemon.errorText)")
+    #expect(f.waitSettled(), "\(daemon.stderr)")
     daemon.send(SIGTERM)
     #expect(daemon.waitExit() == 0)
     try monitor.catchUp(environment: desktop.environment)

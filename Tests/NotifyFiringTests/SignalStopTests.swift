@@ -55,14 +55,14 @@ struct SignalStopTests {
     let due = Date() - 1
     for id in all { try f.schedule(id, at: due) }
     // When the firer is handing them over and the signal comes while the first call waits
-    let firer = try NotifyProcess(
+    let firer = try ChildProcess.notify(
       [c.command, "--sink", "desktop"], db: f.path, folder: f.folder, name: "first", environment: desktop.bus)
-    #expect(waitUntil(timeout: 20) { desktop.arrivedCount >= 1 }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 20) { desktop.arrivedCount >= 1 }, "\(firer.stderr)")
     firer.send(c.signal)
     // Then it ends (a burst would take 6 s, and a silent server 12 × 3 × 5 s) as it should
     // (the in-flight call is bounded by the sink's 5 s timeout)
     let status = firer.waitExit(timeout: 15)
-    #expect(status == c.expectedStatus, "\(firer.errorText)")
+    #expect(status == c.expectedStatus, "\(firer.stderr)")
     // And what the server showed is recorded delivered (a call to a silent server that timed
     // out is recorded too, with a note: the server may still show it, so it is not sent
     // again), nothing failed, no claim is left, the rest is pending again
@@ -80,9 +80,9 @@ struct SignalStopTests {
     #expect(try f.store.claimsHeld() == (alive: 0, dead: 0))
     #expect(try f.store.pendingCount() == Self.burst - delivered.count)
     if c.command == "fire-due" {
-      #expect(firer.errorText.contains("stopped by \(c.signalName)"), "\(firer.errorText)")
+      #expect(firer.stderr.contains("stopped by \(c.signalName)"), "\(firer.stderr)")
     } else {
-      #expect(firer.errorText.contains("stopping on \(c.signalName)"), "\(firer.errorText)")
+      #expect(firer.stderr.contains("stopping on \(c.signalName)"), "\(firer.stderr)")
     }
     guard !c.silent else { return }
 

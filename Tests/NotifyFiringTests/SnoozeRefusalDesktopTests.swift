@@ -13,22 +13,22 @@ struct SnoozeRefusalDesktopTests {
     // Given a daemon on a server with actions, and a one-shot with a snooze, shown
     let f = try FiringFixture()
     let desktop = try ScriptedDesktop(in: f.folder, services: f.folder.file("none"))
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: desktop.bus)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     let first = Date()
     try f.schedule("n", at: first + 0.3, app: "a", actions: [.snooze(seconds: 60)], createdAt: first)
     try #require(
       waitUntil(timeout: 10) { desktop.calls.contains { $0["call"] as? String == "Notify" } },
       "\(desktop.calls)")
     let call = try #require(desktop.calls.first { $0["call"] as? String == "Notify" })
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(daemon.stderr)")
     // And then the id scheduled anew for tomorrow
     try f.schedule("n", at: first + 86_400, app: "a", createdAt: first + 1)
     // When the old bubble's snooze is clicked
     try desktop.drive("Click", "\(try #require(call["id"] as? Int))", "notify.snooze.60", "")
     // Then history records the click with why it was not snoozed
-    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.activated).count) == 1 }, "\(daemon.stderr)")
     let activated = try #require(try f.events(.activated).first)
     #expect(activated.reason == "notify.snooze.60")
     guard case .string(let why)? = activated.detail["notSnoozed"] else {

@@ -7,7 +7,7 @@ import Testing
 /// setup it says so (exit 0), and each broken part it claims to detect is reported with
 /// its fix (exit 1).
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
+  .serialized, .needsHeadlessDesktop, .ownThreads)
 struct StatusCommandTests {
   /// A store made by notify itself (a 0700 folder, a 0600 file) with one pending notification.
   func store(_ folder: TemporaryFolder, environment: [String: String]) throws -> String {
@@ -26,10 +26,10 @@ struct StatusCommandTests {
     let runner = CommandRunner(environment: desktop.environment.merging(["NOTIFY_APP": "test"]) { $1 })
     let path = try store(f.folder, environment: desktop.environment)
     #expect(try runner.run(["settings", "--sounds", "off", "--db", path]).status == 0)
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: path, folder: f.folder, name: "d", environment: desktop.environment
     )
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // When status runs
     let status = try runner.run(["status", "--db", path])
     // Then it lists the store, the daemon, dunst and its capabilities, the settings and what

@@ -24,12 +24,12 @@ struct StdoutFaultTests {
     let reader = try FIFO(at: f.folder.file("d.out"))
     let ids = (0..<Self.count).map { "n\($0)" }
     for id in ids { try f.schedule(id, at: Date() - 1, body: Self.body) }
-    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    let daemon = try ChildProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // When the pipe is full
     #expect(
-      waitUntil(timeout: 20) { daemon.errorText.contains("the stdout sink is stalled") },
-      "\(daemon.errorText)")
+      waitUntil(timeout: 20) { daemon.stderr.contains("the stdout sink is stalled") },
+      "\(daemon.stderr)")
     // Then nothing is recorded failed, what was not written is pending again
     #expect(try f.events(.failed).isEmpty)
     let written = try f.events(.delivered).count
@@ -46,7 +46,7 @@ struct StdoutFaultTests {
       waitUntil(timeout: 30) {
         lines += reader.readLines()
         return lines.count >= Self.count
-      }, "\(lines.count) lines; \(daemon.errorText)")
+      }, "\(lines.count) lines; \(daemon.stderr)")
     // Then each came out exactly once, recorded delivered once, nothing failed
     let printed = lines.compactMap { Delivered(line: $0) }.map(\.id)
     #expect(printed.sorted() == ids.sorted())
@@ -54,7 +54,7 @@ struct StdoutFaultTests {
     #expect(
       waitUntil(timeout: 10) { (try? f.events(.delivered).map(\.notificationID).sorted()) == ids.sorted() })
     #expect(try f.events(.failed).isEmpty)
-    #expect(waitUntil(timeout: 10) { daemon.errorText.contains("the stdout sink takes deliveries again") })
+    #expect(waitUntil(timeout: 10) { daemon.stderr.contains("the stdout sink takes deliveries again") })
     daemon.send(SIGTERM)
     #expect(daemon.waitExit() == 0)
   }
@@ -67,15 +67,15 @@ struct StdoutFaultTests {
     let f = try FiringFixture()
     let reader = try FIFO(at: f.folder.file("d.out"))
     for i in 0..<Self.count { try f.schedule("n\(i)", at: Date() - 1, body: Self.body) }
-    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d")
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    let daemon = try ChildProcess.daemon(db: f.path, folder: f.folder, name: "d")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     #expect(
-      waitUntil(timeout: 20) { daemon.errorText.contains("the stdout sink is stalled") },
-      "\(daemon.errorText)")
+      waitUntil(timeout: 20) { daemon.stderr.contains("the stdout sink is stalled") },
+      "\(daemon.stderr)")
     // When it is told to stop
     daemon.send(SIGTERM)
     // Then it does, and every line in the pipe is a recorded delivery, the rest pending
-    #expect(daemon.waitExit(timeout: 10) == 0, "\(daemon.errorText)")
+    #expect(daemon.waitExit(timeout: 10) == 0, "\(daemon.stderr)")
     let printed = reader.readLines().compactMap { Delivered(line: $0) }.map(\.id)
     #expect(try f.events(.delivered).map(\.notificationID).sorted() == printed.sorted())
     #expect(try f.events(.failed).isEmpty)
@@ -89,11 +89,12 @@ struct StdoutFaultTests {
     let f = try FiringFixture()
     let reader = try FIFO(at: f.folder.file("run.out"))
     for i in 0..<Self.count { try f.schedule("n\(i)", at: Date() - 1, body: Self.body) }
-    let run = try NotifyProcess(["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "run")
+    let run = try ChildProcess.notify(
+      ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "run")
     // Then it ends with 75 (temporary) once the pipe is full, saying what it left
-    #expect(run.waitExit(timeout: 20) == 75, "\(run.errorText)")
-    #expect(run.errorText.contains("the stdout sink is stalled"), "\(run.errorText)")
-    #expect(run.errorText.contains("for the next run"), "\(run.errorText)")
+    #expect(run.waitExit(timeout: 20) == 75, "\(run.stderr)")
+    #expect(run.stderr.contains("the stdout sink is stalled"), "\(run.stderr)")
+    #expect(run.stderr.contains("for the next run"), "\(run.stderr)")
     // And every line in the pipe is a recorded delivery; the rest is pending, none failed
     let printed = reader.readLines().compactMap { Delivered(line: $0) }.map(\.id)
     #expect(!printed.isEmpty)

@@ -22,8 +22,8 @@ struct StoreReplacedTests {
     // Given a daemon firing from a store that holds a notification due in an hour
     let f = try FiringFixture()
     try f.schedule("old", at: Date() + 3600)
-    let daemon = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d1")
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    let daemon = try ChildProcess.daemon(db: f.path, folder: f.folder, name: "d1")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     // When the file is replaced by another store (with a notification due at once), or deleted
     let other = f.folder.file("other.db")
     do {
@@ -46,12 +46,12 @@ struct StoreReplacedTests {
     case .deleted: #expect(unlink(f.path) == 0)
     }
     // Then the daemon stops with 75 and says why
-    #expect(daemon.waitExit() == 75, "\(daemon.errorText)")
-    #expect(daemon.errorText.contains("was deleted or replaced while running"), "\(daemon.errorText)")
+    #expect(daemon.waitExit() == 75, "\(daemon.stderr)")
+    #expect(daemon.stderr.contains("was deleted or replaced while running"), "\(daemon.stderr)")
     guard change == .replaced else { return }
     // And started again (as systemd does), it fires what the new store holds
-    let again = try NotifyProcess.daemon(db: f.path, folder: f.folder, name: "d2")
-    #expect(waitUntil(timeout: 15) { again.deliveries.contains { $0.id == "new" } }, "\(again.errorText)")
+    let again = try ChildProcess.daemon(db: f.path, folder: f.folder, name: "d2")
+    #expect(waitUntil(timeout: 15) { again.deliveries.contains { $0.id == "new" } }, "\(again.stderr)")
     again.send(SIGTERM)
     #expect(again.waitExit() == 0)
   }

@@ -31,10 +31,10 @@ struct ThemeSoundTests {
     _ = Self.theme(stage)
     let desktop = try ScriptedDesktop(
       in: f.folder, services: f.folder.file("services"), capabilities: "body,sound")
-    let firer = try NotifyProcess.firer(
+    let firer = try ChildProcess.firer(
       driver, db: f.path, folder: f.folder, name: "d", sink: "desktop",
       environment: desktop.bus.merging(stage.environment) { $1 })
-    #expect(firer.waitReady(), "\(firer.errorText)")
+    #expect(firer.waitReady(), "\(firer.stderr)")
     // When a notification with the theme's sound name comes due
     try f.schedule("alarm", at: Date() + 0.3, sound: .file(Self.name))
     // Then the server is asked to play that name, not a file, and nothing is substituted
@@ -42,7 +42,7 @@ struct ThemeSoundTests {
       desktop.calls.first { $0["call"] as? String == "Notify" && $0["summary"] as? String == "title alarm" }?[
         "hints"] as? [String: Any]
     }
-    #expect(waitUntil(timeout: 10) { hints() != nil }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 10) { hints() != nil }, "\(firer.stderr)")
     let sent = try #require(hints())
     #expect(sent["sound-name"] as? String == Self.name && sent["sound-file"] == nil, "\(sent)")
     #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 })
@@ -54,7 +54,7 @@ struct ThemeSoundTests {
 
   @Test(
     "where the server lacks `sound`, the firer plays the theme's file",
-    .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"),
+    .needsHeadlessDesktop,
     .enabled(if: SoundStage.canberra == nil, "canberra-gtk-play is installed: it would play the name itself"),
     arguments: FiringDriver.allCases)
   func firerPlaysTheFile(driver: FiringDriver) throws {
@@ -63,18 +63,18 @@ struct ThemeSoundTests {
     let f = try FiringFixture()
     let stage = SoundStage(folder: f.folder)
     let file = Self.theme(stage)
-    let firer = try NotifyProcess.firer(
+    let firer = try ChildProcess.firer(
       driver, db: f.path, folder: f.folder, name: "d", sink: "desktop",
       environment: desktop.environment.merging(stage.environment) { $1 })
-    #expect(firer.waitReady(), "\(firer.errorText)")
+    #expect(firer.waitReady(), "\(firer.stderr)")
     // When a notification with the theme's sound name comes due
     try f.schedule("alarm", at: Date() + 0.3, sound: .file(Self.name))
     // Then it is shown, and the player is given the theme's file
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(firer.stderr)")
     let real = URL(fileURLWithPath: file).resolvingSymlinksInPath().path
     #expect(
       waitUntil(timeout: 10) { stage.calls.contains { $0.hasSuffix(real) } },
-      "\(stage.calls) \(firer.errorText)")
+      "\(stage.calls) \(firer.stderr)")
     firer.send(SIGTERM)
     #expect(firer.waitExit() == 0)
   }

@@ -23,11 +23,11 @@ struct ThreadBubbleTests {
     // Given the scripted server, and the daemon when it is the firer
     let f = try FiringFixture()
     let desktop = try ScriptedDesktop(in: f.folder, services: f.folder.file("none"))
-    var daemon: NotifyProcess?
+    var daemon: ChildProcess?
     if driver == .daemon {
-      daemon = try NotifyProcess(
+      daemon = try ChildProcess.notify(
         ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d", environment: desktop.bus)
-      #expect(daemon?.waitReady() == true, "\(daemon?.errorText ?? "")")
+      #expect(daemon?.waitReady() == true, "\(daemon?.stderr ?? "")")
     }
     defer {
       daemon?.send(SIGTERM)

@@ -7,7 +7,7 @@ import Testing
 /// A thread of five on a real notification server (dunst on Xvfb): one bubble on screen,
 /// replaced in place, its body the latest text and the count.
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
+  .serialized, .needsHeadlessDesktop, .ownThreads)
 struct ThreadDunstTests {
   @Test("five notifications of one thread are one bubble on dunst; another thread is a second one")
   func oneBubblePerThread() throws {

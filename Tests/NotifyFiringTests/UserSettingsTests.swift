@@ -30,7 +30,7 @@ struct UserSettingsTests {
     // And an app firing its own still hears of it
     if firer == .app, let app = run.resident {
       #expect(
-        waitUntil(timeout: 10) { app.errorText.contains("event: delivered hidden") }, "\(app.errorText)")
+        waitUntil(timeout: 10) { app.stderr.contains("event: delivered hidden") }, "\(app.stderr)")
     }
     // When the user switches alerts on again and another fires
     #expect(try notify(["settings", "--app", "test", "--alerts", "on"], db: f.path).status == 0)
@@ -59,9 +59,9 @@ struct SoundSettingTests {
     let bus = desktop.bus
     // And the user switched sounds off for app "test"
     #expect(try notify(["settings", "--app", "test", "--sounds", "off"], db: f.path).status == 0)
-    let firer = try NotifyProcess.firer(
+    let firer = try ChildProcess.firer(
       driver, db: f.path, folder: f.folder, name: "d", sink: "desktop", environment: bus)
-    #expect(firer.waitReady(), "\(firer.errorText)")
+    #expect(firer.waitReady(), "\(firer.stderr)")
     func hints(of title: String) -> [String: Any]? {
       desktop.calls.first { $0["call"] as? String == "Notify" && $0["summary"] as? String == title }?["hints"]
         as? [String: Any]
@@ -69,7 +69,7 @@ struct SoundSettingTests {
     // When a notification with the default sound fires
     try f.schedule("quiet", at: Date() + 0.3, sound: .default)
     // Then the bubble is shown, silent: suppress-sound and no sound name
-    #expect(waitUntil(timeout: 10) { hints(of: "title quiet") != nil }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 10) { hints(of: "title quiet") != nil }, "\(firer.stderr)")
     let silent = try #require(hints(of: "title quiet"))
     #expect(silent["suppress-sound"] as? Bool == true && silent["sound-name"] == nil, "\(silent)")
     // (the firer records the delivery once the server took it)
@@ -80,7 +80,7 @@ struct SoundSettingTests {
     #expect(try notify(["settings", "--app", "test", "--sounds", "on"], db: f.path).status == 0)
     try f.schedule("loud", at: Date() + 0.3, sound: .default)
     // Then the server gets the sound
-    #expect(waitUntil(timeout: 10) { hints(of: "title loud") != nil }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 10) { hints(of: "title loud") != nil }, "\(firer.stderr)")
     let loud = try #require(hints(of: "title loud"))
     #expect(loud["sound-name"] as? String != nil && loud["suppress-sound"] == nil, "\(loud)")
     firer.send(SIGTERM)
@@ -91,7 +91,7 @@ struct SoundSettingTests {
 /// Badges off, with the daemon on a real session bus: the launcher is told nothing of the
 /// app's count until the user switches badges on again.
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"), .ownThreads)
+  .serialized, .needsHeadlessDesktop, .ownThreads)
 struct BadgeSettingTests {
   @Test("badges off: the launcher gets no count, the store keeps it; on again: the daemon publishes it")
   func badgesOff() throws {
@@ -108,12 +108,12 @@ struct BadgeSettingTests {
       }
     }
     // When the daemon starts, and one of tally's notifications with badge 8 fires
-    let daemon = try NotifyProcess(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "desktop"], db: f.path, folder: f.folder, name: "d",
       environment: desktop.environment)
-    #expect(daemon.waitReady(), "\(daemon.errorText)")
+    #expect(daemon.waitReady(), "\(daemon.stderr)")
     try f.schedule("counted", at: Date() + 0.2, app: "tally", badge: 8)
-    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(daemon.errorText)")
+    #expect(waitUntil(timeout: 10) { (try? f.events(.delivered).count) == 1 }, "\(daemon.stderr)")
     // Then the launcher was told no count for tally, and the store keeps 8
     #expect(waitUntil(timeout: 10) { !updates().isEmpty }, "the daemon published nothing for tally")
     #expect(updates().allSatisfy { !$0.contains("int64 7") && !$0.contains("int64 8") }, "\(updates())")

@@ -44,12 +44,12 @@ struct WakeAlarmFiringTests {
     try schedule("wake1", at: now + 3600, wake: true, db: f.path)
     try schedule("wake2", at: now + 7200, wake: true, db: f.path)
     // When a firer runs
-    let firer = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
-    #expect(firer.waitReady(), "\(firer.errorText)")
+    let firer = try ChildProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
+    #expect(firer.waitReady(), "\(firer.stderr)")
     // Then it holds one alarm timer, armed for the earliest waking one less the default
     // lead (60 s), not for the plain one due sooner
     var alarms = waitAlarm(firer.pid, expiringAt: now + 3600 - 60)
-    #expect(alarms.count == 1 && alarms.first?.clockID == 8, "\(alarms) \(firer.errorText)")
+    #expect(alarms.count == 1 && alarms.first?.clockID == 8, "\(alarms) \(firer.stderr)")
     // When the user sets the lead to 5 minutes
     #expect(try notify(["settings", "--wake-lead", "5m"], db: f.path).status == 0)
     // Then the timer moves to 5 minutes ahead
@@ -73,7 +73,7 @@ struct WakeAlarmFiringTests {
     alarms = waitAlarm(firer.pid, expiringAt: nil)
     #expect(alarms.isEmpty, "\(alarms)")
     firer.send(SIGTERM)
-    #expect(firer.waitExit() == 0, "\(firer.errorText)")
+    #expect(firer.waitExit() == 0, "\(firer.stderr)")
   }
 
   @Test("no alarm timer when nothing pending wakes the machine", arguments: FiringDriver.allCases)
@@ -82,14 +82,14 @@ struct WakeAlarmFiringTests {
     let f = try FiringFixture()
     try schedule("plain", at: Date() + 600, wake: false, db: f.path)
     // When a firer runs and has armed its timer (READY=1 comes after its first wake-up)
-    let firer = try NotifyProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
-    #expect(firer.waitReady(), "\(firer.errorText)")
+    let firer = try ChildProcess.firer(driver, db: f.path, folder: f.folder, name: "d")
+    #expect(firer.waitReady(), "\(firer.stderr)")
     // Then it holds a realtime timer for the plain one and no alarm timer
     let timers = TimerDescriptor.of(firer.pid)
     #expect(timers.contains { $0.clockID == 0 && $0.isArmed }, "\(timers)")
     #expect(!timers.contains { $0.isAlarm }, "\(timers)")
     firer.send(SIGTERM)
-    #expect(firer.waitExit() == 0, "\(firer.errorText)")
+    #expect(firer.waitExit() == 0, "\(firer.stderr)")
   }
 
   @Test("a waking notification's delivery records what could wake the machine (detail.wake)")
@@ -97,8 +97,8 @@ struct WakeAlarmFiringTests {
     // Given a waking notification due in 2 s and a daemon that can hold an alarm timer
     let f = try FiringFixture()
     try schedule("soon", at: Date() + 2, wake: true, db: f.path)
-    let firer = try NotifyProcess.firer(.daemon, db: f.path, folder: f.folder, name: "d")
-    #expect(firer.waitReady(), "\(firer.errorText)")
+    let firer = try ChildProcess.firer(.daemon, db: f.path, folder: f.folder, name: "d")
+    #expect(firer.waitReady(), "\(firer.stderr)")
     // (what it found it can do, as status shows it: a machine without a real-time clock
     // with an alarm cannot be woken even by an allowed timer)
     let status = try notify(["status", "--json"], db: f.path)
@@ -108,7 +108,7 @@ struct WakeAlarmFiringTests {
     #expect(wake["allowed"] as? Bool == true && wake["route"] as? String == "alarm-timer", "\(wake)")
     let expected = wake["canWake"] as? Bool == true ? "alarm-timer" : "none"
     // When it is delivered
-    #expect(waitUntil(timeout: 20) { !firer.deliveries.isEmpty }, "\(firer.errorText)")
+    #expect(waitUntil(timeout: 20) { !firer.deliveries.isEmpty }, "\(firer.stderr)")
     #expect(f.waitSettled())
     firer.send(SIGTERM)
     #expect(firer.waitExit() == 0)

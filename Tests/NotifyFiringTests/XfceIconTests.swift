@@ -8,7 +8,7 @@ import Testing
 /// log has the `app_icon` of each bubble, its list of known applications the
 /// `desktop-entry` hint, and a screenshot shows the icon file it read.
 @Suite(
-  .serialized, .enabled(if: HeadlessDesktop.toolsMissing == nil, "needs Xvfb, dbus and dunst"),
+  .serialized, .needsHeadlessDesktop,
   .enabled(if: XfceNotifyd.missing == nil, "needs xfce4-notifyd, xfconf and imagemagick"), .ownThreads)
 struct XfceIconTests {
   /// The icon file's colour, found nowhere else on the screen.

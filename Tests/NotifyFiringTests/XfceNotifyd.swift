@@ -34,10 +34,10 @@ final class XfceNotifyd {
   let bus: [String: String]
   let display: String
   private let folder: TemporaryFolder
-  private let state: String
+  private let privateBus: PrivateBus
   private let environment: [String: String]
-  private var settings: pid_t?
-  private var server: pid_t?
+  private var settings: ChildProcess?
+  private var server: ChildProcess?
 
   /// Starts the bus, xfconfd, sets the log on (`/notification-log` true and `/log-level` 1,
   /// "always": 0, the default, logs only while Do Not Disturb is on) and bubbles that stay
@@ -46,19 +46,16 @@ final class XfceNotifyd {
   init(folder: TemporaryFolder, display: String) throws {
     self.folder = folder
     self.display = display
-    state = folder.file("xfce-bus")
-    let started = try CommandRunner(executable: "/bin/bash").run([
-      ScriptedDesktop.fixtures + "/private-bus.sh", "start", state, folder.file("xfce-services"),
-    ])
-    try #require(started.status == 0, "\(started.stderr)")
-    bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(state)/bus"]
-    environment = ProcessInfo.processInfo.environment.merging(bus) { $1 }.merging([
+    privateBus = try PrivateBus(in: folder, name: "xfce-bus", services: folder.file("xfce-services"))
+    bus = privateBus.environment
+    environment = bus.merging([
       "DISPLAY": display, "XDG_CACHE_HOME": folder.file("xfce-cache"),
       "XDG_CONFIG_HOME": folder.file("xfce-config"),
       "NO_AT_BRIDGE": "1",
     ]) { $1 }
-    settings = try CommandRunner.spawn(
-      [Self.settingsDaemon], environment: environment, stderr: folder.file("xfconfd.log"))
+    settings = try ChildProcess(
+      Self.settingsDaemon, environment: environment, stdout: .file("/dev/null"),
+      stderr: .file(folder.file("xfconfd.log")))
     // xfconfd is ready when a setting can be written through it (the bus cannot start it:
     // its service file is not in this bus's service folder)
     var set: CommandRunner.Result?
@@ -75,11 +72,12 @@ final class XfceNotifyd {
       try #require(set.status == 0, "\(property): \(set.stderr)")
     }
     let serverLog = folder.file("xfce4-notifyd.log")
-    let pid = try CommandRunner.spawn([Self.program], environment: environment, stderr: serverLog)
-    server = pid
+    let process = try ChildProcess(
+      Self.program, environment: environment, stdout: .file("/dev/null"), stderr: .file(serverLog))
+    server = process
     var exited = false
     let owned = waitUntil(timeout: 30, interval: 0.05) {
-      exited = CommandRunner.hasExited(pid)
+      exited = !process.isRunning
       let call = try? CommandRunner(executable: "/usr/bin/gdbus", environment: self.bus).run([
         "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
         "--method", "org.freedesktop.DBus.NameHasOwner", "org.freedesktop.Notifications",
@@ -93,14 +91,9 @@ final class XfceNotifyd {
     )
   }
 
+  // The server and xfconfd stop before the bus (a stored property, released after this).
   deinit {
-    for pid in [server, settings].compactMap({ $0 }) {
-      kill(pid, SIGTERM)
-      _ = CommandRunner.wait(pid)
-    }
-    _ = try? CommandRunner(executable: "/bin/bash").run([
-      ScriptedDesktop.fixtures + "/private-bus.sh", "stop", state,
-    ])
+    for process in [server, settings].compactMap({ $0 }) { process.terminate(timeout: 60) }
   }
 
   /// Writes property `property` of the `xfce4-notifyd` channel, creating it.

@@ -31,7 +31,7 @@ final class FlatpakSandbox {
   let out: String
   /// The app's sandbox, up to the command.
   private let app: [String]
-  private var pids: [pid_t] = []
+  private var children: [ChildProcess] = []
 
   /// A Flatpak sandbox of `appID` on `bus`, its proxy running; or, with `appID` nil, a
   /// sandbox of no kind notify knows (no `/.flatpak-info`) that reaches the bus directly.
@@ -58,16 +58,16 @@ final class FlatpakSandbox {
       toFile: info, atomically: true, encoding: .utf8)
     let flatpakInfo = ["--ro-bind", info, "/.flatpak-info"]
     // The proxy: the real bus in, the filtered socket out.
-    let proxyPID = try CommandRunner.spawn(
-      ["/usr/bin/bwrap"] + Self.base + flatpakInfo + [
+    let dbusProxy = try ChildProcess(
+      "/usr/bin/bwrap",
+      Self.base + flatpakInfo + [
         "--bind", socket, "/run/host-bus", "--bind", proxy, "/run/proxy", "--",
         "/usr/bin/xdg-dbus-proxy", "unix:path=/run/host-bus", "/run/proxy/bus", "--filter",
         "--talk=io.github.notify.Scheduler1",
-      ], environment: ProcessInfo.processInfo.environment, stdout: folder + "/proxy.out",
-      stderr: folder + "/proxy.err")
-    pids.append(proxyPID)
+      ], stdout: .file(folder + "/proxy.out"), stderr: .file(folder + "/proxy.err"))
+    children.append(dbusProxy)
     let listening = waitUntil(timeout: 30) {
-      CommandRunner.hasExited(proxyPID) || FileManager.default.fileExists(atPath: proxy + "/bus")
+      !dbusProxy.isRunning || FileManager.default.fileExists(atPath: proxy + "/bus")
     }
     try #require(
       listening && FileManager.default.fileExists(atPath: proxy + "/bus"),
@@ -79,10 +79,7 @@ final class FlatpakSandbox {
   }
 
   deinit {
-    for pid in pids.reversed() {
-      kill(pid, SIGTERM)
-      CommandRunner.wait(pid)
-    }
+    for child in children.reversed() { child.terminate(timeout: 60) }
   }
 
   /// Runs the Python client in the app's sandbox with `arguments`; its one JSON answer.
@@ -98,12 +95,12 @@ final class FlatpakSandbox {
   func listen(appID: String) throws -> String {
     let record = out + "/record"
     let log = out + "/listen.out"
-    let pid = try CommandRunner.spawn(
-      ["/usr/bin/bwrap"] + app + [
-        "--", "/usr/bin/python3", "/app/scheduler-client.py", "listen", appID, "/run/out/record",
-      ], environment: ProcessInfo.processInfo.environment, stdout: log, stderr: log)
-    pids.append(pid)
-    _ = waitUntil(timeout: 60) { CommandRunner.hasExited(pid) || text(log).contains("ready") }
+    let listener = try ChildProcess(
+      "/usr/bin/bwrap",
+      app + ["--", "/usr/bin/python3", "/app/scheduler-client.py", "listen", appID, "/run/out/record"],
+      stdout: .file(log), stderr: .file(log))
+    children.append(listener)
+    _ = waitUntil(timeout: 60) { !listener.isRunning || text(log).contains("ready") }
     try #require(text(log).contains("\"ready\""), "the sandboxed listener did not subscribe: \(text(log))")
     return record
   }

@@ -10,7 +10,7 @@ final class SandboxCenter {
   let bus: SchedulerBus
   let folder: String
   private let sandbox: [String]
-  private var pids: [pid_t] = []
+  private var children: [ChildProcess] = []
 
   init(bus: SchedulerBus, appID: String, throughProxy: Bool = false) throws {
     self.bus = bus
@@ -27,18 +27,18 @@ final class SandboxCenter {
       .resolvingSymlinksInPath().path
     var busSocket = socket
     if throughProxy {
-      let pid = try CommandRunner.spawn(
-        ["/usr/bin/bwrap"] + FlatpakSandbox.base + flatpakInfo + [
+      let dbusProxy = try ChildProcess(
+        "/usr/bin/bwrap",
+        FlatpakSandbox.base + flatpakInfo + [
           "--bind", socket, "/run/host-bus", "--bind", proxy, "/run/proxy", "--",
           "/usr/bin/xdg-dbus-proxy", "unix:path=/run/host-bus", "/run/proxy/bus", "--filter",
           "--talk=io.github.notify.Scheduler1",
-        ], environment: ProcessInfo.processInfo.environment, stdout: folder + "/proxy.out",
-        stderr: folder + "/proxy.err")
-      pids.append(pid)
+        ], stdout: .file(folder + "/proxy.out"), stderr: .file(folder + "/proxy.err"))
+      children.append(dbusProxy)
       let listening = waitUntil(timeout: 30) {
-        CommandRunner.hasExited(pid) || FileManager.default.fileExists(atPath: proxy + "/bus")
+        !dbusProxy.isRunning || FileManager.default.fileExists(atPath: proxy + "/bus")
       }
-      try #require(listening && !CommandRunner.hasExited(pid), "xdg-dbus-proxy did not start")
+      try #require(listening && dbusProxy.isRunning, "xdg-dbus-proxy did not start")
       busSocket = proxy + "/bus"
     }
     sandbox =
@@ -50,10 +50,7 @@ final class SandboxCenter {
   }
 
   deinit {
-    for pid in pids.reversed() {
-      kill(pid, SIGTERM)
-      CommandRunner.wait(pid)
-    }
+    for child in children.reversed() { child.terminate(timeout: 60) }
   }
 
   /// Runs the fixture with `arguments` in the sandbox; its output lines and status.
@@ -64,11 +61,11 @@ final class SandboxCenter {
   /// Starts `listen` in the sandbox; returns the file its lines go to once it printed `ready`.
   func listen() throws -> String {
     let out = folder + "/listen.out"
-    let pid = try CommandRunner.spawn(
-      sandbox + ["listen"], environment: ProcessInfo.processInfo.environment, stdout: out,
-      stderr: folder + "/listen.err")
-    pids.append(pid)
-    _ = waitUntil(timeout: 60) { CommandRunner.hasExited(pid) || text(out).contains("ready") }
+    let listener = try ChildProcess(
+      sandbox[0], Array(sandbox.dropFirst()) + ["listen"], stdout: .file(out),
+      stderr: .file(folder + "/listen.err"))
+    children.append(listener)
+    _ = waitUntil(timeout: 60) { !listener.isRunning || text(out).contains("ready") }
     try #require(
       text(out).contains("ready"), "the listener did not start: \(text(out)) \(text(folder + "/listen.err"))")
     return out

@@ -21,11 +21,12 @@ final class SchedulerBus {
   let services: String
   /// The environment of every process on this bus: the bus address and the store.
   let environment: [String: String]
-  private var pids: [pid_t] = []
-  /// The daemons among `pids` that still run.
-  private var daemons: Set<pid_t> = []
+  /// Everything started on the bus, stopped in reverse order with it.
+  private var children: [ChildProcess] = []
+  /// The daemons `stopDaemon` has not stopped, in the order they started.
+  private var daemons: [ChildProcess] = []
   /// The daemon started last, while it runs.
-  var daemonPID: pid_t? { pids.last { daemons.contains($0) } }
+  var daemonPID: pid_t? { daemons.last?.pid }
 
   /// A bus, with the scripted notification server on it when `withServer`.
   init(withServer: Bool = false) throws {
@@ -40,32 +41,27 @@ final class SchedulerBus {
   }
 
   deinit {
-    for pid in pids.reversed() {
-      kill(pid, SIGTERM)
-      CommandRunner.wait(pid)
-    }
+    for child in children.reversed() { child.terminate(timeout: 60) }
   }
 
   /// Starts `notify daemon --sink SINK` and returns once the scheduler answers.
   func startDaemon(sink: String = "stdout") throws {
-    let pid = try CommandRunner.spawn(
-      [CommandRunner.product("notify"), "daemon", "--sink", sink],
-      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-      stdout: folder.file("daemon.out"), stderr: folder.file("daemon.err"))
-    pids.append(pid)
-    daemons.insert(pid)
-    let up = waitUntil(timeout: 60, interval: 0.05) { !CommandRunner.hasExited(pid) && answers() }
+    let daemon = try ChildProcess(
+      CommandRunner.product("notify"), ["daemon", "--sink", sink], environment: environment,
+      stdout: .file(folder.file("daemon.out")), stderr: .file(folder.file("daemon.err")))
+    children.append(daemon)
+    daemons.append(daemon)
+    let up = waitUntil(timeout: 60, interval: 0.05) { daemon.isRunning && answers() }
     try #require(up, "the scheduler did not come up: \(text(folder.file("daemon.err")))")
   }
 
   /// Stops the daemon `startDaemon` started last (SIGTERM) and waits until it exited and
   /// the scheduler's name has no owner.
   func stopDaemon() throws {
-    let pid = try #require(pids.last { pid in daemons.contains(pid) }, "no daemon was started")
-    kill(pid, SIGTERM)
-    CommandRunner.wait(pid)
-    daemons.remove(pid)
-    pids.removeAll { $0 == pid }
+    let daemon = try #require(daemons.last, "no daemon was started")
+    daemons.removeLast()
+    daemon.terminate(timeout: 60)
+    children.removeAll { $0 === daemon }
     let gone = waitUntil(timeout: 30) {
       let asked = try? CommandRunner(executable: "/usr/bin/gdbus", environment: environment).run([
         "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
@@ -110,15 +106,14 @@ final class SchedulerBus {
   @discardableResult
   func listen(app: String, record: String) throws -> pid_t {
     let out = record + ".out"
-    let pid = try CommandRunner.spawn(
-      ["/usr/bin/python3", Self.client, "listen", app, record],
-      environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, stdout: out,
-      stderr: record + ".err")
-    pids.append(pid)
-    let ready = waitUntil(timeout: 60) { CommandRunner.hasExited(pid) || text(out).contains("ready") }
+    let listener = try ChildProcess(
+      "/usr/bin/python3", [Self.client, "listen", app, record], environment: environment, stdout: .file(out),
+      stderr: .file(record + ".err"))
+    children.append(listener)
+    let ready = waitUntil(timeout: 60) { !listener.isRunning || text(out).contains("ready") }
     try #require(
       text(out).contains("ready"), "the listener did not subscribe: \(text(out)) \(text(record + ".err"))")
-    return pid
+    return listener.pid
   }
 
   /// Waits until the scripted server shows a bubble titled `title`; its server id.
@@ -133,7 +128,7 @@ final class SchedulerBus {
 
   /// `notify ARGUMENTS` on the same store.
   func notify(_ arguments: String...) throws -> CommandRunner.Result {
-    try CommandRunner(environment: environment).run(arguments)
+    try NotifyTestSupport.notify(arguments, environment: environment)
   }
 
   /// The ids `notify list --json` shows for `app`.

@@ -16,7 +16,7 @@ struct DesktopEventsTests {
 
   @Test func activatingADeliveredNotificationIsAnEventWithItsUserInfo() async throws {
     // Given a center delivering to dunst, with its service relaying the desktop's answers
-    let session = try HeadlessDesktop.start(in: folder.file("session"))
+    let session = try HeadlessDesktop()
     defer { session.stop() }
     let sink = try DesktopSink(configuration: .init(busAddress: session.busAddress))
     let center = try LocalNotificationCenter(
@@ -51,7 +51,7 @@ struct DesktopEventsTests {
 
   @Test func closingADeliveredNotificationIsADismissal() async throws {
     // Given a center delivering to dunst, with its service relaying
-    let session = try HeadlessDesktop.start(in: folder.file("session"))
+    let session = try HeadlessDesktop()
     defer { session.stop() }
     let sink = try DesktopSink(configuration: .init(busAddress: session.busAddress))
     let center = try LocalNotificationCenter(
@@ -75,63 +75,4 @@ struct DesktopEventsTests {
     #expect(event.notification.id == "lunch")
     #expect(try center.ownStore.recordedHistory().first?.kind == .dismissed)
   }
-}
-
-/// A private Xvfb + session bus + dunst for one test, through `.ci/desktop-session.sh`.
-struct HeadlessDesktop {
-  let directory: String
-  let busAddress: String
-  let display: String
-
-  static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent(".ci/desktop-session.sh").path
-
-  /// Starts one. Tests that do are enabled only where the tools are installed
-  /// (`.needsHeadlessDesktop`): a desktop that does not start then is a failure.
-  static func start(in directory: String) throws -> HeadlessDesktop {
-    // The script leaves daemons running: its output goes to files, so nothing waits on
-    // pipes they inherit.
-    let status = try shell(
-      #"NOTIFY_SESSION_DISPLAY=auto exec /bin/bash "$0" start "$1" >"$1.out" 2>"$1.err""#, script, directory)
-    let output = (try? String(contentsOfFile: directory + ".out", encoding: .utf8)) ?? ""
-    // export DBUS_SESSION_BUS_ADDRESS='…'; export DISPLAY='…'
-    let parts = output.split(separator: "'")
-    guard status == 0, parts.count >= 4 else {
-      let errors = (try? String(contentsOfFile: directory + ".err", encoding: .utf8)) ?? ""
-      throw DesktopError(description: "desktop-session.sh start failed: \(errors)")
-    }
-    return HeadlessDesktop(directory: directory, busAddress: String(parts[1]), display: String(parts[3]))
-  }
-
-  /// Stops the session's processes.
-  func stop() {
-    _ = try? HeadlessDesktop.shell(#"exec /bin/bash "$0" stop "$1" >/dev/null 2>&1"#, Self.script, directory)
-  }
-
-  /// Runs `dunstctl` against this session's dunst.
-  @discardableResult
-  func dunstctl(_ arguments: String...) throws -> String {
-    let output = directory + ".dunstctl"
-    let status = try Self.shell(
-      #"DBUS_SESSION_BUS_ADDRESS="$0" DISPLAY="$1" dunstctl "${@:3}" >"$2" 2>&1"#,
-      [busAddress, display, output] + arguments)
-    let text = (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
-    guard status == 0 else { throw DesktopError(description: "dunstctl \(arguments): \(text)") }
-    return text
-  }
-
-  /// Runs `bash -c command arguments...` to completion and returns its exit status.
-  /// `posix_spawn` + `waitpid`: the test thread's blocked signals are not passed on.
-  static func shell(_ command: String, _ arguments: String...) throws -> Int32 {
-    try shell(command, arguments)
-  }
-
-  static func shell(_ command: String, _ arguments: [String]) throws -> Int32 {
-    try CommandRunner(executable: "/bin/bash").run(["-c", command] + arguments, timeout: 60).status
-  }
-}
-
-/// The headless desktop failed to start although its tools are installed.
-struct DesktopError: Error, CustomStringConvertible {
-  var description: String
 }

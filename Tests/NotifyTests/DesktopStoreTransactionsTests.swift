@@ -24,7 +24,7 @@ struct DesktopStoreTransactionsTests {
     "one delivery to the desktop, and the same id again replacing its bubble: at most 3 transactions each")
   func desktopDeliveries() throws {
     // Given a daemon's firer idle on a store, delivering to dunst
-    let session = try HeadlessDesktop.start(in: folder.file("session"))
+    let session = try HeadlessDesktop()
     defer { session.stop() }
     let path = folder.file("notify.db")
     let others = try SQLiteStore(path: path)

@@ -10,6 +10,7 @@ import Foundation
 import Notify
 import NotifyCore
 import NotifyStore
+import NotifyTestSupport
 
 enum PresentWhileFiring {
   static func run(db: String) async throws -> Bool {
@@ -20,7 +21,7 @@ enum PresentWhileFiring {
     return try await withThrowingTaskGroup(of: Void.self) { group in
       group.addTask { try await center.firingService().run() }
       defer { group.cancelAll() }
-      guard await poll({ center.isFiring }) else {
+      guard await eventually(timeout: 30, { center.isFiring }) else {
         print("the firing service did not start")
         return false
       }
@@ -33,7 +34,7 @@ enum PresentWhileFiring {
             identifier: "fired-\(i)", content: NotificationContent(title: "fired \(i)"),
             trigger: .at(due)))
       }
-      guard await poll({ sink.gate.entered > 0 }) else {
+      guard await eventually(timeout: 30, { sink.gate.entered > 0 }) else {
         print("nothing fired")
         return false
       }
@@ -55,13 +56,13 @@ enum PresentWhileFiring {
       }
       // Then each task gets to its call (none holds a thread while the owner is busy), and
       // an unrelated task runs meanwhile
-      let allStarted = await poll({ started.value == presents })
+      let allStarted = await eventually(timeout: 30, { started.value == presents })
       let ran = await unrelatedTaskRuns()
       sink.gate.open()
       try await presenting.value
       // And every notification reaches the sink once, one at a time, outside any task
       let expected = scheduled + presents
-      _ = await poll({ sink.ids.count >= expected })
+      _ = await eventually(timeout: 30, { sink.ids.count >= expected })
       let ids = sink.ids
       let once =
         Set(ids) == Set((0..<scheduled).map { "fired-\($0)" } + (0..<presents).map { "presented-\($0)" })
@@ -71,16 +72,6 @@ enum PresentWhileFiring {
       )
       return allStarted && ran && once && sink.serial && sink.outsideTasks
     }
-  }
-
-  /// Polls `condition` every 10 ms until it holds or 30 s passed.
-  static func poll(_ condition: () -> Bool) async -> Bool {
-    let deadline = Date() + 30
-    while !condition() {
-      if Date() > deadline { return false }
-      try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
   }
 
   /// True when a task started on the global pool runs (within 30 s), waited for from a

@@ -243,7 +243,7 @@ struct BadInputAcrossCommandsTests {
     // Given a store holding one notification, and the fixture files
     let folder = TemporaryFolder(prefix: "notify-bad")
     let db = folder.file("notify.db")
-    let seeded = try runNotify(["schedule", "--app", "tests", "--in", "1h", "--id", "keep", "seed"], db: db)
+    let seeded = try notify(["schedule", "--app", "tests", "--in", "1h", "--id", "keep", "seed"], db: db)
     try #require(seeded.status == 0, "seeding failed: \(seeded.stderr)")
     try Self.makeFixtures(in: folder)
     let resolve = { (text: String) in
@@ -318,7 +318,7 @@ struct BadInputAcrossCommandsTests {
   func notUTF8(_ c: RawCase) throws {
     let folder = TemporaryFolder(prefix: "notify-utf8")
     let db = folder.file("notify.db")
-    let seeded = try runNotify(["schedule", "--app", "tests", "--in", "1h", "--id", "keep", "seed"], db: db)
+    let seeded = try notify(["schedule", "--app", "tests", "--in", "1h", "--id", "keep", "seed"], db: db)
     try #require(seeded.status == 0, "seeding failed: \(seeded.stderr)")
     let before = try #require(storeBytes(db))
     let shell = CommandRunner(

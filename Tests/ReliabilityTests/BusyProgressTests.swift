@@ -111,7 +111,7 @@ struct BusyProgressTests {
 
   /// The bodies pending in `store`.
   static func pendingBodies(_ store: String) throws -> [String] {
-    let list = try runNotify(["list", "--json"], db: store, environment: ["NOTIFY_APP": "notify"])
+    let list = try notify(["list", "--json"], db: store, environment: ["NOTIFY_APP": "notify"])
     let pending = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
     return (pending ?? []).compactMap { $0["body"] as? String }.sorted()
   }
@@ -123,11 +123,11 @@ struct BusyProgressTests {
     // Given a store and a process writing to it in one transaction for 6 s
     let folder = TemporaryFolder(prefix: "notify-busy-writer")
     let store = folder.file("notify.db")
-    #expect(try runNotify(["schedule", "--in", "1h", "before"], db: store).status == 0)
+    #expect(try notify(["schedule", "--in", "1h", "before"], db: store).status == 0)
     let writer = try Holder(
       Self.slowWriter, [store, folder.file("ready"), "6", "commit"], ready: folder.file("ready"))
     // When a schedule waits for it with a busy timeout of 2 s
-    let result = try runNotify(["schedule", "--in", "1h", "after"], db: store, environment: Self.busy)
+    let result = try notify(["schedule", "--in", "1h", "after"], db: store, environment: Self.busy)
     // Then it waited as long as the writer wrote (3 times its timeout) and went through
     #expect(result.status == 0, "\(result.stderr)")
     #expect(writer.wait() == 0)
@@ -139,11 +139,11 @@ struct BusyProgressTests {
     // Given a store and a process writing to it in one transaction for 6 s, then stopped
     let folder = TemporaryFolder(prefix: "notify-busy-stopped-writer")
     let store = folder.file("notify.db")
-    #expect(try runNotify(["schedule", "--in", "1h", "before"], db: store).status == 0)
+    #expect(try notify(["schedule", "--in", "1h", "before"], db: store).status == 0)
     let writer = try Holder(
       Self.slowWriter, [store, folder.file("ready"), "6", "stop"], ready: folder.file("ready"))
     // When a schedule waits for it with a busy timeout of 2 s
-    let result = try runNotify(["schedule", "--in", "1h", "refused"], db: store, environment: Self.busy)
+    let result = try notify(["schedule", "--in", "1h", "refused"], db: store, environment: Self.busy)
     // Then it waited through the writing and gave up once the writer was stopped: 75 naming
     // it and how to resume it
     #expect(result.status == 75, "\(result.stderr)")
@@ -159,11 +159,11 @@ struct BusyProgressTests {
     // Given a store and a process writing to it in one transaction for 13 s
     let folder = TemporaryFolder(prefix: "notify-busy-cap")
     let store = folder.file("notify.db")
-    #expect(try runNotify(["schedule", "--in", "1h", "before"], db: store).status == 0)
+    #expect(try notify(["schedule", "--in", "1h", "before"], db: store).status == 0)
     let writer = try Holder(
       Self.slowWriter, [store, folder.file("ready"), "13", "commit"], ready: folder.file("ready"))
     // When a schedule waits for it with a busy timeout of 1 s (a cap of 10 s)
-    let result = try runNotify(
+    let result = try notify(
       ["schedule", "--in", "1h", "refused"], db: store, environment: ["NOTIFY_BUSY_TIMEOUT": "1"])
     // Then it gave up at the cap, saying that others kept writing and how to wait longer
     #expect(result.status == 75, "\(result.stderr)")
@@ -184,11 +184,11 @@ struct BusyProgressTests {
     let folder = TemporaryFolder(prefix: "notify-busy-creator")
     let store = folder.file("notify.db")
     let source = folder.file("source/notify.db")
-    #expect(try runNotify(["schedule", "--in", "1h", "before"], db: source).status == 0)
+    #expect(try notify(["schedule", "--in", "1h", "before"], db: source).status == 0)
     let creator = try Holder(
       Self.slowCreator, [store, source, folder.file("ready"), "6", "link"], ready: folder.file("ready"))
     // When a schedule that finds no store waits for the creator with a busy timeout of 2 s
-    let result = try runNotify(["schedule", "--in", "1h", "after"], db: store, environment: Self.busy)
+    let result = try notify(["schedule", "--in", "1h", "after"], db: store, environment: Self.busy)
     // Then it waited until the store was there and scheduled into it
     #expect(result.status == 0, "\(result.stderr)")
     #expect(creator.wait() == 0)
@@ -201,11 +201,11 @@ struct BusyProgressTests {
     let folder = TemporaryFolder(prefix: "notify-busy-stopped-creator")
     let store = folder.file("notify.db")
     let source = folder.file("source/notify.db")
-    #expect(try runNotify(["schedule", "--in", "1h", "before"], db: source).status == 0)
+    #expect(try notify(["schedule", "--in", "1h", "before"], db: source).status == 0)
     let creator = try Holder(
       Self.slowCreator, [store, source, folder.file("ready"), "6", "stop"], ready: folder.file("ready"))
     // When a schedule that finds no store waits for the creator with a busy timeout of 2 s
-    let result = try runNotify(["schedule", "--in", "1h", "refused"], db: store, environment: Self.busy)
+    let result = try notify(["schedule", "--in", "1h", "refused"], db: store, environment: Self.busy)
     // Then it waited through the building and gave up once the creator was stopped: 75
     // naming it and how to resume it
     #expect(result.status == 75, "\(result.stderr)")

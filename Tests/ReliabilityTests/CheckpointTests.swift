@@ -16,14 +16,15 @@ struct CheckpointTests {
     let db = folder.file("notify.db")
     for i in 0..<10 {
       #expect(
-        try runNotify(["schedule", "--app", "ckpt", "--in", "\(3600 + i)s", "n\(i)"], db: db).status == 0)
+        try notify(["schedule", "--app", "ckpt", "--in", "\(3600 + i)s", "n\(i)"], db: db).status == 0)
     }
     // Then none of them checkpointed as it closed: the WAL holds frames not yet copied
     let written = try #require(Self.walIndex(db))
     #expect(written.lastFrame > 0)
     #expect(written.copied < written.lastFrame, "\(written)")
     // When a daemon starts on it and has nothing due for an hour
-    let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
+    let daemon = try ChildProcess.notify(
+      ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
     defer {
       daemon.send(SIGTERM)
       _ = daemon.waitExit()
@@ -31,8 +32,8 @@ struct CheckpointTests {
     // Then it copies every frame into the store file without being asked
     #expect(
       waitUntil(timeout: 20) { Self.walIndex(db).map { $0.copied == $0.lastFrame } ?? false },
-      "\(String(describing: Self.walIndex(db))) \(daemon.errors)")
-    #expect(daemon.isRunning, "\(daemon.errors)")
+      "\(String(describing: Self.walIndex(db))) \(daemon.stderr)")
+    #expect(daemon.isRunning, "\(daemon.stderr)")
   }
 
   @Test(
@@ -42,8 +43,9 @@ struct CheckpointTests {
     // Given a daemon that has started on a store and checkpointed it
     let folder = TemporaryFolder(prefix: "notify-checkpoint")
     let db = folder.file("notify.db")
-    #expect(try runNotify(["schedule", "--app", "ckpt", "--in", "3600s", "first"], db: db).status == 0)
-    let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
+    #expect(try notify(["schedule", "--app", "ckpt", "--in", "3600s", "first"], db: db).status == 0)
+    let daemon = try ChildProcess.notify(
+      ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
     defer {
       daemon.send(SIGTERM)
       _ = daemon.waitExit()
@@ -53,7 +55,7 @@ struct CheckpointTests {
     // idle again: nothing is due for an hour)
     for i in 0..<3 {
       #expect(
-        try runNotify(["schedule", "--app", "ckpt", "--in", "\(3601 + i)s", "n\(i)"], db: db).status == 0)
+        try notify(["schedule", "--app", "ckpt", "--in", "\(3601 + i)s", "n\(i)"], db: db).status == 0)
     }
     // Then the frames of the last are copied too, by the put-off checkpoint (no other
     // wake-up comes: nothing is due and nobody writes)
@@ -61,8 +63,8 @@ struct CheckpointTests {
       waitUntil(timeout: 10) {
         Self.walIndex(db).map { $0.copied == $0.lastFrame && $0.lastFrame > 0 } ?? false
       },
-      "\(String(describing: Self.walIndex(db))) \(daemon.errors)")
-    #expect(daemon.isRunning, "\(daemon.errors)")
+      "\(String(describing: Self.walIndex(db))) \(daemon.stderr)")
+    #expect(daemon.isRunning, "\(daemon.stderr)")
   }
 
   /// The two counters of the WAL index header, or nil when there is no `-shm`.

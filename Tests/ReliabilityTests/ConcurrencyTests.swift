@@ -79,7 +79,7 @@ struct ConcurrencyTests {
     // is: every process waits up to 120 s for the store (the busy timeout under load is
     // SlowDiskTests' subject), as the creators' and 8x50 tests do.
     let patient = ["NOTIFY_BUSY_TIMEOUT": "120"]
-    let daemon = try Spawned.notify(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon", environment: patient)
     let ledger = Ledger()
     let stop = Flag()
@@ -87,17 +87,17 @@ struct ConcurrencyTests {
     let group = DispatchGroup()
     let end = Date() + Self.duration
     // (fire-due runs in a loop; its outputs are kept per run)
-    let fireDueOutputs = Collected<Spawned>()
+    let fireDueOutputs = Collected<ChildProcess>()
     Self.thread(group) {
       while !stop.isSet {
         guard
-          let run = try? Spawned.notify(
+          let run = try? ChildProcess.notify(
             ["fire-due", "--sink", "stdout"], db: db, folder: folder, name: "fire-due-\(fireDueRuns.next())",
             environment: patient)
         else { continue }
         fireDueOutputs.append(run)
         let status = run.waitExit(timeout: 60)
-        if status != 0 { ledger.failed("fire-due exit \(status.map(String.init) ?? "none"): \(run.errors)") }
+        if status != 0 { ledger.failed("fire-due exit \(status.map(String.init) ?? "none"): \(run.stderr)") }
         Thread.sleep(forTimeInterval: 0.05)
       }
     }
@@ -174,7 +174,7 @@ struct ConcurrencyTests {
           let app = "mix\(serial % 3)"
           let id = "C\(writer)-\(serial)"
           if serial % 4 == 0, let victim = ledger.randomStored(app: app, prefix: "C\(writer)-") {
-            guard let result = try? runNotify(["cancel", "--app", app, victim], db: db, environment: patient)
+            guard let result = try? notify(["cancel", "--app", app, victim], db: db, environment: patient)
             else { continue }
             // (1: no longer pending, delivered or discarded meanwhile)
             ledger.cancelled(app: app, id: victim, done: result.status == 0)
@@ -185,7 +185,7 @@ struct ConcurrencyTests {
           }
           let fireDate = Self.fireDate(far: serial % 3 == 0, end: end)
           guard
-            let result = try? runNotify(
+            let result = try? notify(
               [
                 "schedule", "--app", app, "--id", id, "--at", rfc3339(fireDate), "--title",
                 "c\(writer) \(serial)",
@@ -218,7 +218,7 @@ struct ConcurrencyTests {
     stop.set()
     group.wait()
     daemon.send(SIGTERM)
-    #expect(daemon.waitExit(timeout: 10) == 0, "\(daemon.errors)")
+    #expect(daemon.waitExit(timeout: 10) == 0, "\(daemon.stderr)")
 
     // Then no command, call or fire-due run failed, not even as busy (75): eight writers and
     // two firers are the load the store is built for

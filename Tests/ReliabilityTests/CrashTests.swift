@@ -38,35 +38,35 @@ struct CrashTests {
 
     // When the daemon is started and killed with SIGKILL 50 times, after 20-300 ms each,
     // and the claims it left are read right after each death
-    var daemons: [Spawned] = []
+    var daemons: [ChildProcess] = []
     // (how many deaths left each occurrence's claim behind: each may repeat it once)
     var claimedAtDeath: [String: Int] = [:]
     var killedWhileClaiming = 0
     for round in 0..<Self.kills {
-      let daemon = try Spawned.notify(
+      let daemon = try ChildProcess.notify(
         ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "d\(round)")
       daemons.append(daemon)
       Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.3))
       daemon.send(SIGKILL)
       // (60 s: how fast a loaded machine reaps the dead is not this test's subject)
-      #expect(daemon.waitExit(timeout: 60) == 128 + SIGKILL, "round \(round): \(daemon.errors)")
+      #expect(daemon.waitExit(timeout: 60) == 128 + SIGKILL, "round \(round): \(daemon.stderr)")
       let claims = try Self.claims(inspector)
       if !claims.isEmpty { killedWhileClaiming += 1 }
       for claim in claims { claimedAtDeath[claim, default: 0] += 1 }
     }
     // And a last daemon runs to the end of the stream
-    let last = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "final")
+    let last = try ChildProcess.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "final")
     daemons.append(last)
     let printed = { daemons.flatMap(\.deliveries).map(\.key) }
-    #expect(waitUntil(timeout: 30) { Set(printed()).isSuperset(of: expected) }, "\(last.errors)")
+    #expect(waitUntil(timeout: 30) { Set(printed()).isSuperset(of: expected) }, "\(last.stderr)")
     // (a second look after the store settles: a duplicate would have come out by now)
     #expect(waitUntil(timeout: 10) { (try? Self.claims(inspector).isEmpty) ?? false })
     // Stopped only once it is ready: with the hand-off note, the killed daemons' noted
     // deliveries are recorded by whichever starts next, and the stream can be complete
     // while the last one is still starting, before SIGTERM is in its hands.
-    #expect(waitUntil(timeout: 20) { last.errors.contains("ready;") }, "\(last.errors)")
+    #expect(waitUntil(timeout: 20) { last.stderr.contains("ready;") }, "\(last.stderr)")
     last.send(SIGTERM)
-    #expect(last.waitExit(timeout: 10) == 0, "\(last.errors)")
+    #expect(last.waitExit(timeout: 10) == 0, "\(last.stderr)")
 
     // Then every occurrence came out, and came out again only as often as a killed daemon
     // left its claim behind (a daemon that takes a claim over can die in the same window)

@@ -27,7 +27,7 @@ struct PowerCutTests {
   static func notify(_ cut: PowerCut, _ arguments: [String]) throws -> CommandRunner.Result {
     var environment = environment(cut)
     environment["LD_PRELOAD"] = ""
-    return try CommandRunner(environment: environment).run(arguments)
+    return try NotifyTestSupport.notify(arguments, environment: environment)
   }
 
   /// The pending ids of `app` after the cut (the command must succeed: the store is whole).

@@ -27,11 +27,11 @@ struct SharedStoreTests {
     // When the same process opens the store a second time, and another process opens and
     // closes it (a CLI run)
     let second = try SQLiteStore(path: db)
-    #expect(try runNotify(["list", "--app", "shared"], db: db).status == 0)
+    #expect(try notify(["list", "--app", "shared"], db: db).status == 0)
     // And the first connection then writes
     _ = try first.schedule(note("after"), zones: testZones(utc))
     // Then other processes see that write, and the store is sound
-    let listed = try runNotify(["list", "--json", "--app", "shared"], db: db)
+    let listed = try notify(["list", "--json", "--app", "shared"], db: db)
     #expect(listed.stdout.contains("\"after\""), "another process does not see the write: \(listed.stdout)")
     #expect(try second.pending(app: "shared").map(\.notification.id).sorted() == ["after", "before"])
     #expect(try first.integrityCheck() == "ok")

@@ -35,7 +35,7 @@ struct SlowDiskTests {
     let failed = exits.filter { $0.status != 0 }
     #expect(failed.isEmpty, "\(failed) \(disk.errors)")
     for store in stores {
-      let list = try runNotify(["list", "--json"], db: store, environment: ["NOTIFY_APP": "notify"])
+      let list = try notify(["list", "--json"], db: store, environment: ["NOTIFY_APP": "notify"])
       let pending = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [Any]
       #expect(pending?.count == 8, "\(store): \(list.stdout) \(list.stderr)")
       // And no half-made store or temporary file is left beside it
@@ -83,7 +83,7 @@ struct SlowDiskTests {
     #expect(failed.isEmpty, "\(failed.count) failed: \(failed) \(disk.errors)")
     // And each store holds its 8
     for store in stores {
-      let list = try runNotify(["list", "--json"], db: store, environment: ["NOTIFY_APP": "notify"])
+      let list = try notify(["list", "--json"], db: store, environment: ["NOTIFY_APP": "notify"])
       let pending = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [Any]
       #expect(pending?.count == 8, "\(store): \(list.stdout) \(list.stderr)")
     }
@@ -96,7 +96,7 @@ struct SlowDiskTests {
   func manyWriters() throws {
     // Given one store with a notification in it, a slow disk and two busy CPUs
     let store = disk.folder.file("shared/notify.db")
-    #expect(try runNotify(["schedule", "--app", "other", "--in", "1h", "seed"], db: store).status == 0)
+    #expect(try notify(["schedule", "--app", "other", "--in", "1h", "seed"], db: store).status == 0)
     let hogs = try SlowDisk.cpuHogs(2)
     defer { SlowDisk.stop(hogs) }
     // When 8 processes each schedule 25 with distinct fire instants into one app
@@ -119,13 +119,13 @@ struct SlowDiskTests {
     let unexpected = exits.filter { $0.status != 0 && $0.status != 1 }
     #expect(unexpected.isEmpty, "\(unexpected) \(disk.errors)")
     // And the 64 soonest are pending, the other 136 are in history as discarded
-    let list = try runNotify(["list", "--json", "--app", "load"], db: store)
+    let list = try notify(["list", "--json", "--app", "load"], db: store)
     let pending = try #require(
       try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]])
     let kept = Set(pending.compactMap { $0["id"] as? String })
     let soonest = Set((0..<200).filter { $0 * 7919 % 200 < 64 }.map { "p\($0)" })
     #expect(kept == soonest)
-    let history = try runNotify(["history", "--json", "--app", "load", "--limit", "1000"], db: store)
+    let history = try notify(["history", "--json", "--app", "load", "--limit", "1000"], db: store)
     let events = try #require(
       try JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])
     let discarded = events.filter { $0["event"] as? String == "discarded" }.compactMap { $0["id"] as? String }
@@ -140,7 +140,7 @@ struct SlowDiskTests {
   func heldByStoppedProcess() throws {
     // Given a store whose write lock a process holds, then stopped (SIGSTOP)
     let store = disk.folder.file("held/notify.db")
-    #expect(try runNotify(["schedule", "--in", "1h", "before"], db: store).status == 0)
+    #expect(try notify(["schedule", "--in", "1h", "before"], db: store).status == 0)
     let ready = disk.folder.file("held/ready")
     let holder = try CommandRunner.spawn(
       [
@@ -162,7 +162,7 @@ struct SlowDiskTests {
     kill(holder, SIGSTOP)
     // When a schedule waits for it with a busy timeout of 1 s
     let started = Date()
-    let result = try runNotify(
+    let result = try notify(
       ["schedule", "--in", "1h", "refused"], db: store, environment: ["NOTIFY_BUSY_TIMEOUT": "1"])
     let waited = Date().timeIntervalSince(started)
     // Then it exits 75 naming the stopped process and how to resume it, and nothing was stored
@@ -173,7 +173,7 @@ struct SlowDiskTests {
     #expect(waited >= 0.9, "gave up after \(waited) s")
     kill(holder, SIGKILL)
     CommandRunner.wait(holder)
-    let list = try runNotify(["list", "--json"], db: store)
+    let list = try notify(["list", "--json"], db: store)
     let pending = try JSONSerialization.jsonObject(with: Data(list.stdout.utf8)) as? [[String: Any]]
     #expect(pending?.compactMap { $0["body"] as? String } == ["before"], "\(list.stdout)")
   }

@@ -25,7 +25,7 @@ struct StoreFaultTests {
 
   /// The ids pending in `app`, through the CLI.
   static func pendingIDs(_ db: String, app: String = "faults") throws -> [String] {
-    let result = try runNotify(["list", "--json", "--app", app], db: db)
+    let result = try notify(["list", "--json", "--app", app], db: db)
     guard result.status == 0,
       let array = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
     else { return [] }
@@ -49,7 +49,7 @@ struct StoreFaultTests {
     let disk = try #require(setUp, "setting the fault up took longer than 60 s three times")
     let (daemon, db, due, filler, refused) = (disk.daemon, disk.db, disk.due, disk.filler, disk.refused)
     Thread.sleep(forTimeInterval: max(0, due.timeIntervalSinceNow))
-    let retriesBefore = daemon.errors.components(separatedBy: "trying again").count
+    let retriesBefore = daemon.stderr.components(separatedBy: "trying again").count
     daemon.send(SIGCONT)
     // Then scheduling fails with 74 and a message naming the full disk, changing nothing
     #expect(refused.status == 74, "\(refused.stderr)")
@@ -58,20 +58,20 @@ struct StoreFaultTests {
     // at once it has tried and said it will try again: not after a sleep it may have slept
     // through on a busy machine)
     #expect(
-      waitUntil(timeout: 20) { daemon.errors.components(separatedBy: "trying again").count > retriesBefore },
-      "\(daemon.errors)")
-    #expect(daemon.isRunning, "\(daemon.errors)")
+      waitUntil(timeout: 20) { daemon.stderr.components(separatedBy: "trying again").count > retriesBefore },
+      "\(daemon.stderr)")
+    #expect(daemon.isRunning, "\(daemon.stderr)")
     #expect(daemon.deliveries.isEmpty)
     // When space is freed
     unlink(filler)
     // Then the daemon delivers the due notification, once, and the store works and lost nothing
-    #expect(waitUntil(timeout: 15) { !daemon.deliveries.isEmpty }, "\(daemon.errors)")
+    #expect(waitUntil(timeout: 15) { !daemon.deliveries.isEmpty }, "\(daemon.stderr)")
     #expect(daemon.deliveries.map(\.id) == ["due"])
     #expect(try Self.pendingIDs(db) == Self.kept)
-    #expect(try runNotify(["schedule", "--app", "faults", "--in", "1h", "after"], db: db).status == 0)
+    #expect(try notify(["schedule", "--app", "faults", "--in", "1h", "after"], db: db).status == 0)
     #expect(try SQLiteStore(path: db).integrityCheck() == "ok")
     daemon.send(SIGTERM)
-    #expect(daemon.waitExit(timeout: 10) == 0, "\(daemon.errors)")
+    #expect(daemon.waitExit(timeout: 10) == 0, "\(daemon.stderr)")
     CrashTests.report("full disk: schedule exit \(refused.status); daemon survived and delivered after")
   }
 
@@ -88,7 +88,7 @@ struct StoreFaultTests {
     try Self.seed(db)
     let due = Date() + 1
     #expect(
-      try runNotify(["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db).status
+      try notify(["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db).status
         == 0)
     if let failure = mount.setReadOnly(true) {
       Issue.record("cannot remount read-only: \(failure)")
@@ -96,10 +96,11 @@ struct StoreFaultTests {
     }
     let before = fileBytes(db)
     // When a notification is scheduled, one cancelled, the list read and the daemon started
-    let schedule = try runNotify(["schedule", "--app", "faults", "--in", "1h", "refused"], db: db)
-    let cancel = try runNotify(["cancel", "--app", "faults", "keep0"], db: db)
-    let list = try runNotify(["list", "--app", "faults"], db: db)
-    let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
+    let schedule = try notify(["schedule", "--app", "faults", "--in", "1h", "refused"], db: db)
+    let cancel = try notify(["cancel", "--app", "faults", "keep0"], db: db)
+    let list = try notify(["list", "--app", "faults"], db: db)
+    let daemon = try ChildProcess.notify(
+      ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
     let daemonStatus = daemon.waitExit(timeout: 15)
     // Then each change exits 74 with a message naming the read-only store, reading still
     // works (the -wal and -shm files stay, so SQLite reads them read-only), and nothing changed
@@ -110,20 +111,20 @@ struct StoreFaultTests {
     #expect(list.status == 0, "list: \(list.stderr)")
     #expect(list.stdout.contains("keep0") && !list.stdout.contains("refused"), "\(list.stdout)")
     #expect(
-      daemonStatus == 74, "daemon: \(daemonStatus.map(String.init) ?? "still running"): \(daemon.errors)")
-    #expect(daemon.errors.contains("read-only"), "\(daemon.errors)")
+      daemonStatus == 74, "daemon: \(daemonStatus.map(String.init) ?? "still running"): \(daemon.stderr)")
+    #expect(daemon.stderr.contains("read-only"), "\(daemon.stderr)")
     #expect(fileBytes(db) == before)
     // When the file system is writable again and the daemon restarted (systemd's
     // Restart=on-failure does that)
     mount.setReadOnly(false)
-    let restarted = try Spawned.notify(
+    let restarted = try ChildProcess.notify(
       ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "restarted")
     // Then the overdue notification is delivered once, late, and nothing was lost
-    #expect(waitUntil(timeout: 15) { !restarted.deliveries.isEmpty }, "\(restarted.errors)")
+    #expect(waitUntil(timeout: 15) { !restarted.deliveries.isEmpty }, "\(restarted.stderr)")
     #expect(restarted.deliveries.map(\.id) == ["due"])
     #expect(try Self.pendingIDs(db) == Self.kept)
     restarted.send(SIGTERM)
-    #expect(restarted.waitExit(timeout: 10) == 0, "\(restarted.errors)")
+    #expect(restarted.waitExit(timeout: 10) == 0, "\(restarted.stderr)")
     CrashTests.report(
       "read-only: schedule/cancel/list exit \(schedule.status)/\(cancel.status)/\(list.status), daemon exit "
         + "\(daemonStatus ?? -1); after remount rw a restarted daemon delivered the overdue one")
@@ -163,9 +164,10 @@ struct StoreFaultTests {
     for arguments in [
       ["list", "--all-apps"], ["schedule", "--app", "app0", "--in", "1h", "x"], ["history", "--all-apps"],
     ] {
-      results.append((arguments[0], try runNotify(arguments, db: db)))
+      results.append((arguments[0], try notify(arguments, db: db)))
     }
-    let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
+    let daemon = try ChildProcess.notify(
+      ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
     let daemonStatus = daemon.waitExit(timeout: 15)
     // Then each exits 74 saying the store is corrupt and how to recover, and the file is as it was
     for (name, result) in results {
@@ -173,8 +175,8 @@ struct StoreFaultTests {
       #expect(result.stderr.contains("corrupt"), "\(name): \(result.stderr)")
     }
     #expect(
-      daemonStatus == 74, "daemon: \(daemonStatus.map(String.init) ?? "still running") \(daemon.errors)")
-    #expect(daemon.errors.contains("corrupt"), "\(daemon.errors)")
+      daemonStatus == 74, "daemon: \(daemonStatus.map(String.init) ?? "still running") \(daemon.stderr)")
+    #expect(daemon.stderr.contains("corrupt"), "\(daemon.stderr)")
     #expect(fileBytes(db) == before, "the damaged file was changed")
     CrashTests.report(
       "corrupt (\(damage.rawValue)): \(results.map { "\($0.0) \($0.1.status)" }.joined(separator: ", ")), daemon \(daemonStatus ?? -1)"
@@ -190,15 +192,15 @@ struct StoreFaultTests {
     try Self.seed(db)
     // (a busy timeout of 1 s for every process here: the test need not wait 5 real seconds)
     let busy = ["NOTIFY_BUSY_TIMEOUT": "1"]
-    let daemon = try Spawned.notify(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon", environment: busy)
     // Stopped only once it is ready (store open, timer armed): stopped while still opening,
     // it would hold the store's open lock and the schedule below would rightly get 75.
-    try #require(waitUntil(timeout: 20) { daemon.errors.contains("ready;") }, "\(daemon.errors)")
+    try #require(waitUntil(timeout: 20) { daemon.stderr.contains("ready;") }, "\(daemon.stderr)")
     daemon.send(SIGSTOP)
     let due = Date() + 0.5
     #expect(
-      try runNotify(["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db).status
+      try notify(["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db).status
         == 0)
     // When another connection takes the write lock and keeps it, the daemon running
     // again meanwhile, and the notification falls due
@@ -208,12 +210,12 @@ struct StoreFaultTests {
     try locker.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
     let lockedAt = Date()
     daemon.send(SIGCONT)
-    let schedule = try runNotify(
+    let schedule = try notify(
       ["schedule", "--app", "faults", "--in", "1h", "refused"], db: db, environment: busy)
     let waited = Date().timeIntervalSince(lockedAt)
-    let list = try runNotify(["list", "--app", "faults"], db: db)
+    let list = try notify(["list", "--app", "faults"], db: db)
     // (the daemon has met the lock once the notification fell due: it says it tries again)
-    let triedAndWaits = waitUntil(timeout: 20) { daemon.errors.contains("trying again") }
+    let triedAndWaits = waitUntil(timeout: 20) { daemon.stderr.contains("trying again") }
     // Then schedule gave up after the 1 s busy timeout with 75 naming the holder (this
     // test's process), reading still worked, and the daemon could not claim but kept running
     #expect(schedule.status == 75, "\(schedule.stderr)")
@@ -222,17 +224,17 @@ struct StoreFaultTests {
     #expect(schedule.stderr.contains("held it all that time"), "\(schedule.stderr)")
     #expect(waited >= 0.9 && waited < 10, "gave up after \(waited) s")
     #expect(list.status == 0, "\(list.stderr)")
-    #expect(triedAndWaits, "\(daemon.errors)")
-    #expect(daemon.isRunning, "\(daemon.errors)")
+    #expect(triedAndWaits, "\(daemon.stderr)")
+    #expect(daemon.isRunning, "\(daemon.stderr)")
     #expect(daemon.deliveries.isEmpty)
     // When the lock is released
     try locker.inDatabase { try $0.execute(sql: "ROLLBACK") }
     // Then the daemon delivers the due notification once; nothing was lost
-    #expect(waitUntil(timeout: 15) { !daemon.deliveries.isEmpty }, "\(daemon.errors)")
+    #expect(waitUntil(timeout: 15) { !daemon.deliveries.isEmpty }, "\(daemon.stderr)")
     #expect(daemon.deliveries.map(\.id) == ["due"])
     #expect(try Self.pendingIDs(db) == Self.kept)
     daemon.send(SIGTERM)
-    #expect(daemon.waitExit(timeout: 10) == 0, "\(daemon.errors)")
+    #expect(daemon.waitExit(timeout: 10) == 0, "\(daemon.stderr)")
     CrashTests.report(
       String(
         format: "locked: schedule exit %d after %.1f s; daemon delivered after the lock", schedule.status,
@@ -275,7 +277,7 @@ struct FullDisk {
   let mount: ScratchMount
   let folder: TemporaryFolder
   let db: String
-  let daemon: Spawned
+  let daemon: ChildProcess
   let due: Date
   let filler: String
   let refused: CommandRunner.Result
@@ -291,15 +293,16 @@ struct FullDisk {
     let folder = TemporaryFolder(prefix: "notify-full")
     let db = mount.file("notify.db")
     try StoreFaultTests.seed(db)
-    let daemon = try Spawned.notify(["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
+    let daemon = try ChildProcess.notify(
+      ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon")
     // Stopped only once it is ready (store open, timer armed): stopped while still opening,
     // it would hold the store's open lock and the schedule below would rightly get 75.
-    try #require(waitUntil(timeout: 20) { daemon.errors.contains("ready;") }, "\(daemon.errors)")
+    try #require(waitUntil(timeout: 20) { daemon.stderr.contains("ready;") }, "\(daemon.stderr)")
     daemon.send(SIGSTOP)
     // When one notification falls due while the disk is full (the write-ahead log emptied
     // first, so that the next write must grow it)
     let due = Date() + margin  // (room for the WAL to be emptied and the disk filled first)
-    let scheduled = try runNotify(
+    let scheduled = try notify(
       ["schedule", "--app", "faults", "--id", "due", "--at", rfc3339(due), "x"], db: db)
     try #require(scheduled.status == 0, "\(scheduled.stderr)")
     // (the daemon may have been stopped inside a read, which keeps the WAL from being
@@ -321,7 +324,7 @@ struct FullDisk {
     try #require(emptied, "the WAL could not be emptied")
     let filler = mount.file("filler")
     StoreFaultTests.fill(filler)
-    let refused = try runNotify(["schedule", "--app", "faults", "--in", "1h", "refused"], db: db)
+    let refused = try notify(["schedule", "--app", "faults", "--in", "1h", "refused"], db: db)
     guard due.timeIntervalSinceNow > 0.5 else {
       daemon.send(SIGKILL)
       _ = daemon.waitExit(timeout: 10)

@@ -31,7 +31,7 @@ struct ZoneDatabaseTests {
     try ZoneCompiler.compile(Self.atlantis, into: tzdir, bloat: bloat, scratch: folder)
     let env = ["TZDIR": tzdir, "TZ": "UTC", "NOTIFY_APP": "zones"]
     // When a daily 09:00 in Atlantis is scheduled across its first DST change
-    let scheduled = try runNotify(
+    let scheduled = try notify(
       [
         "schedule", "--id", "atl", "--at", "2030-04-05T09:00", "--time-zone", "Atlantis/Capital", "--repeat",
         "day", "x",
@@ -39,7 +39,7 @@ struct ZoneDatabaseTests {
       db: db, environment: env)
     #expect(scheduled.status == 0, "\(scheduled.stderr)")
     // Then its upcoming instants are the ones Python's zoneinfo gives for the same files
-    let show = try runNotify(["show", "atl", "--upcoming", "4", "--json"], db: db, environment: env)
+    let show = try notify(["show", "atl", "--upcoming", "4", "--json"], db: db, environment: env)
     let item = try #require(try json(show.stdout) as? [String: Any], "\(show.stderr)")
     let upcoming = try #require(item["upcoming"] as? [String])
     let expected = try ZoneCompiler.zoneinfoInstants(
@@ -49,11 +49,11 @@ struct ZoneDatabaseTests {
     #expect(upcoming.first == "2030-04-05T06:30:00Z" && upcoming.last == "2030-04-08T05:30:00Z")
     // And a firer delivers a past wall-clock time in Atlantis at its instant there
     #expect(
-      try runNotify(
+      try notify(
         ["schedule", "--id", "past", "--at", "2026-01-01T00:00", "--time-zone", "Atlantis/Capital", "y"],
         db: db, environment: env
       ).status == 0)
-    let fired = try runNotify(["fire-due", "--sink", "stdout"], db: db, environment: env)
+    let fired = try notify(["fire-due", "--sink", "stdout"], db: db, environment: env)
     #expect(fired.status == 0, "\(fired.stderr)")
     let line = try #require(fired.stdout.split(separator: "\n").first.map(String.init))
     let delivery = try #require(try json(line) as? [String: Any])
@@ -71,18 +71,18 @@ struct ZoneDatabaseTests {
       ("Europe/Berlin", "no such zone file in \(tzdir)"), ("../zoneinfo/Atlantis/Capital", "'..' component"),
       ("/etc/localtime", "absolute path"), ("Atlantis", "no such zone file"),
     ] {
-      let result = try runNotify(
+      let result = try notify(
         ["schedule", "--at", "09:00", "--time-zone", name, "x"], db: db, environment: env)
       #expect(result.status == 65, "\(name): \(result.stderr)")
       #expect(result.stderr.contains(says), "\(name): \(result.stderr)")
       #expect(result.stderr.contains("TZDIR") || result.stderr.contains("relative to the zone folder"))
     }
-    let list = try runNotify(["list", "--json"], db: db, environment: env)
+    let list = try notify(["list", "--json"], db: db, environment: env)
     #expect(list.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     // And a link inside the folder that leads outside it is refused too
     try FileManager.default.createSymbolicLink(
       atPath: tzdir + "/Outside", withDestinationPath: "/usr/share/zoneinfo/UTC")
-    let outside = try runNotify(
+    let outside = try notify(
       ["schedule", "--at", "09:00", "--time-zone", "Outside", "x"], db: db, environment: env)
     #expect(outside.status == 65 && outside.stderr.contains("leads outside"), "\(outside.stderr)")
   }
@@ -99,7 +99,7 @@ struct ZoneDatabaseTests {
     ]
     for (index, (tz, expected)) in cases.enumerated() {
       let env = ["TZDIR": tzdir, "TZ": tz, "NOTIFY_APP": "zones"]
-      let result = try runNotify(
+      let result = try notify(
         ["schedule", "--id", "t\(index)", "--at", "2030-01-15T09:00", "--json", "x"], db: db, environment: env
       )
       #expect(result.status == 0, "TZ=\(tz): \(result.stderr)")
@@ -114,17 +114,17 @@ struct ZoneDatabaseTests {
     // Given a local 09:00 scheduled in UTC
     let utc = ["TZ": "UTC", "NOTIFY_APP": "zones"]
     #expect(
-      try runNotify(["schedule", "--id", "nine", "--at", "2030-01-15T09:00", "x"], db: db, environment: utc)
+      try notify(["schedule", "--id", "nine", "--at", "2030-01-15T09:00", "x"], db: db, environment: utc)
         .status == 0)
     // When the system zone is Tokyo and nothing has fired
     let tokyo = ["TZ": "Asia/Tokyo", "NOTIFY_APP": "zones"]
-    let list = try runNotify(["list", "--json"], db: db, environment: tokyo)
+    let list = try notify(["list", "--json"], db: db, environment: tokyo)
     let items = try #require(try json(list.stdout) as? [[String: Any]])
     // Then list, list --json and show all say 09:00 Tokyo time
     #expect(items.first?["fireDate"] as? String == "2030-01-15T00:00:00Z")
-    let show = try runNotify(["show", "nine", "--json"], db: db, environment: tokyo)
+    let show = try notify(["show", "nine", "--json"], db: db, environment: tokyo)
     #expect((try json(show.stdout) as? [String: Any])?["fireDate"] as? String == "2030-01-15T00:00:00Z")
-    let readable = try runNotify(["list"], db: db, environment: tokyo)
+    let readable = try notify(["list"], db: db, environment: tokyo)
     #expect(readable.stdout.hasPrefix("2030-01-15 09:00:00 JST"), "\(readable.stdout)")
   }
 
@@ -133,13 +133,13 @@ struct ZoneDatabaseTests {
     // Given Atlantis at +02:30 and a notification at its wall-clock time an hour from now
     try ZoneCompiler.compile(Self.atlantis, into: tzdir, bloat: "slim", scratch: folder)
     let env = ["TZDIR": tzdir, "TZ": "UTC", "NOTIFY_APP": "zones"]
-    let daemon = try Spawned.notify(
+    let daemon = try ChildProcess.notify(
       ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon", environment: env)
-    defer { daemon.kill9() }
-    try #require(waitUntil(timeout: 20) { daemon.errors.contains("ready;") }, "\(daemon.errors)")
+    defer { daemon.stop() }
+    try #require(waitUntil(timeout: 20) { daemon.stderr.contains("ready;") }, "\(daemon.stderr)")
     let wall = try ZoneCompiler.zoneinfoWallClock(
       zone: "Atlantis/Capital", tzdir: tzdir, instant: Date() + 3600)
-    let scheduled = try runNotify(
+    let scheduled = try notify(
       ["schedule", "--id", "moved", "--at", wall, "--time-zone", "Atlantis/Capital", "x"], db: db,
       environment: env)
     #expect(scheduled.status == 0, "\(scheduled.stderr)")
@@ -148,7 +148,7 @@ struct ZoneDatabaseTests {
     #expect(daemon.deliveries.isEmpty)
     try ZoneCompiler.compile(Self.atlantisMoved, into: tzdir, bloat: "slim", scratch: folder)
     // Then the daemon delivers it now (its wall-clock time has passed under the new rules)
-    #expect(waitUntil(timeout: 20) { daemon.deliveries.contains { $0.id == "moved" } }, "\(daemon.errors)")
-    #expect(daemon.errors.contains("the zone data changed"))
+    #expect(waitUntil(timeout: 20) { daemon.deliveries.contains { $0.id == "moved" } }, "\(daemon.stderr)")
+    #expect(daemon.stderr.contains("the zone data changed"))
   }
 }

@@ -50,7 +50,7 @@ struct ZoneFileFaultTests {
     // Given a daily wall-clock notification in Test/Flat, scheduled while its file was small
     try writeZone("Test/Flat", count: 10)
     let env = ["TZDIR": tzdir, "TZ": "UTC"]
-    let wall = try runNotify(
+    let wall = try notify(
       ["schedule", "--app", "flat", "--at", "09:00", "--time-zone", "Test/Flat", "--repeat", "day", "x"],
       db: db, environment: env)
     try #require(wall.status == 0, "\(wall.stderr)")
@@ -59,26 +59,26 @@ struct ZoneFileFaultTests {
     try writeZone("Test/Flat", count: 30_000)
     let due = Date() + 2
     #expect(
-      try runNotify(["schedule", "--app", "other", "--id", "soon", "--at", rfc3339(due), "y"], db: db).status
+      try notify(["schedule", "--app", "other", "--id", "soon", "--at", rfc3339(due), "y"], db: db).status
         == 0)
     // Then the firer delivers it once, and `show` of the flat zone's rule still answers
     switch firer {
     case "daemon":
-      let daemon = try Spawned.notify(
+      let daemon = try ChildProcess.notify(
         ["daemon", "--sink", "stdout"], db: db, folder: folder, name: "daemon", environment: env)
       defer {
         daemon.send(SIGTERM)
         _ = daemon.waitExit()
       }
-      #expect(waitUntil(timeout: 20) { daemon.deliveries.contains { $0.id == "soon" } }, "\(daemon.errors)")
-      #expect(daemon.isRunning, "\(daemon.errors)")
+      #expect(waitUntil(timeout: 20) { daemon.deliveries.contains { $0.id == "soon" } }, "\(daemon.stderr)")
+      #expect(daemon.isRunning, "\(daemon.stderr)")
     default:
       Thread.sleep(until: due)
-      let run = try runNotify(["fire-due", "--sink", "stdout"], db: db, environment: env)
+      let run = try notify(["fire-due", "--sink", "stdout"], db: db, environment: env)
       #expect(run.status == 0, "\(run.stderr)")
       #expect(run.stdout.contains("\"soon\""), "\(run.stdout)")
     }
-    let show = try runNotify(["list", "--app", "flat", "--json"], db: db, environment: env)
+    let show = try notify(["list", "--app", "flat", "--json"], db: db, environment: env)
     #expect(show.status == 0, "\(show.stderr)")
   }
 
@@ -89,20 +89,20 @@ struct ZoneFileFaultTests {
     // Given a zone whose last type claims an offset RFC 8536 does not allow
     try writeZone("Test/Liar", count: 2, offsets: [3600, 3600, offset])
     // When an hourly rule is scheduled in it
-    let result = try runNotify(
+    let result = try notify(
       ["schedule", "--at", "09:00", "--time-zone", "Test/Liar", "--repeat", "hour", "x"], db: db,
       environment: ["TZDIR": tzdir])
     // Then it is refused as invalid TZif, naming the zone and the offset, and nothing is stored
     #expect(result.status == 65, "\(result.stderr)")
     #expect(result.stderr.contains("Test/Liar"), "\(result.stderr)")
     #expect(result.stderr.contains("UT offset of \(offset) s is outside"), "\(result.stderr)")
-    #expect(try runNotify(["list", "--json"], db: db).stdout.contains("[]") == true)
+    #expect(try notify(["list", "--json"], db: db).stdout.contains("[]") == true)
   }
 
   @Test("a zone file over 1 MiB is reported as too large, not as missing")
   func tooLarge() throws {
     try writeZone("Test/Huge", count: 2, padTo: (1 << 20) + 1)
-    let result = try runNotify(
+    let result = try notify(
       ["schedule", "--at", "09:00", "--time-zone", "Test/Huge", "x"], db: db, environment: ["TZDIR": tzdir])
     #expect(result.status == 65, "\(result.stderr)")
     #expect(result.stderr.contains("more than the 1 MiB a zone file may have"), "\(result.stderr)")

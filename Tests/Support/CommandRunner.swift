@@ -50,19 +50,27 @@ public struct CommandRunner: Sendable {
 
   /// Extra environment for every run (e.g. NOTIFY_DB).
   public var environment: [String: String]
+  /// Whether the test's own environment is passed on (see `ChildProcess`), or `environment`
+  /// alone.
+  public var inheritsEnvironment: Bool
   /// The product to run.
   public var executable: String
 
-  public init(executable: String = CommandRunner.product("notify"), environment: [String: String] = [:]) {
+  public init(
+    executable: String = CommandRunner.product("notify"), environment: [String: String] = [:],
+    inheritsEnvironment: Bool = true
+  ) {
     self.executable = executable
     self.environment = environment
+    self.inheritsEnvironment = inheritsEnvironment
   }
 
   /// Runs with `arguments`, waits up to `timeout` seconds, returns status and output.
   ///
-  /// The child is started with `posix_spawn`, an empty signal mask and default signal
-  /// handlers: Foundation's `Process` passes on the test thread's blocked signals, so a
-  /// shell it starts never sees SIGCHLD (`wait` hangs) and a daemon ignores SIGTERM.
+  /// The child is a `ChildProcess`: an empty signal mask and default signal handlers
+  /// (Foundation's `Process` passes on the test thread's blocked signals, so a shell it
+  /// starts never sees SIGCHLD (`wait` hangs) and a daemon ignores SIGTERM). Only the
+  /// command itself is waited for, not what it leaves running holding its output files.
   @discardableResult
   public func run(_ arguments: [String], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Result {
     let folder = TemporaryFolder(prefix: "notify-run")
@@ -70,40 +78,51 @@ public struct CommandRunner: Sendable {
     let output = folder.file("stdout")
     let errors = folder.file("stderr")
     FileManager.default.createFile(atPath: input, contents: Data((stdin ?? "").utf8))
-    let pid = try Self.spawn(
-      [executable] + arguments, environment: ProcessInfo.processInfo.environment.merging(environment) { $1 },
-      stdin: input, stdout: output, stderr: errors)
-    let deadline = Date() + timeout
-    var status: Int32 = 0
-    while true {
-      let reaped = waitpid(pid, &status, WNOHANG)
-      if reaped == pid { break }
-      if reaped < 0, errno != EINTR { throw CommandRunnerError.timedOut(arguments) }
-      if Date() > deadline {
-        kill(pid, SIGKILL)
-        _ = waitpid(pid, &status, 0)
-        throw CommandRunnerError.timedOut(arguments)
-      }
-      usleep(2000)
+    let child = try ChildProcess(
+      executable, arguments, environment: environment, inheritsEnvironment: inheritsEnvironment,
+      stdin: .file(input), stdout: .file(output), stderr: .file(errors))
+    guard let status = child.waitExit(timeout: timeout) else {
+      child.stop()
+      throw CommandRunnerError.timedOut(arguments)
     }
-    return Result(
-      status: Self.exitCode(ofWaitStatus: status),
-      stdout: String(decoding: fileBytes(output) ?? Data(), as: UTF8.self),
-      stderr: String(decoding: fileBytes(errors) ?? Data(), as: UTF8.self))
+    return Result(status: status, stdout: child.stdout, stderr: child.stderr)
+  }
+
+  /// Where one of a child's standard descriptors comes from or goes.
+  public enum Redirection: Sendable {
+    /// A file: read for stdin; created and appended to for stdout and stderr.
+    case path(String)
+    /// A descriptor of this process (a pipe's end), duplicated onto the child's.
+    case descriptor(Int32)
   }
 
   /// Starts `arguments` (the first looked up in PATH) with stdio redirected to files, an
-  /// empty signal mask and default signal handlers; returns the pid.
+  /// empty signal mask and default signal handlers; returns the pid. A child that should
+  /// end with the test is a `ChildProcess`.
   public static func spawn(
     _ arguments: [String], environment: [String: String], stdin: String = "/dev/null",
     stdout: String = "/dev/null", stderr: String = "/dev/null"
   ) throws -> pid_t {
+    try spawn(arguments, environment: environment, stdio: [.path(stdin), .path(stdout), .path(stderr)])
+  }
+
+  /// Starts `arguments` (the first looked up in PATH) with `stdio` as its descriptors 0, 1
+  /// and 2, an empty signal mask and default signal handlers; returns the pid.
+  public static func spawn(_ arguments: [String], environment: [String: String], stdio: [Redirection]) throws
+    -> pid_t
+  {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-    posix_spawn_file_actions_addopen(&actions, 2, stderr, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    for (fd, redirection) in zip(Int32(0)..., stdio) {
+      switch redirection {
+      case .path(let path):
+        let flags = fd == 0 ? O_RDONLY : O_WRONLY | O_CREAT | O_APPEND
+        posix_spawn_file_actions_addopen(&actions, fd, path, flags, 0o600)
+      case .descriptor(let source):
+        posix_spawn_file_actions_adddup2(&actions, source, fd)
+      }
+    }
     closeInheritedDescriptors(&actions)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

@@ -21,25 +21,24 @@ public final class LogindMock {
   public let address: String
   /// `DBUS_SYSTEM_BUS_ADDRESS` for processes that should see this logind.
   public var environment: [String: String] { ["DBUS_SYSTEM_BUS_ADDRESS": address] }
-  private var pid: pid_t?
+  private var process: ChildProcess?
 
   /// Starts the template on the bus at `address` (one of `ScriptedDesktop`'s, or a bus of
   /// its own); returns once it answers.
   public init(address: String, in folder: TemporaryFolder) throws {
     self.address = address
     let log = folder.file("logind-mock.log")
-    let pid = try CommandRunner.spawn(
-      ["/usr/bin/python3", "-m", "dbusmock", "--system", "--template", "logind"],
-      environment: ProcessInfo.processInfo.environment.merging(["DBUS_SYSTEM_BUS_ADDRESS": address]) { $1 },
-      stdout: log, stderr: log)
-    self.pid = pid
+    let process = try ChildProcess(
+      "/usr/bin/python3", ["-m", "dbusmock", "--system", "--template", "logind"],
+      environment: ["DBUS_SYSTEM_BUS_ADDRESS": address], stdout: .file(log), stderr: .file(log))
+    self.process = process
     // Up: it answers ListInhibitors (python with gi takes seconds on a loaded machine).
     var exited = false
     let up = waitUntil(timeout: 60, interval: 0.1) {
-      exited = CommandRunner.hasExited(pid)
+      exited = !process.isRunning
       return exited || (try? self.inhibitors()) != nil
     }
-    if exited { self.pid = nil }
+    if exited { self.process = nil }
     try #require(
       up && !exited,
       "the logind mock did not start: \(fileBytes(log).map { String(decoding: $0, as: UTF8.self) } ?? "")")
@@ -49,10 +48,8 @@ public final class LogindMock {
 
   /// Stops it and waits until it exited.
   public func stop() {
-    guard let pid else { return }
-    kill(pid, SIGTERM)
-    _ = CommandRunner.wait(pid)
-    self.pid = nil
+    process?.terminate(timeout: 60)
+    process = nil
   }
 
   /// One inhibitor as `ListInhibitors` lists it.

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// A private session bus (`Tests/Fixtures/private-bus.sh`, with a service folder for D-Bus
-/// activation) and the scripted notification server on it (`notification-server.py`),
+/// A private session bus (`PrivateBus`, with a service folder for D-Bus activation) and the
+/// scripted notification server on it (`notification-server.py`),
 /// which records every call: for behaviour dunst lacks (sounds, activation tokens).
 /// Stopped when it goes away.
 public final class ScriptedDesktop {
@@ -13,9 +13,9 @@ public final class ScriptedDesktop {
   public let bus: [String: String]
   /// The server's record: one JSON object per call or signal.
   public let record: String
-  private let state: String
   private let folder: TemporaryFolder
-  private var server: pid_t?
+  private let privateBus: PrivateBus
+  private var server: ChildProcess?
   private var starts = 0
 
   /// Starts the bus with `services` as its service folder, and (unless `withServer` is
@@ -28,12 +28,8 @@ public final class ScriptedDesktop {
     throws
   {
     self.folder = folder
-    state = folder.file("bus")
-    let started = try CommandRunner(executable: "/bin/bash").run([
-      Self.fixtures + "/private-bus.sh", "start", state, services,
-    ])
-    try #require(started.status == 0, "\(started.stderr)")
-    bus = ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(state)/bus"]
+    privateBus = try PrivateBus(in: folder, name: "bus", services: services)
+    bus = privateBus.environment
     record = folder.file("server.record")
     guard withServer else { return }
     try startServer(
@@ -46,17 +42,18 @@ public final class ScriptedDesktop {
     starts += 1
     let ready = folder.file("server\(starts).out")
     let errors = folder.file("server\(starts).err")
-    let pid = try CommandRunner.spawn(
-      ["/usr/bin/python3", Self.fixtures + "/notification-server.py", "--record", record]
+    let process = try ChildProcess(
+      "/usr/bin/python3",
+      [Self.fixtures + "/notification-server.py", "--record", record]
         + (capabilities.map { ["--capabilities", $0] } ?? []) + arguments,
-      environment: ProcessInfo.processInfo.environment.merging(bus) { $1 }, stdout: ready, stderr: errors)
-    server = pid
+      environment: bus, stdout: .file(ready), stderr: .file(errors))
+    server = process
     // Ready is an event: wait for it or for the server's exit. The deadline only bounds a
     // hang; Python's start with gi and dbus takes seconds on a machine the suite loads.
     var exited = false
     _ = waitUntil(timeout: 60) {
-      exited = CommandRunner.hasExited(pid)
-      return exited || fileBytes(ready).map { String(decoding: $0, as: UTF8.self) }?.contains("READY") == true
+      exited = !process.isRunning
+      return exited || process.stdout.contains("READY")
     }
     if exited { server = nil }
     try #require(
@@ -67,16 +64,12 @@ public final class ScriptedDesktop {
 
   /// Stops the server and waits until it has exited: nobody owns the name any more.
   public func stopServer() {
-    guard let server else { return }
-    kill(server, SIGTERM)
-    _ = CommandRunner.wait(server)
-    self.server = nil
+    server?.terminate(timeout: 60)
+    server = nil
   }
 
-  deinit {
-    stopServer()
-    _ = try? CommandRunner(executable: "/bin/bash").run([Self.fixtures + "/private-bus.sh", "stop", state])
-  }
+  // The server stops before the bus (a stored property, released after this).
+  deinit { stopServer() }
 
   /// The summaries of the Notify calls the server showed, in order (with `--notify-delay`
   /// it shows each as it arrives and answers later; with `--silent` it shows none).

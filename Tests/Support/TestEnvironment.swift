@@ -17,9 +17,11 @@ public enum TestEnvironment {
     return path.split(separator: ":").contains { CommandRunner.isRegularExecutable("\($0)/\(tool)") }
   }
 
-  /// The tools `.ci/desktop-session.sh` runs a headless desktop with, and `dunstctl`, which
-  /// the tests drive dunst with.
-  public static let headlessDesktopTools = ["Xvfb", "dbus-daemon", "dbus-send", "dunst", "dunstctl"]
+  /// The tools `.ci/desktop-session.sh` runs a headless desktop with, and `dunstctl` and
+  /// `dbus-monitor`, which the tests drive dunst and watch its bus with (`HeadlessDesktop`).
+  public static let headlessDesktopTools = [
+    "Xvfb", "dbus-daemon", "dbus-send", "dbus-monitor", "dunst", "dunstctl",
+  ]
 
   /// True when a headless desktop (Xvfb, a session bus, dunst) can be started.
   public static let hasHeadlessDesktop = missing(headlessDesktopTools) == nil

@@ -1,6 +1,7 @@
 import Foundation
 import NotifyCore
 import NotifyDesktop
+import NotifyTestSupport
 
 /// A delivery of a notification with the given content, due now.
 func makeDelivery(
@@ -46,7 +47,7 @@ final class EventLog {
   }
 }
 
-extension DesktopSession {
+extension HeadlessDesktop {
   /// A sink connected to this session's bus.
   func makeSink(timeout: Duration = .seconds(5)) throws -> DesktopSink {
     try DesktopSink(configuration: .init(callTimeout: timeout, busAddress: busAddress))

@@ -1,5 +1,6 @@
 import Foundation
 import NotifyCore
+import NotifyTestSupport
 
 /// What `notify quiet --json` says of a store: whether it is quiet, and how many are held.
 struct QuietState: Hashable {

@@ -14,7 +14,7 @@ enum StdoutFirer: String, CaseIterable, CustomTestStringConvertible {
 /// A firer on the stdout sink: a resident one (ready when made), or `fire-due` runs.
 final class StdoutFiring {
   let f: FiringFixture
-  private(set) var resident: NotifyProcess?
+  private(set) var resident: ChildProcess?
   private var runs: [String] = []
   /// What each firer runs with, besides the store: `fire-due` runs get it too.
   private let environment: [String: String]
@@ -26,9 +26,9 @@ final class StdoutFiring {
     self.environment = environment
     switch firer {
     case .daemon, .app:
-      let process = try NotifyProcess.firer(
+      let process = try ChildProcess.firer(
         firer == .daemon ? .daemon : .app, db: f.path, folder: f.folder, name: name, environment: environment)
-      #expect(process.waitReady(), "\(process.errorText)")
+      #expect(process.waitReady(), "\(process.stderr)")
       resident = process
     case .fireDue: resident = nil
     }
@@ -49,7 +49,7 @@ final class StdoutFiring {
     try act()
     #expect(
       waitUntil(timeout: 10) { (try? self.f.events(kind).map(\.notificationID))?.contains(id) == true },
-      "\(resident?.errorText ?? "")")
+      "\(resident?.stderr ?? "")")
   }
 
   /// What the stdout sink printed, in order.
@@ -58,14 +58,14 @@ final class StdoutFiring {
   }
 
   /// What the firer logged (a resident one).
-  var log: String { resident?.errorText ?? "" }
+  var log: String { resident?.stderr ?? "" }
 
   /// Stops a resident firer (SIGTERM) and waits for it to exit; what it printed is then all
   /// it ever will. Does nothing for `fire-due`, whose runs have exited, or once stopped.
   func stop() {
     guard let resident, resident.isRunning else { return }
     resident.send(SIGTERM)
-    #expect(resident.waitExit() == 0, "\(resident.errorText)")
+    #expect(resident.waitExit() == 0, "\(resident.stderr)")
   }
 
   /// Waits until the store has settled (nothing due, no claim held), then stops the firer:

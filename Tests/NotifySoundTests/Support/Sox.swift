@@ -1,4 +1,5 @@
 import Foundation
+import NotifyTestSupport
 
 /// The `sox` and `soxi` tools, used to generate fixtures at test time and as the
 /// reference the reader is checked against.
@@ -52,27 +53,14 @@ enum Sox {
     }
   }
 
-  /// Runs a program to completion, capturing its output.
+  /// Runs a program to completion, capturing its output; with `environment`, in that
+  /// environment alone.
   static func run(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws -> (
     status: Int32, output: String, errors: String
   ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: program)
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = FileHandle.nullDevice
-    try process.run()
-    // Read before waiting so a full pipe cannot stall the child.
-    let output = out.fileHandleForReading.readDataToEndOfFile()
-    let errors = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-      process.terminationStatus, String(decoding: output, as: UTF8.self),
-      String(decoding: errors, as: UTF8.self)
-    )
+    let result = try CommandRunner(
+      executable: program, environment: environment ?? [:], inheritsEnvironment: environment == nil
+    ).run(arguments)
+    return (result.status, result.stdout, result.stderr)
   }
 }

@@ -1,11 +1,10 @@
 import Foundation
 import Glibc
-import NotifyTestSupport
 
 /// A Unix datagram socket standing in for systemd's `$NOTIFY_SOCKET`: it receives what
 /// the daemon passes to sd_notify, reading all the time as systemd does (a datagram
 /// socket nobody reads fills up after a few messages and then blocks the sender).
-final class NotifySocketListener: @unchecked Sendable {
+public final class NotifySocketListener: @unchecked Sendable {
   /// What the reader thread shares with the listener.
   private final class Inbox: @unchecked Sendable {
     let lock = NSLock()
@@ -13,12 +12,14 @@ final class NotifySocketListener: @unchecked Sendable {
     var closed = false
   }
 
-  let path: String
+  /// The socket's path, for `NOTIFY_SOCKET`.
+  public let path: String
   private let fd: Int32
   private let inbox = Inbox()
   private let finished = DispatchSemaphore(value: 0)
 
-  init(path: String) throws {
+  /// Binds a socket at `path` and starts reading it.
+  public init(path: String) throws {
     self.path = path
     fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.EIO) }
@@ -62,10 +63,10 @@ final class NotifySocketListener: @unchecked Sendable {
   }
 
   /// Every message received so far (each may hold several `KEY=value` lines).
-  var messages: [String] { inbox.lock.withLock { inbox.messages } }
+  public var messages: [String] { inbox.lock.withLock { inbox.messages } }
 
   /// Waits until a message containing `needle` arrives; returns it, or nil at the deadline.
-  func waitFor(_ needle: String, timeout: TimeInterval) -> String? {
+  public func waitFor(_ needle: String, timeout: TimeInterval) -> String? {
     var hit: String?
     _ = waitUntil(timeout: timeout, interval: 0.005) {
       hit = messages.first { $0.contains(needle) }
