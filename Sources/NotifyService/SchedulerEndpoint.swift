@@ -275,9 +275,7 @@ package final class SchedulerEndpoint: LoopAttachable {
   /// connections sent meanwhile.
   private func filesDone() {
     for (ticket, result) in files.takeFinished() {
-      guard let (call, job) = waiting.removeValue(forKey: ticket),
-        let result = result as? Result<CopiedFiles, SchedulerError>
-      else { continue }
+      guard let (call, job) = waiting.removeValue(forKey: ticket) else { continue }
       switch job.finish(result) {
       case .success(.later(let next)):
         let again = files.submit(next.work)
