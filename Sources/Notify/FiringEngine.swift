@@ -146,6 +146,10 @@ package final class FiringEngine: Sendable {
     // The status line under systemd says how many are pending: counted in the firer's own
     // reads (`FiringOutlook.pending`), and only then.
     if ServiceNotifier().isActive { store.countPendingInOutlook() }
+    // As it goes idle, the daemon gives back what start-up and the last wake-up mapped of
+    // its executable and the heap's free pages (docs/decisions/0126); `NOTIFY_IDLE_TRIM=off`
+    // keeps them, the baseline of the idle benchmark.
+    let trim = ProcessInfo.processInfo.environment["NOTIFY_IDLE_TRIM"] == "off" ? nil : IdleTrim()
     let afterWake = Self.daemonWake(
       store: store, sinks: sinks, calendars: calendars, historyMayHaveGrown: service == nil ? nil : bell?.ring
     )
@@ -160,6 +164,7 @@ package final class FiringEngine: Sendable {
           Logger(label: "notify.store").notice("no checkpoint: \(error)")
         }
         store.sweepAttachments()
+        trim?.run()
       },
       idleWorkPending: { store.isWALWrittenSinceCheckpoint },
       deliveringTo: { sinks.name },
