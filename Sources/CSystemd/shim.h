@@ -12,6 +12,8 @@
 #include <sys/timerfd.h>
 #include <sys/xattr.h>
 #include <sys/auxv.h>
+#include <elf.h>
+#include <malloc.h>
 #include <errno.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>

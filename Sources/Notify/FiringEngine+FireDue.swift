@@ -31,19 +31,18 @@ extension FiringEngine {
     store: SQLiteStore, options: Options, budget: TimeInterval, onOverrun: @escaping @Sendable () -> Void
   ) throws(NotifyError) -> FireDueRun {
     let sinks = try options.sink.assemble(store: store)
+    // What it may do to wake the machine (recorded for status), and the user manager's
+    // waking timer for the next waking notification where it may hold one.
+    let wake = FiringPower.fireDue(store: store)
     let firer = Firer(
       store: store, sink: sinks.sink, identity: .current,
-      logger: Logger(label: "notify.firing"),
+      logger: Logger(label: "notify.firing"), wakeAbility: wake.ability,
+      isStopRequested: { StopSignals.pending() != nil },
       options: .init(misfireGrace: options.misfireGrace, clickReach: sinks.clickReach))
-    firer.isStopRequested = { StopSignals.pending() != nil }
     // Calendars on disk: what changed since the last run is scheduled before the run
     // delivers, and the window refilled after it.
     let calendars = CalendarComponent(store: store, clock: SystemClock())
     calendars.runOnce()
-    // What it may do to wake the machine (recorded for status), and the user manager's
-    // waking timer for the next waking notification where it may hold one.
-    let wake = FiringPower.fireDue(store: store)
-    firer.wakeAbility = wake.ability
     let summary: FireDue.Summary
     do {
       summary = try FireDue.run(

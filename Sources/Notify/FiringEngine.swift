@@ -15,9 +15,9 @@ import NotifyZones
 /// assembles.
 ///
 /// One watch on the store serves everything: the loop's. The D-Bus service hears from the
-/// loop's wake-ups that another process committed (`FiringEngineService
-/// .historyMayHaveGrown`), and gets the firer's deliveries as they are handed over
-/// (`handedOver`); it watches nothing of its own.
+/// loop's wake-ups that another process committed, and gets the firer's deliveries as they
+/// are handed over, through its `HistoryBell`, made before the sinks, the firer and the
+/// service so that each is given it as it is made; it watches nothing of its own.
 ///
 /// ```swift
 /// let engine = try FiringEngine.daemon(store: store, options: .init(sink: .auto))
@@ -47,6 +47,9 @@ package final class FiringEngine: Sendable {
     /// Shows a notification at once through the daemon's firer and sinks (`Firer.present`),
     /// on the loop's thread; safe from the service's thread.
     package var present: (LocalNotification) throws(NotifyError) -> Void
+    /// What the loop rings for the service: its firer's deliveries as they are handed over,
+    /// and that history may have grown (another process's commit, a click recorded).
+    package var bell: HistoryBell
   }
 
   /// The store.
@@ -81,7 +84,7 @@ package final class FiringEngine: Sendable {
   /// a hand-off). Call `run()` on the thread that blocked the stop signals.
   package static func daemon(
     store: SQLiteStore, options: Options,
-    service makeService: ((ServiceContext) -> (any FiringEngineService)?)? = nil
+    service makeService: ((ServiceContext) -> (any LoopAttachable)?)? = nil
   ) throws(NotifyError) -> FiringEngine {
     // Where a wake-up, a click or a calendar nudges the loop: made before them all.
     let control = FiringLoopControl()
@@ -94,15 +97,14 @@ package final class FiringEngine: Sendable {
     // deliveries go (kept as `--sink auto` switches, as is the systemd status line) and
     // whether it can wake the machine.
     var presence = AppPresence(app: AppPresence.everyApp, owner: .current, fires: true, wake: power.facts)
-    // The service is made after the sinks and the firer; what they hear and hand over
-    // reaches it through these.
-    let serviceBell = Locked<(@Sendable () -> Void)?>(nil)
-    let serviceDeliveries = Locked<(@Sendable (Delivery) -> Void)?>(nil)
+    // What the sinks hear and the firer hands over reaches the service, made after them,
+    // through its bell, made before them all (only for a daemon that may have a service).
+    let bell = makeService == nil ? nil : try HistoryBell()
     let sinks = try options.sink.assemble(
       store: store, clock: clock,
       observers: .init(
         // A click or close recorded in history: the service's subscribers hear it.
-        interaction: { _ in serviceBell.value?() },
+        interaction: { _ in bell?.ring() },
         // A snooze clicked here stores its copy on this process's connection: re-arm for it.
         pendingChanged: control.nudge,
         sinkChanged: { [presence] name in
@@ -114,29 +116,28 @@ package final class FiringEngine: Sendable {
     presence.sink = sinks.name
     let firer = Firer(
       store: store, sink: sinks.sink, identity: .current, clock: clock,
-      logger: Logger(label: "notify.firing"),
+      logger: Logger(label: "notify.firing"), wakeAbility: power.ability,
       options: .init(
         misfireGrace: options.misfireGrace, claimAhead: FiringLoop.claimAhead,
         handOverLead: FiringLoop.handOverLead, clickReach: sinks.clickReach,
         // Each delivery reaches the D-Bus service's subscribers as it is handed over.
-        handedOver: { delivery in serviceDeliveries.value?(delivery) }))
-    firer.wakeAbility = power.ability
+        handedOver: bell?.handedOver))
     // The loop's thread owns the firer and the sinks; other threads send it jobs.
     let owner = SinkOwner(label: "notify.daemon")
     // Safe: used by the job below only, which runs on the owner, the loop's thread.
     nonisolated(unsafe) let presenting = (firer, store)
-    let service = makeService?(
-      ServiceContext(
-        storePath: store.path, clock: clock,
-        present: { notification throws(NotifyError) in
-          try owner.runBlocking { () throws(NotifyError) in
-            let (firer, store) = presenting
-            let bubble = (try? store.desktopServerID(app: notification.app, id: notification.id)) ?? nil
-            _ = try firer.present(notification, replacing: bubble)
-          }
-        }))
-    serviceBell.value = service?.historyMayHaveGrown
-    serviceDeliveries.value = service?.handedOver
+    let service = bell.flatMap { bell in
+      makeService?(
+        ServiceContext(
+          storePath: store.path, clock: clock,
+          present: { notification throws(NotifyError) in
+            try owner.runBlocking { () throws(NotifyError) in
+              let (firer, store) = presenting
+              let bubble = (try? store.desktopServerID(app: notification.app, id: notification.id)) ?? nil
+              _ = try firer.present(notification, replacing: bubble)
+            }
+          }, bell: bell))
+    }
     // Calendars on disk (docs/calendars.md): watched on the loop, refilled after its wake-ups.
     let calendars = CalendarComponent(store: store, clock: clock, onScheduled: control.nudge)
     // The daemon checkpoints the WAL itself, after its wake-ups, never inside a burst's
@@ -145,8 +146,13 @@ package final class FiringEngine: Sendable {
     // The status line under systemd says how many are pending: counted in the firer's own
     // reads (`FiringOutlook.pending`), and only then.
     if ServiceNotifier().isActive { store.countPendingInOutlook() }
+    // As it goes idle, the daemon gives back what start-up and the last wake-up mapped of
+    // its executable and the heap's free pages (docs/decisions/0126); `NOTIFY_IDLE_TRIM=off`
+    // keeps them, the baseline of the idle benchmark.
+    let trim = ProcessInfo.processInfo.environment["NOTIFY_IDLE_TRIM"] == "off" ? nil : IdleTrim()
     let afterWake = Self.daemonWake(
-      store: store, sinks: sinks, calendars: calendars, historyMayHaveGrown: service?.historyMayHaveGrown)
+      store: store, sinks: sinks, calendars: calendars, historyMayHaveGrown: service == nil ? nil : bell?.ring
+    )
     let hooks = FiringLoopHooks(
       onWake: afterWake,
       // Short-lived processes close without a checkpoint: the daemon makes one as it goes
@@ -158,6 +164,7 @@ package final class FiringEngine: Sendable {
           Logger(label: "notify.store").notice("no checkpoint: \(error)")
         }
         store.sweepAttachments()
+        trim?.run()
       },
       idleWorkPending: { store.isWALWrittenSinceCheckpoint },
       deliveringTo: { sinks.name },
@@ -210,15 +217,4 @@ package final class FiringEngine: Sendable {
     }
     try loop.run()
   }
-}
-
-/// The D-Bus service beside the daemon's loop (NotifyService's endpoint; the library sits
-/// below it, so the daemon's caller makes it): attached on a thread of its own, and told
-/// by the loop when history may have grown.
-package protocol FiringEngineService: LoopAttachable {
-  /// Makes the service read history for its signals; safe from any thread.
-  var historyMayHaveGrown: @Sendable () -> Void { get }
-  /// Hands the service a delivery the daemon's firer just handed over (its `Delivered`
-  /// goes out from it, at once); safe from any thread.
-  var handedOver: @Sendable (Delivery) -> Void { get }
 }

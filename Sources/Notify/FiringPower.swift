@@ -12,8 +12,8 @@ import NotifyStore
 ///
 /// ```swift
 /// let power = FiringPower.make(storePath: store.path)
-/// firer.wakeAbility = power.ability
-/// loop.companions = power.companions
+/// let firer = Firer(store: store, sink: sink, identity: .current, wakeAbility: power.ability)
+/// let loop = FiringLoop(firer: firer, configuration: .init(storePath: store.path), hooks: .init(companions: power.companions))
 /// ```
 package struct FiringPower {
   /// What the probe found.

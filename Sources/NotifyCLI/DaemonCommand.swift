@@ -45,12 +45,15 @@ struct DaemonCommand: ParsableCommand {
     let grace = try misfireGrace.map { text throws(NotifyError) in
       try DurationArgument.parse(text, option: "--misfire-grace")
     }
+    // The scheduler on the session bus (docs/dbus.md), when NOTIFY_SCHEDULER=on.
+    let service: ((FiringEngine.ServiceContext) -> (any LoopAttachable)?)? =
+      SchedulerEndpoint.isWanted()
+      ? { context in
+        SchedulerEndpoint.start(
+          storePath: context.storePath, clock: context.clock, bell: context.bell, present: context.present)
+      } : nil
     let engine = try FiringEngine.daemon(
-      store: try store.open(), options: .init(sink: sink, misfireGrace: grace)
-    ) { context in
-      // The scheduler on the session bus (docs/dbus.md), when NOTIFY_SCHEDULER=on.
-      SchedulerEndpoint.start(storePath: context.storePath, clock: context.clock, present: context.present)
-    }
+      store: try store.open(), options: .init(sink: sink, misfireGrace: grace), service: service)
     try engine.run()
   }
 }

@@ -30,11 +30,13 @@ public final class Firer {
   /// Asked before every hand-off and between a delivery's attempts: true once the driver
   /// is stopping (SIGTERM, SIGINT, SIGHUP, `FiringLoop.stop()`). No new hand-off starts
   /// then; the one in flight ends within the sink's own timeout, and the claims left are
-  /// given back (`giveBack`). Set by the driver before it runs the firer.
-  public var isStopRequested: () -> Bool = { false }
-  /// What this firer can do to wake the machine (`WakeAbility`), set by its driver once it
-  /// looked: a delivery of a waking notification records it (`detail.wake`).
-  public var wakeAbility = WakeAbility.unknown
+  /// given back (`giveBack`). Given at init by a driver that runs the firer once
+  /// (`notify fire-due`); a loop sets its own while it runs.
+  public var isStopRequested: () -> Bool
+  /// What this firer can do to wake the machine (`WakeAbility`), as its driver found it
+  /// before making it: a delivery of a waking notification records it (`detail.wake`).
+  /// An app's firer learns it when its firing service starts (`FiringEngine.app`).
+  public var wakeAbility: WakeAbility
   /// How long after a sink stalled (`SinkFault.stalled`) the firer asks to be woken to try
   /// again.
   public static let stalledSinkRetry: TimeInterval = 2
@@ -75,8 +77,11 @@ public final class Firer {
   public init(
     store: any FiringStore, sink: any DeliverySink, identity: FirerIdentity,
     clock: any NotifyClock = SystemClock(), sounds: any SoundResolving = LibrarySounds(),
-    logger: Logger = Logger(label: "notify.firing"), options: Options = Options()
+    logger: Logger = Logger(label: "notify.firing"), wakeAbility: WakeAbility = .unknown,
+    isStopRequested: @escaping () -> Bool = { false }, options: Options = Options()
   ) {
+    self.wakeAbility = wakeAbility
+    self.isStopRequested = isStopRequested
     self.store = store
     self.sink = sink
     self.identity = identity

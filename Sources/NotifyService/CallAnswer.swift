@@ -20,10 +20,20 @@ enum CallAnswer {
   }
 }
 
-/// File work of one call: `work` runs on the worker thread (it touches no store and no
-/// state of the service), `finish` on the loop's thread with its result, and says what
-/// comes next: the reply, an error, or another round of work (`CallAnswer.later`).
+/// Work of one call off the loop: `work` runs on the worker thread (copying a call's files,
+/// or a large batch's transaction on the worker's own store connection; it touches no state
+/// of the service), `finish` on the loop's thread with its result, and says what comes
+/// next: the reply, an error, or another round of work (`CallAnswer.later`).
 struct FileJob {
-  let work: @Sendable () -> Result<CopiedFiles, SchedulerError>
-  let finish: (Result<CopiedFiles, SchedulerError>) -> Result<CallAnswer, SchedulerError>
+  let work: @Sendable () -> any Sendable
+  let finish: (any Sendable) -> Result<CallAnswer, SchedulerError>
+
+  /// A job whose work gives `Output` to `finish`.
+  init<Output: Sendable>(
+    work: @escaping @Sendable () -> Output, finish: @escaping (Output) -> Result<CallAnswer, SchedulerError>
+  ) {
+    self.work = work
+    // (the worker hands back what `work` returned)
+    self.finish = { output in finish(output as! Output) }
+  }
 }

@@ -58,17 +58,18 @@ package final class SchedulerEndpoint: LoopAttachable {
 
   /// Opens a store connection at `storePath` and takes the bus name (on the bus at
   /// `address`, else the user's session bus); fails when another daemon has it.
-  /// `present` shows a notification at once through the daemon's sink (`Firer.present`).
+  /// `present` shows a notification at once through the daemon's sink (`Firer.present`);
+  /// `bell` is what the daemon's loop rings (its firer's deliveries, history grown).
   package init(
     storePath: String, address: String? = nil, clock: any NotifyClock, groupCommits: Bool = true,
-    present: ((LocalNotification) throws(NotifyError) -> Void)? = nil
+    bell: HistoryBell, present: ((LocalNotification) throws(NotifyError) -> Void)? = nil
   ) throws {
     // Its commits are published at once and put on the disk together before any answer
     // goes out (`flush`).
     let store = try SQLiteStore(path: storePath, durability: groupCommits ? .whenSynced : .eachCommit)
     groupsCommits = groupCommits
     self.storePath = storePath
-    historyBell = try HistoryBell()
+    historyBell = bell
     service = SchedulerService(store: store, clock: clock, presenter: present)
     files = try FileWorker()
     var handle: ((BusCall) -> Void)?
@@ -274,9 +275,7 @@ package final class SchedulerEndpoint: LoopAttachable {
   /// connections sent meanwhile.
   private func filesDone() {
     for (ticket, result) in files.takeFinished() {
-      guard let (call, job) = waiting.removeValue(forKey: ticket),
-        let result = result as? Result<CopiedFiles, SchedulerError>
-      else { continue }
+      guard let (call, job) = waiting.removeValue(forKey: ticket) else { continue }
       switch job.finish(result) {
       case .success(.later(let next)):
         let again = files.submit(next.work)
@@ -355,35 +354,33 @@ package final class SchedulerEndpoint: LoopAttachable {
 }
 
 extension SchedulerEndpoint {
-  /// The endpoint for `notify daemon` when `NOTIFY_SCHEDULER=on`, or nil: when it is not
-  /// set, and (logged) when there is no session bus to serve on or another daemon serves
-  /// the name. The daemon fires without it then.
+  /// Whether `notify daemon` serves the bus: `NOTIFY_SCHEDULER=on`. Off unless set (the
+  /// unit and the activation file set it): the once a second wake-up once blamed on it was
+  /// libdispatch's workqueue monitor (StoreCreator); the default stays off while the
+  /// suite's many daemons share one bus (README).
+  package static func isWanted(environment: [String: String] = ProcessInfo.processInfo.environment) -> Bool {
+    environment["NOTIFY_SCHEDULER"] == "on"
+  }
+
+  /// The endpoint for `notify daemon` when `NOTIFY_SCHEDULER=on` (`isWanted`), or nil:
+  /// when it is not set, and (logged) when there is no session bus to serve on or another
+  /// daemon serves the name. The daemon fires without it then.
   package static func start(
-    storePath: String, clock: any NotifyClock,
+    storePath: String, clock: any NotifyClock, bell: HistoryBell,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     present: @escaping (LocalNotification) throws(NotifyError) -> Void
   ) -> SchedulerEndpoint? {
-    // Off unless NOTIFY_SCHEDULER=on (the unit and the activation file set it). The once a
-    // second wake-up once blamed on it was libdispatch's workqueue monitor (StoreCreator);
-    // the default stays off while the suite's many daemons share one bus (README).
-    guard environment["NOTIFY_SCHEDULER"] == "on" else { return nil }
+    guard isWanted(environment: environment) else { return nil }
     do {
       // NOTIFY_SERVICE_SYNC=each: a sync per commit and each answer at once, the baseline
       // of the group commit's benchmark (BENCHMARKS).
       return try SchedulerEndpoint(
         storePath: storePath, clock: clock, groupCommits: environment["NOTIFY_SERVICE_SYNC"] != "each",
-        present: present)
+        bell: bell, present: present)
     } catch {
       Logger(label: "notify.service").notice(
         "no \(SchedulerInterface.name) on the session bus: \(error)")
       return nil
     }
   }
-}
-
-extension SchedulerEndpoint: FiringEngineService {
-  /// Rings `historyBell`: the signals are read and sent on the service's thread.
-  package var historyMayHaveGrown: @Sendable () -> Void { historyBell.ring }
-  /// Hands a delivery to `historyBell`: `Delivered` goes out on the service's thread.
-  package var handedOver: @Sendable (Delivery) -> Void { historyBell.handedOver }
 }

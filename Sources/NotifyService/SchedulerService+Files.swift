@@ -112,14 +112,30 @@ extension SchedulerService {
       files.discard()
       throw error
     }
-    let guarded: SQLiteStore.GuardedBatchOutcome
-    do {
-      guarded = try store.schedule(batch: checked, zones: clock.zones, ready: ready)
-    } catch {
-      for (_, placement) in placed.reversed() { placement.undo() }
-      files.discard()
-      throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
+    let (zones, batch) = (clock.zones, checked)
+    return try transaction(requests: batch.count) {
+      store throws(NotifyError) -> SQLiteStore.GuardedBatchOutcome in
+      try store.schedule(batch: batch, zones: zones, ready: ready)
+    } then: { result throws(SchedulerError) in
+      let guarded: SQLiteStore.GuardedBatchOutcome
+      do throws(NotifyError) { guarded = try result.get() } catch {
+        for (_, placement) in placed.reversed() { placement.undo() }
+        files.discard()
+        throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
+      }
+      return try self.stored(
+        guarded, decoded, app: app, files: files, covered: covered, round: round, placed: placed,
+        notifications: notifications)
     }
+  }
+
+  /// What follows a batch's transaction: another round of copying when the store would keep
+  /// a request whose files are not copied yet, else the files kept and the reply.
+  private func stored(
+    _ guarded: SQLiteStore.GuardedBatchOutcome, _ decoded: [RequestDecoder.Request], app: String,
+    files: CopiedFiles, covered: Set<Int>, round: Int, placed: [(Int, SoundPlacement)],
+    notifications: [LocalNotification]
+  ) throws(SchedulerError) -> CallAnswer {
     switch guarded {
     case .notReady(let missing):
       for (_, placement) in placed.reversed() { placement.undo() }

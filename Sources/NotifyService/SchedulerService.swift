@@ -33,6 +33,12 @@ final class SchedulerService {
 
   /// Shows a notification at once, as `notify now` does.
   typealias Presenter = (LocalNotification) throws(NotifyError) -> Void
+  /// Where batches larger than `largeBatch` are written, off the service's thread.
+  let batches: BatchConnection
+  /// The most requests a batch may have to be stored on the service's thread: a larger
+  /// one's transaction runs on the worker (docs/decisions/0127), so other callers are
+  /// answered meanwhile; a smaller one shares the group commit's sync.
+  static let largeBatch = 16
 
   /// The most requests one `Schedule` call takes.
   static let maximumBatch = 1000
@@ -49,6 +55,7 @@ final class SchedulerService {
     self.clock = clock
     self.owner = owner
     self.presenter = presenter
+    batches = BatchConnection(path: store.path)
   }
 
   /// Runs `member` for `caller` with `arguments` (already checked against `signatures`),
@@ -161,14 +168,36 @@ final class SchedulerService {
     // One transaction for the whole batch, the limit applied once over its result, as the
     // store applies it for `notify schedule`.
     let notifications = decoded.map(\.notification)
-    let outcome: BatchScheduleOutcome
-    do {
-      outcome = try store.schedule(batch: decoded.map(\.checked), zones: clock.zones)
-    } catch {
-      // What the store still refuses is about when: a rule that never fires, a start too far.
-      throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
+    let checked = decoded.map(\.checked)
+    let zones = clock.zones
+    return try transaction(requests: checked.count) { store throws(NotifyError) -> BatchScheduleOutcome in
+      try store.schedule(batch: checked, zones: zones)
+    } then: { result throws(SchedulerError) in
+      let outcome: BatchScheduleOutcome
+      do throws(NotifyError) { outcome = try result.get() } catch {
+        // What the store still refuses is about when: a rule that never fires, a start too far.
+        throw SchedulerError.from(error, invalid: SchedulerError.invalidTrigger)
+      }
+      return .reply(try self.reply(to: outcome, notifications))
     }
-    return .reply(try reply(to: outcome, notifications))
+  }
+
+  /// Runs `body`, one store transaction of a batch of `requests`, then `next` with its
+  /// result on the service's thread: on the service's own connection now when the batch is
+  /// small, else on the worker's thread and connection (`batches`), so that the service
+  /// answers other callers meanwhile; the caller's later calls wait behind it.
+  func transaction<T: Sendable>(
+    requests: Int, _ body: @escaping @Sendable (SQLiteStore) throws(NotifyError) -> T,
+    then next: @escaping (Result<T, NotifyError>) throws(SchedulerError) -> CallAnswer
+  ) throws(SchedulerError) -> CallAnswer {
+    guard requests > Self.largeBatch else {
+      return try next(Result { () throws(NotifyError) -> T in try body(store) })
+    }
+    let batches = self.batches
+    return .later(
+      FileJob(work: { Result { () throws(NotifyError) -> T in try body(try batches.store()) } }) { result in
+        Result { () throws(SchedulerError) -> CallAnswer in try next(result) }
+      })
   }
 
   /// `Schedule`'s reply to a stored batch: the ids, and every id the limit discarded; the

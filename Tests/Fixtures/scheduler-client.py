@@ -38,6 +38,12 @@ distribution's python3-gi. Each command prints one JSON object on stdout:
   scheduler-client.py pipelined APP FILE     Schedule one request (id p1) attaching FILE and,
                                              without waiting for its answer, Cancel(['p1']);
                                              {"schedule": answer, "cancel": answer}
+  scheduler-client.py batch-beside-read APP N DB
+                                             Hold DB's write lock, Schedule N requests (ids
+                                             b1..bN) and, once the bus passed that call on,
+                                             ListPending on another connection; release the
+                                             lock once the list is answered (or after 20 s):
+                                             {"read": answer, "readFirst": bool, "batch": answer}
   scheduler-client.py list APP               ListPending
   scheduler-client.py subscribe APP          Subscribe (and leave)
   scheduler-client.py listen APP RECORD      Subscribe(APP), then append each signal it receives
@@ -184,6 +190,70 @@ def raw_call(sock, serial, member, signature, args):
         return {"result": "ok"}
 
 
+def batch_beside_read(app, count, db):
+    """A large Schedule whose transaction waits for the store's write lock, and a read by
+    another connection sent after it: which is answered first."""
+    import sqlite3
+    import threading
+
+    lock = sqlite3.connect(db, isolation_level=None, timeout=0)
+    lock.execute("BEGIN IMMEDIATE")
+    # A monitor sees the Schedule call as the bus passes it on to the daemon: the read is
+    # sent after that, so the daemon has the batch first.
+    address = Gio.dbus_address_get_for_bus_sync(Gio.BusType.SESSION, None)
+    monitor = Gio.DBusConnection.new_for_address_sync(
+        address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+        None, None)
+    passed = threading.Event()
+
+    def seen(_connection, message, incoming):
+        if incoming and message.get_member() == "Schedule":
+            passed.set()
+        return message
+
+    monitor.add_filter(seen)
+    monitor.call_sync("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus.Monitoring",
+                      "BecomeMonitor", GLib.Variant("(asu)", (["type='method_call',member='Schedule'"], 0)),
+                      None, Gio.DBusCallFlags.NONE, 10000, None)
+    reader = Gio.DBusConnection.new_for_address_sync(
+        address, Gio.DBusConnectionFlags.AUTHENTICATION_CLIENT | Gio.DBusConnectionFlags.MESSAGE_BUS_CONNECTION,
+        None, None)
+    answers = {}
+    loop = GLib.MainLoop()
+
+    def answered(key):
+        def done(connection, result):
+            try:
+                answers[key] = {"result": connection.call_finish(result).unpack()}
+            except GLib.Error as error:
+                answers[key] = {"error": error.message}
+            if key == "read":
+                answers["readFirst"] = "batch" not in answers
+                lock.execute("ROLLBACK")
+            if "batch" in answers and "read" in answers:
+                loop.quit()
+        return done
+
+    items = ", ".join("{'id': <'b%d'>, 'body': <'n %d'>, 'in': <'%dm'>}" % (i + 1, i + 1, 60 + i) for i in range(count))
+    text = "(%s, [%s])" % (GLib.Variant("s", app).print_(False), items)
+    bus.call(NAME, PATH, NAME, "Schedule", GLib.Variant.parse(GLib.VariantType("(saa{sv})"), text, None, None),
+             None, Gio.DBusCallFlags.NONE, 60000, None, answered("batch"))
+    while not passed.is_set():
+        GLib.MainContext.default().iteration(False)
+        passed.wait(0.01)
+    reader.call(NAME, PATH, NAME, "ListPending", GLib.Variant("(s)", ("other.app",)), None, Gio.DBusCallFlags.NONE,
+                60000, None, answered("read"))
+
+    def give_up():
+        if "read" not in answers:
+            lock.execute("ROLLBACK")
+        return False
+
+    GLib.timeout_add_seconds(20, give_up)
+    loop.run()
+    return answers
+
+
 def main(argv):
     command, app = argv[1], argv[2]
     if command == "batch":
@@ -318,6 +388,8 @@ def main(argv):
                  60000, None, answered("cancel", Gio.DBusConnection.call_finish))
         loop.run()
         out(answers)
+    elif command == "batch-beside-read":
+        out(batch_beside_read(app, int(argv[3]), argv[4]))
     elif command == "list":
         out(call("ListPending", GLib.Variant("(s)", (app,))))
     elif command == "subscribe":

@@ -31,3 +31,24 @@ struct SchedulerThreadTests {
     }
   }
 }
+
+/// A large `Schedule`'s transaction runs off the service's thread: another caller's read is
+/// answered while it waits for the store.
+@Suite(.enabled(if: SchedulerBus.usable, "needs dbus-daemon, gdbus and python3-gi"))
+struct SchedulerBatchTests {
+  @Test("a read sent after a large batch is answered while the batch waits for the store's write lock")
+  func readBesideBatch() throws {
+    // Given a daemon with its scheduler, and the store's write lock held by another process
+    let bus = try SchedulerBus()
+    try bus.startDaemon()
+    // When a batch of 64 is sent, and after it another connection's ListPending
+    let answers = try bus.python("batch-beside-read", "org.example.Batch", "64", bus.folder.file("notify.db"))
+    // Then the read is answered first, while the batch still waits for the lock
+    #expect((answers["read"] as? [String: Any])?["result"] != nil, "\(answers)")
+    #expect(answers["readFirst"] as? Bool == true, "\(answers)")
+    // And the batch is stored once the lock is released, all 64 of it
+    let batch = try #require((answers["batch"] as? [String: Any])?["result"] as? [Any], "\(answers)")
+    #expect((batch.first as? [String])?.count == 64, "\(answers)")
+    #expect(try bus.pendingIDs(app: "org.example.Batch").count == 64)
+  }
+}
