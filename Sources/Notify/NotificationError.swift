@@ -94,6 +94,24 @@ public enum NotificationError: Error, Hashable, Sendable, CustomStringConvertibl
 
   /// What happened and what to do.
   public var description: String { context.description }
+
+  /// The case's name without its values (`"limitReached"`), for tables that map cases
+  /// (the tests' error tables) and logs.
+  package var caseName: String {
+    switch self {
+    case .limitReached: "limitReached"
+    case .invalidContent: "invalidContent"
+    case .soundRejected: "soundRejected"
+    case .notFound: "notFound"
+    case .storeBusy: "storeBusy"
+    case .storeUnavailable: "storeUnavailable"
+    case .serverUnavailable: "serverUnavailable"
+    case .serverTimedOut: "serverTimedOut"
+    case .temporary: "temporary"
+    case .notAllowed: "notAllowed"
+    case .notAvailable: "notAvailable"
+    }
+  }
 }
 
 extension NotificationError {

@@ -151,22 +151,6 @@ struct CalendarFailureDoorsTests {
     }
   }
 
-  static func caseName(_ error: NotificationError) -> String {
-    switch error {
-    case .limitReached: "limitReached"
-    case .invalidContent: "invalidContent"
-    case .soundRejected: "soundRejected"
-    case .notFound: "notFound"
-    case .storeBusy: "storeBusy"
-    case .storeUnavailable: "storeUnavailable"
-    case .serverUnavailable: "serverUnavailable"
-    case .serverTimedOut: "serverTimedOut"
-    case .temporary: "temporary"
-    case .notAllowed: "notAllowed"
-    case .notAvailable: "notAvailable"
-    }
-  }
-
   @Test(arguments: cases)
   func bothDoorsAnswerAlike(_ failure: Case) async throws {
     let folder = TemporaryFolder(prefix: "notify-calendar-doors")
@@ -186,7 +170,7 @@ struct CalendarFailureDoorsTests {
       Issue.record("the library did it")
     } catch {
       // Then it throws the case the same reason maps to, with the same words
-      #expect(Self.caseName(error) == failure.publicCase)
+      #expect(error.caseName == failure.publicCase)
       #expect(error.description == words(failure.librarySays))
       if case .invalidContent(let field, _, _) = error { #expect(field == failure.field) }
       if case .notFound(let ids, _) = error, case .remove(let name) = failure.call { #expect(ids == [name]) }

@@ -9,22 +9,6 @@ import Testing
 /// the command line exits with, the case the library throws, the D-Bus error the service
 /// replies with. The words decide none of them.
 struct ErrorTablesTests {
-  /// The case's name, for tables (the cases carry values the tables do not care about).
-  static func name(_ error: NotificationError) -> String {
-    switch error {
-    case .limitReached: "limitReached"
-    case .invalidContent: "invalidContent"
-    case .soundRejected: "soundRejected"
-    case .notFound: "notFound"
-    case .storeBusy: "storeBusy"
-    case .storeUnavailable: "storeUnavailable"
-    case .serverUnavailable: "serverUnavailable"
-    case .serverTimedOut: "serverTimedOut"
-    case .temporary: "temporary"
-    case .notAllowed: "notAllowed"
-    case .notAvailable: "notAvailable"
-    }
-  }
 
   /// Every reason with its exit code, its public case and its D-Bus error (the part after
   /// `io.github.notify.Scheduler1.Error.`, or `Failed`).
@@ -71,7 +55,7 @@ struct ErrorTablesTests {
     let error = NotifyError(reason, "it failed", fix: "try something")
     // Then each layer reads its answer from the reason
     #expect(error.exitCode == exitCode)
-    #expect(Self.name(NotificationError(error)) == publicCase)
+    #expect(NotificationError(error).caseName == publicCase)
     let sent = SchedulerError.from(error)
     #expect(
       sent.name
@@ -95,7 +79,7 @@ struct ErrorTablesTests {
     // sends what has no equivalent through it: the calls that throw `notAvailable` are
     // refused by the client itself)
     if reason != .notAvailableInSandbox {
-      #expect(Self.name(received) == publicCase)
+      #expect(received.caseName == publicCase)
     }
     #expect(received.description == "it failed")
   }
@@ -152,7 +136,7 @@ struct ErrorTablesTests {
     // Given a slow notification server whose words say "busy"
     let error = NotifyError(.serverTimedOut(mayHaveShownIt: false), "the notification server is busy")
     // Then it is a temporary failure, not the store's
-    #expect(Self.name(NotificationError(error)) == "temporary")
+    #expect(NotificationError(error).caseName == "temporary")
   }
 
   @Test func aServerFailureThroughTheServiceIsToldByItsNameNotItsWords() {
@@ -164,8 +148,8 @@ struct ErrorTablesTests {
         SchedulerCallFailure(errorName: sent.name, message: sent.description, isTimeout: false))
     }
     // Then the app gets serverUnavailable for the one and storeUnavailable for the other
-    #expect(Self.name(received(server)) == "serverUnavailable")
-    #expect(Self.name(received(store)) == "storeUnavailable")
+    #expect(received(server).caseName == "serverUnavailable")
+    #expect(received(store).caseName == "storeUnavailable")
   }
 
   @Test func theFlagsTheFirerReadsComeFromTheReason() {
