@@ -43,4 +43,27 @@ struct WakePlannerTests {
   func expireLateBounds(limit: Double, valid: Bool) {
     #expect(((try? Validator.expireLate(limit)) != nil) == valid)
   }
+
+  @Test(
+    "a duration out of its bounds is a value: which field, which bound; a huge one does not trap",
+    arguments: [
+      (Field.expireLate, -5.0, Violation.outOfRange(-5, 1...31_536_000)),
+      (.expireLate, 1e300, .notANumber("1e+300")),
+      (.expireLate, .nan, .notANumber("nan")),
+      (.wakeLead, 601, .outOfRange(601, 0...600)),
+      (.wakeLead, -.infinity, .notANumber("-inf")),
+    ])
+  func durationReasons(field: Field, seconds: Double, violation: Violation) {
+    // When the duration is checked for its field
+    let check = { () throws(NotifyError) in
+      field == .expireLate ? try Validator.expireLate(seconds) : try Validator.wakeLead(seconds)
+    }
+    let error = #expect(throws: NotifyError.self) { try check() }
+    // Then the reason names the field and the bound, and the words the value
+    #expect(error?.reason == .invalid(field, violation))
+    #expect(error?.exitCode == 65)
+  }
+
+  typealias Field = NotifyError.Field
+  typealias Violation = NotifyError.Violation
 }

@@ -27,6 +27,9 @@ extension NotifyError {
     case payloadKey(String)
     /// The name a watched calendar is known by.
     case calendarName
+    /// How late a notification may still be shown (`expireLate`), and the setting of how
+    /// far ahead of a waking notification the machine is woken (`wakeLead`).
+    case expireLate, wakeLead
 
     /// The lists an action is given in, each with its own flag on the command line.
     public enum ActionList: Hashable, Sendable {
@@ -75,6 +78,8 @@ extension NotifyError {
       case .content: "the notification"
       case .payloadKey(let key): "\(key)"
       case .calendarName: "calendar name"
+      case .expireLate: "\(term: .expireLate)"
+      case .wakeLead: "\(term: .wakeLead)"
       }
     }
   }
