@@ -279,7 +279,10 @@ inside() {
   wait_for "$deadline_seconds" test -S /run/systemd/journal/socket \
     || { echo "failed: systemd-journald did not start" >"$state/failed"; exit 1; }
   # From now on to /var/log/journal, with a journal file per user the user may read.
-  timeout "$deadline_seconds" journalctl --flush || { echo "failed: journalctl --flush" >"$state/failed"; exit 1; }
+  # (journald makes its varlink socket, which --flush calls, after the socket above: on a
+  # loaded machine the first --flush can come before it, so it is tried until it answers)
+  wait_for "$deadline_seconds" timeout "$deadline_seconds" journalctl --flush \
+    || { echo "failed: journalctl --flush: $(journalctl --flush 2>&1)" >"$state/failed"; exit 1; }
 
   start_manager || exit 1
   exec sleep infinity
