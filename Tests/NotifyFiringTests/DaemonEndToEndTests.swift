@@ -164,7 +164,8 @@ struct DaemonEndToEndTests {
     var runs: [ChildProcess] = []
     let deadline = Date() + 20
     func seen() -> [String] { ([a, b] + apps + runs).flatMap(\.deliveries).map(\.key) }
-    while Date() < deadline, !Set(seen()).isSuperset(of: expected) {
+    // (at least twice: on a loaded machine the firers may deliver all before one run exits)
+    while Date() < deadline, runs.count < 2 || !Set(seen()).isSuperset(of: expected) {
       let run = try ChildProcess.notify(
         ["fire-due", "--sink", "stdout"], db: f.path, folder: f.folder, name: "f\(runs.count)")
       runs.append(run)
@@ -182,7 +183,6 @@ struct DaemonEndToEndTests {
     let all = seen()
     #expect(Set(all) == expected)
     #expect(all.count == expected.count, "\(all.count - Set(all).count) duplicates")
-    #expect(runs.count > 1)
     // And the apps fired some of their own (they share the work, not just watch)
     #expect(apps.contains { !$0.deliveries.isEmpty }, "\(apps.map(\.stderr))")
   }
