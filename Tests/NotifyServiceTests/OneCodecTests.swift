@@ -13,8 +13,7 @@ import Testing
 /// same words: one codec reads them all (`RequestCodec`).
 @Suite(
   .ownThreads,
-  .enabled(
-    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi")
+  .needsSchedulerBus
 )
 struct OneCodecTests {
   /// One bad input, as each door takes it, and the reason every door must give.

@@ -8,8 +8,7 @@ import Testing
 /// child's calls must not be taken as unsandboxed. A real bus, `notify daemon`, `bwrap`.
 @Suite(
   .ownThreads,
-  .enabled(
-    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi"),
+  .needsSchedulerBus,
   .enabled(
     if: FlatpakSandbox.usable,
     "needs bwrap (bubblewrap) able to create mount namespaces on this machine"),

@@ -15,8 +15,7 @@ import Testing
 /// center inside `bwrap`, where the service decides the app from `/.flatpak-info`.)
 @Suite(
   .serialized, .ownThreads,
-  .enabled(
-    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi")
+  .needsSchedulerBus
 )
 struct RoutedCenterTests {
   static let probe = "org.example.Probe"

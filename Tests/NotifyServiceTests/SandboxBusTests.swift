@@ -7,8 +7,7 @@ import Testing
 /// run as Flatpak runs it, and the `notify` command on the same store as the judge.
 @Suite(
   .ownThreads,
-  .enabled(
-    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi"),
+  .needsSchedulerBus,
   .enabled(
     if: FlatpakSandbox.usable,
     "needs bwrap (bubblewrap) able to create mount and pid namespaces on this machine, and xdg-dbus-proxy")

@@ -8,8 +8,7 @@ import Testing
 /// `/.flatpak-info` naming org.example.Probe, and `notify` on the host store as the judge.
 @Suite(
   .serialized, .ownThreads,
-  .enabled(
-    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi"),
+  .needsSchedulerBus,
   .enabled(
     if: FlatpakSandbox.usable,
     "needs bwrap (bubblewrap) able to create mount and pid namespaces on this machine, and xdg-dbus-proxy")

@@ -143,3 +143,13 @@ final class SchedulerBus {
 func text(_ path: String) -> String {
   fileBytes(path).map { String(decoding: $0, as: UTF8.self) } ?? ""
 }
+
+extension Trait where Self == ConditionTrait {
+  /// Runs the test only where a private bus with notify's service can be driven (`usable`);
+  /// skips it saying what is missing.
+  static var needsSchedulerBus: Self {
+    .enabled(
+      if: SchedulerBus.usable,
+      "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi")
+  }
+}

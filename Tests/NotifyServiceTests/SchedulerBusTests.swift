@@ -6,8 +6,7 @@ import Testing
 /// test, `gdbus` and the Python client as callers, the `notify` command on the same store.
 @Suite(
   .ownThreads,
-  .enabled(
-    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi")
+  .needsSchedulerBus
 )
 struct SchedulerBusTests {
   @Test func aBatchIsListedByTheCommandAndCancelled() throws {

@@ -10,8 +10,7 @@ import Testing
 /// written for version 3 keeps hearing what version 3 sent: on a real bus, from the daemon.
 @Suite(
   .ownThreads,
-  .enabled(
-    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi")
+  .needsSchedulerBus
 )
 struct SchedulerErrorNamesTests {
   /// A request whose sound is not a plain file name: the service refuses the sound.

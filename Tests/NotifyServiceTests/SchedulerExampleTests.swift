@@ -7,7 +7,7 @@ import Testing
 /// picked while it was closed, schedules with buttons, hears the click on "Done" and ends.
 @Suite(
   .ownThreads,
-  .enabled(if: SchedulerBus.usable, "needs dbus-daemon, gdbus and /usr/bin/python3 with python3-gi"))
+  .needsSchedulerBus)
 struct SchedulerExampleTests {
   static let example = URL(fileURLWithPath: ScriptedDesktop.fixtures).deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("examples/scheduler.py").path

@@ -7,8 +7,7 @@ import Testing
 /// nothing left behind by a refused call. A real bus, `notify daemon`, the Python client.
 @Suite(
   .ownThreads,
-  .enabled(
-    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi")
+  .needsSchedulerBus
 )
 struct SchedulerFilesTests {
   static let png: [UInt8] =

@@ -5,7 +5,7 @@ import Testing
 /// The scheduler answers on a thread of its own, so that no call holds a hand-off of the
 /// firing loop (other apps' fire latency unchanged while a client floods the service), and
 /// `Present` still shows through the loop's firer, on the loop's thread.
-@Suite(.enabled(if: SchedulerBus.usable, "needs dbus-daemon, gdbus and python3-gi"))
+@Suite(.needsSchedulerBus)
 struct SchedulerThreadTests {
   @Test func theServiceRunsOnItsOwnThreadAndPresentsThroughTheLoop() throws {
     let bus = try SchedulerBus()
@@ -34,7 +34,7 @@ struct SchedulerThreadTests {
 
 /// A large `Schedule`'s transaction runs off the service's thread: another caller's read is
 /// answered while it waits for the store.
-@Suite(.enabled(if: SchedulerBus.usable, "needs dbus-daemon, gdbus and python3-gi"))
+@Suite(.needsSchedulerBus)
 struct SchedulerBatchTests {
   @Test("a read sent after a large batch is answered while the batch waits for the store's write lock")
   func readBesideBatch() throws {

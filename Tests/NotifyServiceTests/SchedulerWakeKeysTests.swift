@@ -7,8 +7,7 @@ import Testing
 /// `ListPending` and `notify list --json`, and a bad value refused with `InvalidArgs`.
 @Suite(
   "Schedule's wake and expireLate keys over D-Bus", .ownThreads,
-  .enabled(
-    if: SchedulerBus.usable, "needs dbus-daemon, gdbus (libglib2.0-bin) and /usr/bin/python3 with python3-gi")
+  .needsSchedulerBus
 )
 struct SchedulerWakeKeysTests {
   static let app = "org.example.Wake"

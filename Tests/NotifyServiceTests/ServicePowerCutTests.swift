@@ -22,7 +22,7 @@ struct ServicePowerCutTests {
 
   @Test(
     "Schedule and Present answered, then a cut the moment the last answer came or after a seeded sync: every answered id is there",
-    .enabled(if: SchedulerBus.usable, "needs dbus-daemon, gdbus and python3-gi"))
+    .needsSchedulerBus)
   func answeredCallsSurvive() throws {
     var random = SeededGenerator(
       seed: ProcessInfo.processInfo.environment["NOTIFY_POWER_CUT_SEED"].flatMap { UInt64($0) } ?? 20_261_205)
