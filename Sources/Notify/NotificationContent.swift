@@ -141,6 +141,17 @@ public struct NotificationContent: Hashable, Sendable {
   {
     try RequestCodec.notification(draft(id: id, app: app, schedule: schedule), now: now)
   }
+
+  /// The notification this content makes for `app` when added now on `trigger` (nil: shown
+  /// now), its zones from `clock`, checked once.
+  func checked(id: String?, app: String, trigger: NotificationTrigger?, clock: any NotifyClock)
+    throws(NotifyError) -> CheckedNotification
+  {
+    let now = clock.now()
+    let schedule =
+      try trigger?.schedule(now: now, database: clock.zones.database) ?? Schedule(fireDate: .instant(now))
+    return try checked(id: id, app: app, schedule: schedule, now: now)
+  }
 }
 
 extension LocalNotification {

@@ -68,10 +68,8 @@ package final class OwnStoreBackend: Sendable {
   func store(_ content: NotificationContent, trigger: NotificationTrigger, id: String?) throws(NotifyError)
     -> ScheduleOutcome
   {
-    let now = clock.now()
-    let schedule = try trigger.schedule(now: now, database: clock.zones.database)
-    return try add(
-      try content.checked(id: id, app: app, schedule: schedule, now: now), attaching: content.attachments)
+    try add(
+      try content.checked(id: id, app: app, trigger: trigger, clock: clock), attaching: content.attachments)
   }
 
   /// Stores a notification built by the caller, replacing a pending one with the same id,
@@ -123,10 +121,8 @@ package final class OwnStoreBackend: Sendable {
   /// the app may break through.
   @discardableResult
   package func present(_ content: NotificationContent, id: String? = nil) throws(NotifyError) -> Delivery {
-    let now = clock.now()
-    return try present(
-      try content.checked(id: id, app: app, schedule: Schedule(fireDate: .instant(now)), now: now),
-      attaching: content.attachments)
+    try present(
+      try content.checked(id: id, app: app, trigger: nil, clock: clock), attaching: content.attachments)
   }
 
   /// Delivers a notification built and validated by the caller (the `notify` command) at

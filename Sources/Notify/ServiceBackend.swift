@@ -27,12 +27,10 @@ struct ServiceBackend: CenterCalls {
   /// `add` makes it (the service checks it again): nil trigger means now.
   func notification(_ request: NotificationRequest) throws(NotificationError) -> LocalNotification {
     do throws(NotifyError) {
-      let now = clock.now()
-      let schedule =
-        try request.trigger?.schedule(now: now, database: clock.zones.database)
-        ?? Schedule(fireDate: .instant(now))
-      return try request.content.checked(id: request.identifier, app: app, schedule: schedule, now: now)
-        .notification
+      return try request.content.checked(
+        id: request.identifier, app: app, trigger: request.trigger, clock: clock
+      )
+      .notification
     } catch {
       throw NotificationError(error)
     }
